@@ -1,0 +1,28 @@
+/* Command-line flags of the dinghy program. */
+#ifndef DINGHY_CLI_H
+#define DINGHY_CLI_H
+
+#include "diag.h"
+
+typedef enum { MODE_DEMO, MODE_HEADLESS } run_mode;
+
+typedef struct {
+    run_mode mode;
+    long steps;             /* --steps, -1 when not given */
+    int threads;            /* --threads, -1 when not given */
+    const char *dump;       /* --dump FILE ("-" = stdout), or NULL */
+    const char *config;     /* --config FILE, or NULL */
+    const char **sets;      /* --set assignments, in order */
+    int nsets;
+    int help, version, print_config;
+} cli_options;
+
+/* Parses argv into o; problems go to d, one line each. Returns 0 when the
+ * command line is usable. cli_free releases o->sets. */
+int cli_parse(int argc, char **argv, cli_options *o, diag_list *d);
+void cli_free(cli_options *o);
+
+/* Prints the usage text with every parameter key, range and meaning. */
+void cli_print_help(const char *prog);
+
+#endif

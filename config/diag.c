@@ -1,0 +1,46 @@
+/* A growable list of error messages. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diag_add(diag_list *d, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    d->count++;
+    if (d->stored == d->cap) {
+        int cap = d->cap ? 2 * d->cap : 8;
+        char **lines = realloc(d->lines, sizeof *lines * (size_t)cap);
+        if (!lines)
+            return;
+        d->lines = lines;
+        d->cap = cap;
+    }
+    size_t n = strlen(buf) + 1;
+    char *copy = malloc(n);
+    if (!copy)
+        return;
+    memcpy(copy, buf, n);
+    d->lines[d->stored++] = copy;
+}
+
+void diag_print(const diag_list *d, FILE *out)
+{
+    for (int i = 0; i < d->stored; i++)
+        fprintf(out, "%s\n", d->lines[i]);
+    if (d->count > d->stored)
+        fprintf(out, "(%d more errors not shown: out of memory)\n", d->count - d->stored);
+}
+
+void diag_free(diag_list *d)
+{
+    for (int i = 0; i < d->stored; i++)
+        free(d->lines[i]);
+    free(d->lines);
+    memset(d, 0, sizeof *d);
+}

@@ -1,0 +1,138 @@
+/* Every configurable parameter, its range, unit and meaning. */
+#include "params_table.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define OFF(field) offsetof(sim_params, field)
+
+const param_key param_table[] = {
+    {"sim.dt", PK_DOUBLE, OFF(dt), 1e-6, 0.1, "s", "time step of the physics", 0},
+    {"sim.threads", PK_INT, OFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores", 0},
+    {"sim.damping", PK_DOUBLE, OFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)", 0},
+    {"sim.seed", PK_U64, OFF(seed), 0, 18446744073709551615.0, "", "seed of the rapids scene layout", 1},
+    {"world.gravity", PK_DOUBLE, OFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity", 0},
+    {"water.level", PK_DOUBLE, OFF(water_level), -1000, 1000, "m", "height of the still water surface", 0},
+    {"water.buoyancy", PK_DOUBLE, OFF(buoyancy), 0, 100000, "1/s^2", "upward acceleration per metre a vertex is under water", 0},
+    {"water.density", PK_DOUBLE, OFF(water_density), 1, 100000, "kg/m^3", "water density (not used by the seed buoyancy model)", 0},
+    {"scene.name", PK_SCENE, OFF(scene), 0, SCENE_KIND_COUNT - 1, "", "scene: single, pair, grid, rapids or packed", 1},
+    {"scene.count", PK_INT, OFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes", 1},
+    {"scene.spacing", PK_DOUBLE, OFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)", 1},
+    {"scene.height", PK_DOUBLE, OFF(height), -100, 1000, "m", "drop height of dinghy centres above the water", 1},
+    {"scene.speed", PK_DOUBLE, OFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids", 1},
+    {"dinghy.segments", PK_INT, OFF(segments), 3, 4096, "", "M, vertices round the ring", 1},
+    {"dinghy.sides", PK_INT, OFF(sides), 2, 4096, "", "N, vertices round the tube (even)", 1},
+    {"dinghy.band", PK_INT, OFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)", 1},
+    {"dinghy.major_radius", PK_DOUBLE, OFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", 1},
+    {"dinghy.minor_radius", PK_DOUBLE, OFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", 1},
+    {"dinghy.mass", PK_DOUBLE, OFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy", 1},
+    {"dinghy.stiffness", PK_DOUBLE, OFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring", 0},
+    {"dinghy.pressure", PK_DOUBLE, OFF(pressure), 0, 1e6, "N", "inflation force on every vertex", 0},
+    {"dinghy.repulsion", PK_DOUBLE, OFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", 0},
+    {"dinghy.repulsion_exponent", PK_DOUBLE, OFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", 0},
+    {"dinghy.contact_range", PK_DOUBLE, OFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", 0},
+};
+const int param_table_count = (int)(sizeof param_table / sizeof param_table[0]);
+
+const param_key *param_find(const char *name)
+{
+    for (int i = 0; i < param_table_count; i++)
+        if (strcmp(param_table[i].name, name) == 0)
+            return &param_table[i];
+    return NULL;
+}
+
+static int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 1000;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *param_suggest(const char *name)
+{
+    const char *best = NULL;
+    int best_d = 1000;
+    for (int i = 0; i < param_table_count; i++) {
+        const char *full = param_table[i].name, *key = strchr(full, '.') + 1;
+        int d = edit_distance(name, full);
+        /* a right key in the wrong section, or a bare key, also counts */
+        const char *dot = strchr(name, '.');
+        int dk = edit_distance(dot ? dot + 1 : name, key);
+        if (dk < d)
+            d = dk;
+        if (d < best_d) {
+            best_d = d;
+            best = full;
+        }
+    }
+    size_t len = strlen(name);
+    int allowed = len < 6 ? 1 : len < 12 ? 2 : 3;
+    return best_d <= allowed ? best : NULL;
+}
+
+/* Shortest %g text that reads back as exactly v. */
+static void format_double(double v, char *buf, size_t len)
+{
+    /* Below 1e7, at least as many digits as the integer part: 100, not 1e+02. */
+    int first = 1;
+    for (double a = fabs(v); a >= 10.0 && a < 1e7; a /= 10.0)
+        first++;
+    for (int prec = first; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+void param_format(const sim_params *p, const param_key *k, char *buf, size_t len)
+{
+    const char *field = (const char *)p + k->offset;
+    switch (k->type) {
+    case PK_DOUBLE: format_double(*(const double *)field, buf, len); break;
+    case PK_INT: snprintf(buf, len, "%d", *(const int *)field); break;
+    case PK_U64: snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field); break;
+    case PK_SCENE: snprintf(buf, len, "%s", scene_kind_name(*(const scene_kind *)field)); break;
+    }
+}
+
+void param_range_text(const param_key *k, char *buf, size_t len)
+{
+    if (k->type == PK_SCENE) {
+        snprintf(buf, len, "one of single, pair, grid, rapids, packed");
+        return;
+    }
+    if (k->type == PK_U64) {
+        snprintf(buf, len, "an integer from 0 to 18446744073709551615");
+        return;
+    }
+    char lo[32], hi[32];
+    if (k->type == PK_INT) {
+        snprintf(lo, sizeof lo, "%.0f", k->min);
+        snprintf(hi, sizeof hi, "%.0f", k->max);
+    } else {
+        format_double(k->min, lo, sizeof lo);
+        format_double(k->max, hi, sizeof hi);
+    }
+    snprintf(buf, len, "%s%s to %s%s%s", k->type == PK_INT ? "an integer from " : "", lo, hi,
+             *k->unit ? " " : "", k->unit);
+}

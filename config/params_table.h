@@ -1,0 +1,39 @@
+/* The table of every configurable parameter: name, type, where it lives in
+ * sim_params, allowed range, unit and one-line meaning. --set, INI files,
+ * --print-config and --help all read this one table. */
+#ifndef DINGHY_PARAMS_TABLE_H
+#define DINGHY_PARAMS_TABLE_H
+
+#include <stddef.h>
+
+#include "../physics/params.h"
+
+typedef enum { PK_DOUBLE, PK_INT, PK_U64, PK_SCENE } param_type;
+
+typedef struct {
+    const char *name;     /* "section.key" */
+    param_type type;
+    size_t offset;        /* into sim_params */
+    double min, max;      /* allowed range, inclusive */
+    const char *unit;     /* "" when dimensionless */
+    const char *doc;      /* one-line meaning */
+    int structural;       /* 1: changing it needs a new scene */
+} param_key;
+
+extern const param_key param_table[];
+extern const int param_table_count;
+
+/* The entry for "section.key", or NULL. */
+const param_key *param_find(const char *name);
+
+/* The known name closest to `name` by edit distance, or NULL when nothing
+ * is close enough to be a likely typo. */
+const char *param_suggest(const char *name);
+
+/* Writes the value of k in p as text that parses back to the same value. */
+void param_format(const sim_params *p, const param_key *k, char *buf, size_t len);
+
+/* Writes the allowed range of k, with unit, e.g. "0 to 1e+09 N/m". */
+void param_range_text(const param_key *k, char *buf, size_t len);
+
+#endif

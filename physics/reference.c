@@ -1,0 +1,212 @@
+/* Reference tick: physics.md section 1, line by line, in double precision,
+ * one vertex at a time. Kept slow and simple on purpose. */
+#include "reference.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "scene.h"
+#include "shape.h"
+
+typedef struct { double x, y, z; } vec3;
+
+static vec3 add(vec3 a, vec3 b) { return (vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
+static vec3 sub(vec3 a, vec3 b) { return (vec3){a.x - b.x, a.y - b.y, a.z - b.z}; }
+static vec3 scale(vec3 a, double s) { return (vec3){a.x * s, a.y * s, a.z * s}; }
+static double length(vec3 a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
+
+struct ref_sim {
+    sim_params prm;
+    int P, M, N, B;
+    vec3 *x, *v;      /* state, P*M*N */
+    vec3 *force;      /* temp: force per vertex */
+    double *rest;     /* rest length per vertex per offset, [vertex][B*B] */
+    vec3 *seg_centre; /* P*M */
+    vec3 *centre;     /* P */
+    vec3 *seg_push;   /* repulsion per segment, P*M */
+};
+
+static size_t vid(const ref_sim *r, int p, int m, int n)
+{
+    return ((size_t)p * r->M + (size_t)((m % r->M + r->M) % r->M)) * r->N
+         + (size_t)((n % r->N + r->N) % r->N);
+}
+
+/* Neighbour of (m, n) for offset index o of the B x B neighbourhood;
+ * the centre offset is the vertex across the tube. */
+static void neighbour(const ref_sim *r, int m, int n, int o, int *nm, int *nn)
+{
+    int h = r->B / 2, i = o / r->B - h, j = o % r->B - h;
+    if (i == 0 && j == 0) {
+        *nm = m;
+        *nn = n + r->N / 2;
+    } else {
+        *nm = m + i;
+        *nn = n + j;
+    }
+}
+
+ref_sim *ref_create(const sim_params *prm)
+{
+    ref_sim *r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->prm = *prm;
+    r->P = scene_dinghy_count(prm);
+    r->M = prm->segments;
+    r->N = prm->sides;
+    r->B = prm->band;
+    size_t nv = (size_t)r->P * r->M * r->N;
+    r->x = calloc(nv, sizeof *r->x);
+    r->v = calloc(nv, sizeof *r->v);
+    r->force = calloc(nv, sizeof *r->force);
+    r->rest = calloc(nv * (size_t)(r->B * r->B), sizeof *r->rest);
+    r->seg_centre = calloc((size_t)r->P * r->M, sizeof *r->seg_centre);
+    r->seg_push = calloc((size_t)r->P * r->M, sizeof *r->seg_push);
+    r->centre = calloc((size_t)r->P, sizeof *r->centre);
+    dinghy_pose *poses = calloc((size_t)r->P, sizeof *poses);
+    if (!r->x || !r->v || !r->force || !r->rest || !r->seg_centre || !r->seg_push || !r->centre
+        || !poses) {
+        free(poses);
+        ref_destroy(r);
+        return NULL;
+    }
+    scene_build(prm, poses);
+    /* Place the vertices exactly as sim_create does (rounded to float),
+     * so both start from the same state. */
+    for (int p = 0; p < r->P; p++)
+        for (int m = 0; m < r->M; m++)
+            for (int n = 0; n < r->N; n++) {
+                double c[3];
+                const double *R = poses[p].rot, *o = poses[p].centre;
+                torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, m, n, c);
+                vec3 *x = &r->x[vid(r, p, m, n)];
+                x->x = (float)(o[0] + R[0] * c[0] + R[1] * c[1] + R[2] * c[2]);
+                x->y = (float)(o[1] + R[3] * c[0] + R[4] * c[1] + R[5] * c[2]);
+                x->z = (float)(o[2] + R[6] * c[0] + R[7] * c[1] + R[8] * c[2]);
+                r->v[vid(r, p, m, n)] = (vec3){(float)poses[p].velocity[0],
+                                               (float)poses[p].velocity[1],
+                                               (float)poses[p].velocity[2]};
+            }
+    /* Rest lengths: distances in the undeformed torus. */
+    for (int p = 0; p < r->P; p++)
+        for (int m = 0; m < r->M; m++)
+            for (int n = 0; n < r->N; n++)
+                for (int o = 0; o < r->B * r->B; o++) {
+                    int nm, nn;
+                    double a[3], b[3];
+                    neighbour(r, m, n, o, &nm, &nn);
+                    torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, m, n, a);
+                    torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, nm, nn, b);
+                    vec3 d = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+                    r->rest[vid(r, p, m, n) * (size_t)(r->B * r->B) + o] = length(d);
+                }
+    free(poses);
+    return r;
+}
+
+void ref_destroy(ref_sim *r)
+{
+    if (!r)
+        return;
+    free(r->x); free(r->v); free(r->force); free(r->rest);
+    free(r->seg_centre); free(r->seg_push); free(r->centre);
+    free(r);
+}
+
+static void one_step(ref_sim *r)
+{
+    const sim_params *k = &r->prm;
+    const int P = r->P, M = r->M, N = r->N, BB = r->B * r->B;
+    const double mass = sim_params_vertex_mass(k);
+
+    /* 1. Springs. */
+    for (int p = 0; p < P; p++)
+        for (int m = 0; m < M; m++)
+            for (int n = 0; n < N; n++) {
+                size_t i = vid(r, p, m, n);
+                vec3 f = {0, 0, 0};
+                for (int o = 0; o < BB; o++) {
+                    int nm, nn;
+                    neighbour(r, m, n, o, &nm, &nn);
+                    vec3 d = sub(r->x[vid(r, p, nm, nn)], r->x[i]);
+                    double len = length(d);
+                    if (len > 0.0)
+                        f = add(f, scale(d, k->stiffness * (len - r->rest[i * BB + o]) / len));
+                }
+                r->force[i] = f;
+            }
+
+    /* 2. Segment centres and dinghy centres. */
+    for (int p = 0; p < P; p++) {
+        vec3 all = {0, 0, 0};
+        for (int m = 0; m < M; m++) {
+            vec3 c = {0, 0, 0};
+            for (int n = 0; n < N; n++)
+                c = add(c, r->x[vid(r, p, m, n)]);
+            r->seg_centre[p * M + m] = scale(c, 1.0 / N);
+            all = add(all, c);
+        }
+        r->centre[p] = scale(all, 1.0 / (M * N));
+    }
+
+    /* 3. Inflation. */
+    for (int p = 0; p < P; p++)
+        for (int m = 0; m < M; m++)
+            for (int n = 0; n < N; n++) {
+                size_t i = vid(r, p, m, n);
+                vec3 d = sub(r->x[i], r->seg_centre[p * M + m]);
+                double len = length(d);
+                if (len > 0.0)
+                    r->force[i] = add(r->force[i], scale(d, k->pressure / len));
+            }
+
+    /* 4. Repulsion between dinghies whose bounding spheres (plus contact
+     * range) overlap, between segment centres closer than the contact range. */
+    double reach = 2.0 * (k->major_radius + k->minor_radius) + k->contact_range;
+    double shift = pow(k->contact_range, -k->repulsion_exponent);
+    for (int p = 0; p < P; p++)
+        for (int a = 0; a < M; a++) {
+            vec3 g = {0, 0, 0};
+            for (int q = 0; q < P; q++) {
+                if (q == p || !(length(sub(r->centre[p], r->centre[q])) < reach))
+                    continue;
+                for (int b = 0; b < M; b++) {
+                    vec3 d = sub(r->seg_centre[p * M + a], r->seg_centre[q * M + b]);
+                    double dist = length(d);
+                    double gap = dist - 2.0 * k->minor_radius;
+                    if (gap >= k->contact_range || dist <= 0.0)
+                        continue;
+                    double f = k->repulsion * (pow(fmax(0.01, gap), -k->repulsion_exponent) - shift);
+                    g = add(g, scale(d, f / dist));
+                }
+            }
+            r->seg_push[p * M + a] = g;
+        }
+
+    /* 6. Integrate: symplectic Euler with gravity, seed buoyancy, damping. */
+    double damp = exp(-k->damping * k->dt);
+    for (int p = 0; p < P; p++)
+        for (int m = 0; m < M; m++)
+            for (int n = 0; n < N; n++) {
+                size_t i = vid(r, p, m, n);
+                vec3 a = scale(add(r->force[i], r->seg_push[p * M + m]), 1.0 / mass);
+                a.z -= k->gravity + k->buoyancy * fmin(0.0, r->x[i].z - k->water_level);
+                r->v[i] = scale(add(r->v[i], scale(a, k->dt)), damp);
+                r->x[i] = add(r->x[i], scale(r->v[i], k->dt));
+            }
+}
+
+void ref_step(ref_sim *r, long steps)
+{
+    for (long s = 0; s < steps; s++)
+        one_step(r);
+}
+
+size_t ref_vertex_count(const ref_sim *r) { return (size_t)r->P * r->M * r->N; }
+
+void ref_vertex(const ref_sim *r, size_t i, double pos[3], double vel[3])
+{
+    pos[0] = r->x[i].x; pos[1] = r->x[i].y; pos[2] = r->x[i].z;
+    vel[0] = r->v[i].x; vel[1] = r->v[i].y; vel[2] = r->v[i].z;
+}

@@ -1,0 +1,114 @@
+/* The dinghy physics core: the whole public API.
+ *
+ * A simulation holds P dinghies, each an M x N torus grid of point masses
+ * (M segments round the ring, N vertices round the tube). Vertex (m, n) of
+ * dinghy p has the global index p*M*N + m*N + n. State is single precision,
+ * stored as structure of arrays; every quantity is SI (m, s, kg, N).
+ *
+ * sim_step is OpenMP-parallel and deterministic: the state after any number
+ * of steps is bit-identical for every thread count. Nothing here touches
+ * files, GL or sound. */
+#ifndef DINGHY_SIM_H
+#define DINGHY_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "params.h"
+
+typedef struct dinghy_sim dinghy_sim;
+
+/* Speed above which a vertex counts as runaway (a blow-up), m/s. */
+#define SIM_RUNAWAY_SPEED 1000.0
+
+/* Creates a simulation of the scene the parameters name; the parameters
+ * must already be valid (config/ validates them). Returns NULL when memory
+ * runs out, with a message in err. */
+dinghy_sim *sim_create(const sim_params *params, char *err, size_t err_len);
+void sim_destroy(dinghy_sim *sim);
+
+/* Rebuilds the scene from the creation parameters (the demo's reset). */
+void sim_reset(dinghy_sim *sim);
+
+/* Advances the state by `steps` steps of params.dt. Returns the number of
+ * steps done: fewer than asked when the state blew up (see sim_blowup). */
+long sim_step(dinghy_sim *sim, long steps);
+
+/* What went wrong when the state blew up. */
+typedef struct {
+    int happened;      /* 0 while the state is healthy */
+    long step;         /* 1-based number of the step that blew up */
+    int dinghy;        /* lowest index of a dinghy with a bad vertex */
+    int vertex;        /* its first bad vertex, index within the dinghy */
+    int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */
+    double speed;      /* that vertex's speed, m/s (NaN when non-finite) */
+} sim_blowup_info;
+sim_blowup_info sim_blowup(const dinghy_sim *sim);
+
+/* Writes a one-line explanation of a blow-up with its likely cause (dt
+ * against the stability bound of physics.md section 2) into buf. */
+void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
+
+/* Changes the number of threads for later steps; 0 = all cores. */
+void sim_set_threads(dinghy_sim *sim, int threads);
+int sim_threads(const dinghy_sim *sim);
+
+/* Applies new tunable parameters to the running dinghies: time step,
+ * damping, gravity, water, stiffness, pressure and repulsion. Structural
+ * parameters (scene, counts, mesh, radii, mass) are ignored here; a change
+ * to them needs a new simulation. */
+void sim_set_tunables(dinghy_sim *sim, const sim_params *params);
+const sim_params *sim_get_params(const dinghy_sim *sim);
+
+/* Sizes. */
+int sim_dinghy_count(const dinghy_sim *sim);
+int sim_segments(const dinghy_sim *sim);           /* M */
+int sim_sides(const dinghy_sim *sim);              /* N */
+size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N */
+size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs, all dinghies */
+long sim_steps_done(const dinghy_sim *sim);
+double sim_time(const dinghy_sim *sim);            /* simulated time, s */
+
+/* Read-only view of the current state: positions (m) and velocities (m/s),
+ * each an array of sim_vertex_count floats. Valid until the next step. */
+typedef struct {
+    const float *x, *y, *z;
+    const float *vx, *vy, *vz;
+} sim_state_view;
+sim_state_view sim_state(const dinghy_sim *sim);
+
+/* Unit outward vertex normals of the current state (area-weighted, from the
+ * four grid neighbours), computed in parallel on first call after a step. */
+typedef struct {
+    const float *x, *y, *z;
+} sim_normals_view;
+sim_normals_view sim_normals(dinghy_sim *sim);
+
+/* FNV-1a 64 over the IEEE bytes of all positions (x, y, z per vertex, in
+ * vertex order), then all velocities. */
+uint64_t sim_hash(const dinghy_sim *sim);
+
+/* Per-dinghy summary of the current state. */
+typedef struct {
+    double com[3];      /* centre of mass, m */
+    double velocity[3]; /* mean vertex velocity, m/s */
+    double volume;      /* enclosed volume of the closed surface mesh, m^3 */
+    double mean_depth;  /* mean over vertices of max(0, level - z), m */
+    double min_z, max_z;/* lowest and highest vertex, m */
+} sim_dinghy_summary;
+sim_dinghy_summary sim_summary(const dinghy_sim *sim, int dinghy);
+
+/* Total momentum (kg m/s) and kinetic energy (J), summed in vertex order. */
+void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energy);
+
+/* Wall time spent in each phase of the tick since the last reset of the
+ * timers, seconds, as seen by thread 0. */
+typedef enum {
+    PHASE_CENTRES, PHASE_BROADPHASE, PHASE_CONTACTS, PHASE_SPRINGS,
+    PHASE_PRESSURE, PHASE_INTEGRATE, PHASE_NORMALS, PHASE_COUNT
+} sim_phase;
+const char *sim_phase_name(sim_phase phase);
+void sim_phase_times(const dinghy_sim *sim, double seconds[PHASE_COUNT]);
+void sim_reset_phase_times(dinghy_sim *sim);
+
+#endif

@@ -1,0 +1,48 @@
+/* Private layout of a simulation; only the physics sources include this. */
+#ifndef DINGHY_SIM_INTERNAL_H
+#define DINGHY_SIM_INTERNAL_H
+
+#include "broadphase.h"
+#include "shape.h"
+#include "sim.h"
+
+/* One copy of the dynamic state, structure of arrays over all vertices. */
+typedef struct {
+    float *x, *y, *z;
+    float *vx, *vy, *vz;
+} sim_buffer;
+
+struct dinghy_sim {
+    sim_params prm;       /* creation parameters plus the latest tunables */
+    int P, M, N;          /* dinghies, segments, sides */
+    size_t V;             /* vertices per dinghy, M*N */
+    size_t nverts;        /* P*V */
+    size_t nrows;         /* P*M: one row is one segment of one dinghy */
+    int nthreads;
+
+    torus_shape shape;    /* rest geometry shared by all dinghies */
+
+    sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
+    int cur;
+
+    /* Scratch written every step. */
+    float *fx, *fy, *fz;  /* spring + pressure force per vertex, N */
+    float *cx, *cy, *cz;  /* segment centres, per row, m */
+    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
+    double *c0;           /* dinghy centres, 3 per dinghy, m */
+    float *scratch;       /* per-thread scratch for the spring kernel */
+    size_t scratch_stride;/* floats per thread */
+    int scratch_threads;  /* threads the scratch has room for */
+    unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */
+    broadphase bp;
+
+    float *nx, *ny, *nz;  /* normals, computed on demand */
+    long normals_step;    /* step count the normals belong to, -1 none */
+
+    long step;
+    double time;
+    sim_blowup_info blowup;
+    double phase_s[PHASE_COUNT];
+};
+
+#endif

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs the Debian packages dinghy needs to build and test, if any are
+# missing. Idempotent and silent when everything is there.
+#   scripts/deps.sh            everything (build, tests, demo)
+#   DINGHY_NO_DEPS=1 make ...  skips this script entirely
+set -euo pipefail
+
+packages=(
+    make gcc pkg-config
+    libinih-dev            # INI parsing
+    libcmocka-dev          # unit tests
+    clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+sudo=()
+if [[ $(id -u) -ne 0 ]]; then
+    if command -v sudo >/dev/null 2>&1; then
+        sudo=(sudo)
+    else
+        echo "deps: missing Debian packages: ${missing[*]}" >&2
+        echo "deps: run as root: apt-get install -y ${missing[*]}" >&2
+        exit 1
+    fi
+fi
+
+echo "deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt_get=("${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 -q)
+if ! "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}" >/tmp/dinghy-deps.log 2>&1; then
+    # The package lists may be missing or stale on a fresh machine.
+    "${apt_get[@]}" update >>/tmp/dinghy-deps.log 2>&1
+    if ! "${apt_get[@]}" install -y --no-install-recommends "${missing[@]}" >>/tmp/dinghy-deps.log 2>&1; then
+        echo "deps: apt-get install failed; see /tmp/dinghy-deps.log" >&2
+        tail -n 20 /tmp/dinghy-deps.log >&2
+        exit 1
+    fi
+fi
+echo "deps: installed ${missing[*]}" >&2

@@ -1,0 +1,68 @@
+#include "support.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+int test_quick(void) { return getenv("DINGHY_TEST_QUICK") != NULL; }
+
+dinghy_sim *test_sim(const sim_params *p)
+{
+    char err[256];
+    dinghy_sim *s = sim_create(p, err, sizeof err);
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    return s;
+}
+
+sim_params test_isolated(scene_kind scene)
+{
+    sim_params p = sim_params_default();
+    p.scene = scene;
+    p.gravity = 0.0;
+    p.buoyancy = 0.0;
+    p.damping = 0.0;
+    p.pressure = 0.0;
+    return p;
+}
+
+double test_min_tube_gap(const dinghy_sim *sim)
+{
+    int P = sim_dinghy_count(sim), M = sim_segments(sim), N = sim_sides(sim);
+    sim_state_view st = sim_state(sim);
+    double *c = malloc(sizeof *c * 3 * (size_t)P * M);
+    for (int r = 0; r < P * M; r++) {
+        double s[3] = {0, 0, 0};
+        for (int n = 0; n < N; n++) {
+            size_t i = (size_t)r * N + n;
+            s[0] += st.x[i]; s[1] += st.y[i]; s[2] += st.z[i];
+        }
+        for (int k = 0; k < 3; k++)
+            c[3 * r + k] = s[k] / N;
+    }
+    double best = INFINITY;
+    for (int p = 0; p < P; p++)
+        for (int q = p + 1; q < P; q++)
+            for (int a = 0; a < M; a++)
+                for (int b = 0; b < M; b++) {
+                    const double *u = &c[3 * (p * M + a)], *v = &c[3 * (q * M + b)];
+                    double d = sqrt((u[0] - v[0]) * (u[0] - v[0]) + (u[1] - v[1]) * (u[1] - v[1])
+                                    + (u[2] - v[2]) * (u[2] - v[2]));
+                    if (d < best)
+                        best = d;
+                }
+    free(c);
+    return best - 2.0 * sim_get_params(sim)->minor_radius;
+}
+
+double test_max_speed(const dinghy_sim *sim)
+{
+    sim_state_view st = sim_state(sim);
+    double best = 0.0;
+    for (size_t i = 0; i < sim_vertex_count(sim); i++) {
+        double s = sqrt((double)st.vx[i] * st.vx[i] + (double)st.vy[i] * st.vy[i]
+                        + (double)st.vz[i] * st.vz[i]);
+        if (s > best)
+            best = s;
+    }
+    return best;
+}

@@ -1,0 +1,280 @@
+/* Physics of the tick against physics.md section 7. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../physics/reference.h"
+
+static const double PI = 3.14159265358979323846;
+
+/* Internal forces (springs, repulsion) sum to zero: with gravity, buoyancy,
+ * damping and pressure off, a collision keeps the total momentum. */
+static void test_momentum_conserved_in_collision(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_PAIR);
+    dinghy_sim *s = test_sim(&p);
+    double p0[3], p1[3], ke;
+    sim_totals(s, p0, &ke);
+    assert_int_equal(sim_step(s, 1500), 1500);
+    sim_totals(s, p1, &ke);
+    double scale = fabs(p0[0]); /* 2 dinghies' worth: m v of dinghy 0 */
+    for (int k = 0; k < 3; k++)
+        assert_true(fabs(p1[k] - p0[k]) < 1e-5 * scale);
+    /* ... and the moving dinghy handed its motion to the other (equal masses). */
+    sim_dinghy_summary a = sim_summary(s, 0), b = sim_summary(s, 1);
+    assert_true(fabs(a.velocity[0]) < 0.1 * p.speed);
+    assert_true(fabs(b.velocity[0] - p.speed) < 0.1 * p.speed);
+    sim_destroy(s);
+}
+
+/* Two colliding dinghies bounce apart without their tubes passing through. */
+static void test_collision_tubes_do_not_pass(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_PAIR);
+    p.speed = 4.0;
+    dinghy_sim *s = test_sim(&p);
+    double min_gap = INFINITY;
+    for (int i = 0; i < 150; i++) {
+        sim_step(s, 10);
+        double g = test_min_tube_gap(s);
+        if (g < min_gap)
+            min_gap = g;
+    }
+    assert_true(min_gap > 0.0);             /* the tubes never overlapped */
+    assert_true(min_gap < p.contact_range); /* ... but they did touch */
+    sim_dinghy_summary a = sim_summary(s, 0), b = sim_summary(s, 1);
+    assert_true(b.velocity[0] > a.velocity[0] + 0.5 * p.speed); /* moving apart */
+    sim_destroy(s);
+}
+
+/* One spring between two free masses m oscillates at omega = sqrt(2k/m).
+ * Band 1 leaves only the across-tube spring; with two sides each segment is
+ * such a pair, pulled apart from rest by the constant inflation force F and
+ * swinging about L + F/k. */
+static void test_two_mass_spring_frequency(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_SINGLE);
+    p.segments = 3;
+    p.sides = 2;
+    p.band = 1;
+    p.mass = 6 * 0.01;  /* 0.01 kg per vertex */
+    p.stiffness = 2.0;  /* omega = sqrt(2 * 2 / 0.01) = 20 rad/s */
+    p.pressure = 0.05;
+    p.dt = 1e-4;
+    double omega = sqrt(2.0 * p.stiffness / 0.01);
+    dinghy_sim *s = test_sim(&p);
+    double prev_sep = 0.0, prev_rate = 0.0;
+    double first = -1.0, last = -1.0;
+    int maxima = 0;
+    for (int i = 0; i < 20000; i++) {
+        sim_step(s, 1);
+        sim_state_view st = sim_state(s);
+        double dx = st.x[1] - st.x[0], dy = st.y[1] - st.y[0], dz = st.z[1] - st.z[0];
+        double sep = sqrt(dx * dx + dy * dy + dz * dz);
+        double rate = sep - prev_sep;
+        if (i > 1 && prev_rate > 0.0 && rate <= 0.0) { /* a maximum of the separation */
+            if (first < 0.0)
+                first = sim_time(s);
+            last = sim_time(s);
+            maxima++;
+        }
+        prev_rate = rate;
+        prev_sep = sep;
+    }
+    assert_true(maxima >= 5);
+    double period = (last - first) / (maxima - 1);
+    double expected = 2.0 * PI / omega;
+    assert_true(fabs(period - expected) < 0.005 * expected);
+    /* amplitude check: the mean separation sits at L + F/k */
+    sim_destroy(s);
+}
+
+/* An undeformed dinghy with no external forces and no pressure stays at rest.
+ * Float positions start it a few ULPs off its rest shape (about 1e-7 m), so
+ * it trembles at ~2.5e-4 m/s: the bound is 4x that, and a wrong rest
+ * length or a spring counted once gives metres per second. */
+static void test_undeformed_dinghy_stays_at_rest(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_SINGLE);
+    dinghy_sim *s = test_sim(&p);
+    sim_dinghy_summary before = sim_summary(s, 0);
+    sim_step(s, 1000);
+    sim_dinghy_summary after = sim_summary(s, 0);
+    assert_true(test_max_speed(s) < 1e-3);
+    for (int k = 0; k < 3; k++)
+        assert_true(fabs(after.com[k] - before.com[k]) < 1e-6);
+    assert_true(fabs(after.volume - before.volume) < 1e-5 * before.volume);
+    sim_destroy(s);
+}
+
+/* Seed buoyancy alone: a settled dinghy's mean vertex depth tends to
+ * g / buoyancy (physics.md section 7). */
+static void test_seed_buoyancy_draft(void **state)
+{
+    (void)state;
+    const double buoyancy[] = {100.0, 50.0};
+    for (int i = 0; i < 2; i++) {
+        sim_params p = sim_params_default();
+        p.scene = SCENE_SINGLE;
+        p.damping = 3.0; /* settle sooner */
+        p.buoyancy = buoyancy[i];
+        dinghy_sim *s = test_sim(&p);
+        assert_int_equal(sim_step(s, 8000), 8000);
+        sim_dinghy_summary d = sim_summary(s, 0);
+        double expected = p.gravity / p.buoyancy;
+        assert_true(fabs(d.mean_depth - expected) < 0.01 * expected);
+        assert_true(fabs(d.velocity[2]) < 1e-3);
+        sim_destroy(s);
+    }
+}
+
+/* Damping alone: a free dinghy's kinetic energy falls as exp(-2 beta t). */
+static void test_damping_rate(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_PAIR);
+    p.spacing = 100.0; /* no contact */
+    p.damping = 2.0;
+    dinghy_sim *s = test_sim(&p);
+    double mom[3], ke0, ke1;
+    sim_totals(s, mom, &ke0);
+    sim_step(s, 500);
+    sim_totals(s, mom, &ke1);
+    double expected = ke0 * exp(-2.0 * p.damping * sim_time(s));
+    assert_true(fabs(ke1 - expected) < 1e-4 * ke0);
+    sim_destroy(s);
+}
+
+/* The parallel tick agrees with the serial double-precision reference. */
+static void compare_with_reference(sim_params p, long steps, double tolerance)
+{
+    dinghy_sim *s = test_sim(&p);
+    ref_sim *r = ref_create(&p);
+    assert_non_null(r);
+    assert_int_equal(sim_step(s, steps), steps);
+    ref_step(r, steps);
+    sim_state_view st = sim_state(s);
+    double worst = 0.0;
+    for (size_t i = 0; i < sim_vertex_count(s); i++) {
+        double x[3], v[3];
+        ref_vertex(r, i, x, v);
+        double d = fmax(fabs(x[0] - st.x[i]), fmax(fabs(x[1] - st.y[i]), fabs(x[2] - st.z[i])));
+        if (d > worst)
+            worst = d;
+    }
+    printf("    reference vs parallel, scene %s, %ld steps: max |dx| = %.3g m\n",
+           scene_kind_name(p.scene), steps, worst);
+    assert_true(worst < tolerance);
+    ref_destroy(r);
+    sim_destroy(s);
+}
+
+/* Tolerance: the tick runs in float, the reference in double. Each step
+ * rounds positions to ~1e-7 m (float epsilon at a metre or two); over 1000
+ * steps, with the dinghies falling, floating and colliding, the two drift
+ * apart by 1.2e-5 to 2e-5 m (measured). 2e-4 m is 10x that, a ten-thousandth
+ * of the dinghy's size, and far below what any wrong force (a missing
+ * spring, a wrong sign, a skipped contact) produces. */
+static void test_parallel_matches_reference(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    p.scene = SCENE_SINGLE;
+    compare_with_reference(p, 1000, 2e-4);
+    p = sim_params_default();
+    p.scene = SCENE_PAIR;
+    compare_with_reference(p, 1000, 2e-4);
+    p = sim_params_default();
+    p.scene = SCENE_PACKED;
+    p.count = 4;
+    compare_with_reference(p, test_quick() ? 300 : 1000, 2e-4);
+}
+
+/* A time step above the stability bound is caught, with a message. */
+static void test_blowup_detected(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    p.scene = SCENE_SINGLE;
+    p.dt = 2.0 * sim_params_stable_dt(&p);
+    dinghy_sim *s = test_sim(&p);
+    long done = sim_step(s, 5000);
+    assert_true(done < 5000);
+    sim_blowup_info b = sim_blowup(s);
+    assert_true(b.happened);
+    assert_int_equal(b.step, done);
+    assert_int_equal(b.dinghy, 0);
+    char msg[1024];
+    sim_blowup_message(s, msg, sizeof msg);
+    assert_non_null(strstr(msg, "stability bound"));
+    assert_int_equal(sim_step(s, 10), 0); /* a blown-up state does not step on */
+    sim_destroy(s);
+}
+
+/* The stability bound of physics.md section 2 for the defaults. */
+static void test_stable_dt_formula(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    double m = p.mass / (p.segments * p.sides);
+    assert_true(fabs(sim_params_stable_dt(&p) - sqrt(2.0 * m / (25.0 * p.stiffness))) < 1e-15);
+}
+
+/* The enclosed volume of the undeformed mesh approaches 2 pi^2 R r^2. */
+static void test_volume_of_undeformed_torus(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_SINGLE);
+    p.segments = 128;
+    p.sides = 64;
+    dinghy_sim *s = test_sim(&p);
+    double exact = 2.0 * PI * PI * p.major_radius * p.minor_radius * p.minor_radius;
+    double v = sim_summary(s, 0).volume;
+    assert_true(v < exact && v > 0.995 * exact); /* inscribed polyhedron: a little less */
+    sim_destroy(s);
+}
+
+/* Nothing passes through anything in the rapids scene. */
+static void test_rapids_no_pass_through(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    p.count = test_quick() ? 9 : 25;
+    dinghy_sim *s = test_sim(&p);
+    double min_gap = INFINITY;
+    int checks = test_quick() ? 60 : 300;
+    for (int i = 0; i < checks; i++) {
+        assert_int_equal(sim_step(s, 10), 10);
+        double g = test_min_tube_gap(s);
+        if (g < min_gap)
+            min_gap = g;
+    }
+    printf("    rapids %d dinghies, %d steps: smallest tube gap %.3g m\n", p.count, checks * 10,
+           min_gap);
+    assert_true(min_gap > 0.0);
+    sim_destroy(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_momentum_conserved_in_collision),
+        cmocka_unit_test(test_collision_tubes_do_not_pass),
+        cmocka_unit_test(test_two_mass_spring_frequency),
+        cmocka_unit_test(test_undeformed_dinghy_stays_at_rest),
+        cmocka_unit_test(test_seed_buoyancy_draft),
+        cmocka_unit_test(test_damping_rate),
+        cmocka_unit_test(test_parallel_matches_reference),
+        cmocka_unit_test(test_blowup_detected),
+        cmocka_unit_test(test_stable_dt_formula),
+        cmocka_unit_test(test_volume_of_undeformed_torus),
+        cmocka_unit_test(test_rapids_no_pass_through),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

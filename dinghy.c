@@ -10,15 +10,15 @@
 #define DINGHY_VERSION "0.1.0"
 
 /* Builds the effective parameters: defaults, then --config, then --set. */
-static int load_params(const cli_options *o, sim_params *p, diag_list *d)
+static int load_settings(const cli_options *o, dinghy_settings *p, diag_list *d)
 {
-    *p = sim_params_default();
+    *p = settings_default();
     if (o->config)
         config_load_file(p, o->config, d);
     for (int i = 0; i < o->nsets; i++)
         config_set_assignment(p, o->sets[i], d);
     if (o->threads >= 0)
-        p->threads = o->threads;
+        p->sim.threads = o->threads;
     if (d->count == 0)
         config_check(p, o->config ? o->config : "parameters", d);
     return d->count ? -1 : 0;
@@ -52,8 +52,8 @@ int main(int argc, char **argv)
         cli_free(&opt);
         return 0;
     }
-    sim_params params;
-    if (load_params(&opt, &params, &d) != 0) {
+    dinghy_settings settings;
+    if (load_settings(&opt, &settings, &d) != 0) {
         for (int i = 0; i < d.stored; i++)
             fprintf(stderr, "dinghy: %s\n", d.lines[i]);
         diag_free(&d);
@@ -62,11 +62,11 @@ int main(int argc, char **argv)
     }
     int rc = 0;
     if (opt.print_config) {
-        config_write_ini(&params, stdout);
+        config_write_ini(&settings, stdout);
     } else {
-        warn_stability(&params);
+        warn_stability(&settings.sim);
         if (opt.mode == MODE_HEADLESS) {
-            rc = headless_run(&params, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
+            rc = headless_run(&settings.sim, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
         } else {
             fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
                     "'dinghy --headless --steps 2000' instead\n");

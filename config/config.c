@@ -25,7 +25,7 @@ static int parse_double(const char *s, double *out)
     return 0;
 }
 
-int config_set(sim_params *p, const char *name, const char *value, const char *where,
+int config_set(dinghy_settings *p, const char *name, const char *value, const char *where,
                diag_list *d)
 {
     const param_key *k = param_find(name);
@@ -43,8 +43,8 @@ int config_set(sim_params *p, const char *name, const char *value, const char *w
         if (hint)
             diag_add(d, "%s: unknown key '%s'; did you mean '%s'?", where, name, hint);
         else if (*section && !known_section)
-            diag_add(d, "%s: unknown section [%s] (key '%s'); sections are sim, world, water, "
-                     "scene, dinghy", where, section, name);
+            diag_add(d, "%s: unknown section [%s] (key '%s'); sections are %s", where, section,
+                     name, param_sections_text());
         else
             diag_add(d, "%s: unknown key '%s'; see dinghy --help for the keys", where, name);
         return -1;
@@ -92,7 +92,7 @@ int config_set(sim_params *p, const char *name, const char *value, const char *w
     return 0;
 }
 
-int config_set_assignment(sim_params *p, const char *assignment, diag_list *d)
+int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list *d)
 {
     const char *eq = strchr(assignment, '=');
     char where[300];
@@ -116,7 +116,7 @@ typedef struct {
     const char *path;
     FILE *file;
     int line;               /* number of the line inih is looking at */
-    sim_params work;        /* applied to the caller's params only if clean */
+    dinghy_settings work;       /* applied to the caller's params only if clean */
     diag_list *d;
     int errors_before;
     unsigned char seen[64]; /* line a key was first set on, by table index (nonzero = seen) */
@@ -197,7 +197,7 @@ static int ini_on_key(void *user, const char *section, const char *key, const ch
     return 1;
 }
 
-int config_load_file(sim_params *p, const char *path, diag_list *d)
+int config_load_file(dinghy_settings *p, const char *path, diag_list *d)
 {
     ini_state st;
     memset(&st, 0, sizeof st);
@@ -228,8 +228,9 @@ double config_bytes_per_vertex(void)
     return (2 * 6 + 3 + 3) * sizeof(float);
 }
 
-int config_check(const sim_params *p, const char *where, diag_list *d)
+int config_check(const dinghy_settings *settings, const char *where, diag_list *d)
 {
+    const sim_params *p = &settings->sim;
     int before = d->count;
     if (p->sides % 2 != 0)
         diag_add(d, "%s: dinghy.sides = %d must be even (the across-tube spring joins n and n + sides/2)",
@@ -256,9 +257,9 @@ int config_check(const sim_params *p, const char *where, diag_list *d)
     return d->count == before ? 0 : -1;
 }
 
-void config_write_ini(const sim_params *p, FILE *out)
+void config_write_ini(const dinghy_settings *p, FILE *out)
 {
-    const sim_params def = sim_params_default();
+    const dinghy_settings def = settings_default();
     fprintf(out, "; dinghy configuration. Comments start with ';'. Each key: meaning; default;\n"
                  "; allowed range. Keys left out keep their defaults.\n");
     const char *section = "";

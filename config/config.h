@@ -1,4 +1,5 @@
-/* Turns text (INI files, --set overrides) into a validated sim_params.
+/* Turns text (INI files, --set overrides) into validated settings.
+ * The result is a dinghy_settings (physics, render and audio sections).
  * Every problem is collected into a diag_list as one line
  * "WHERE: message"; callers apply nothing unless the list stays empty. */
 #ifndef DINGHY_CONFIG_H
@@ -6,30 +7,30 @@
 
 #include <stdio.h>
 
-#include "../physics/params.h"
+#include "settings.h"
 #include "diag.h"
 
 /* Sets the parameter `name` ("section.key") from `value`. `where` starts
  * each message ("dinghy.ini:12", "--set"). Returns 0 when set. */
-int config_set(sim_params *p, const char *name, const char *value, const char *where,
+int config_set(dinghy_settings *p, const char *name, const char *value, const char *where,
                diag_list *d);
 
 /* Applies "section.key=value" (the --set form). Returns 0 when set. */
-int config_set_assignment(sim_params *p, const char *assignment, diag_list *d);
+int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list *d);
 
 /* Reads an INI file over p. All or nothing: p changes only when the file
  * has no error. Returns 0 on success. */
-int config_load_file(sim_params *p, const char *path, diag_list *d);
+int config_load_file(dinghy_settings *p, const char *path, diag_list *d);
 
 /* Checks what single keys cannot: an even number of sides, an odd band no
  * larger than the grid, a tube thinner than the ring, and a scene that fits
  * in memory. `where` starts each message. Returns 0 when all is well. */
-int config_check(const sim_params *p, const char *where, diag_list *d);
+int config_check(const dinghy_settings *p, const char *where, diag_list *d);
 
 /* Writes p as an INI file: every key in its section, each after a comment
  * giving its meaning, default and allowed range. Reading the output back
  * gives p again, and writing that gives the same bytes. */
-void config_write_ini(const sim_params *p, FILE *out);
+void config_write_ini(const dinghy_settings *p, FILE *out);
 
 /* Bytes of memory the simulation of p needs per vertex (state, scratch). */
 double config_bytes_per_vertex(void);

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OFF(field) offsetof(sim_params, field)
+#define OFF(field) offsetof(dinghy_settings, sim.field)
+#define ROFF(field) offsetof(dinghy_settings, render.field)
+#define AOFF(field) offsetof(dinghy_settings, audio.field)
 
 const param_key param_table[] = {
     {"sim.dt", PK_DOUBLE, OFF(dt), 1e-6, 0.1, "s", "time step of the physics", 0},
@@ -34,8 +36,34 @@ const param_key param_table[] = {
     {"dinghy.repulsion", PK_DOUBLE, OFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", 0},
     {"dinghy.repulsion_exponent", PK_DOUBLE, OFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", 0},
     {"dinghy.contact_range", PK_DOUBLE, OFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", 0},
+    {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", 0},
+    {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", 0},
+    {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo, 0 is silent", 0},
+    {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", 0},
+    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", 0},
+    {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes", 0},
+    {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop", 0},
 };
 const int param_table_count = (int)(sizeof param_table / sizeof param_table[0]);
+
+const char *param_sections_text(void)
+{
+    static char text[256];
+    if (text[0])
+        return text;
+    size_t used = 0;
+    for (int i = 0; i < param_table_count; i++) {
+        const char *name = param_table[i].name;
+        size_t len = (size_t)(strchr(name, '.') - name);
+        int seen = 0;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strncmp(param_table[j].name, name, len + 1) == 0;
+        if (!seen && used + len + 3 < sizeof text)
+            used += (size_t)snprintf(text + used, sizeof text - used, "%s%.*s", used ? ", " : "",
+                                     (int)len, name);
+    }
+    return text;
+}
 
 const param_key *param_find(const char *name)
 {
@@ -104,7 +132,7 @@ static void format_double(double v, char *buf, size_t len)
     }
 }
 
-void param_format(const sim_params *p, const param_key *k, char *buf, size_t len)
+void param_format(const dinghy_settings *p, const param_key *k, char *buf, size_t len)
 {
     const char *field = (const char *)p + k->offset;
     switch (k->type) {

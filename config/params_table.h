@@ -1,19 +1,19 @@
 /* The table of every configurable parameter: name, type, where it lives in
- * sim_params, allowed range, unit and one-line meaning. --set, INI files,
+ * dinghy_settings, allowed range, unit and one-line meaning. --set, INI files,
  * --print-config and --help all read this one table. */
 #ifndef DINGHY_PARAMS_TABLE_H
 #define DINGHY_PARAMS_TABLE_H
 
 #include <stddef.h>
 
-#include "../physics/params.h"
+#include "settings.h"
 
 typedef enum { PK_DOUBLE, PK_INT, PK_U64, PK_SCENE } param_type;
 
 typedef struct {
     const char *name;     /* "section.key" */
     param_type type;
-    size_t offset;        /* into sim_params */
+    size_t offset;        /* into dinghy_settings */
     double min, max;      /* allowed range, inclusive */
     const char *unit;     /* "" when dimensionless */
     const char *doc;      /* one-line meaning */
@@ -23,6 +23,9 @@ typedef struct {
 extern const param_key param_table[];
 extern const int param_table_count;
 
+/* The section names, in table order, as "sim, world, ..." text. */
+const char *param_sections_text(void);
+
 /* The entry for "section.key", or NULL. */
 const param_key *param_find(const char *name);
 
@@ -31,7 +34,7 @@ const param_key *param_find(const char *name);
 const char *param_suggest(const char *name);
 
 /* Writes the value of k in p as text that parses back to the same value. */
-void param_format(const sim_params *p, const param_key *k, char *buf, size_t len);
+void param_format(const dinghy_settings *p, const param_key *k, char *buf, size_t len);
 
 /* Writes the allowed range of k, with unit, e.g. "0 to 1e+09 N/m". */
 void param_range_text(const param_key *k, char *buf, size_t len);

@@ -15,7 +15,7 @@ static void test_every_key_settable(void **state)
     (void)state;
     for (int i = 0; i < param_table_count; i++) {
         const param_key *k = &param_table[i];
-        sim_params p = sim_params_default();
+        dinghy_settings p = settings_default();
         diag_list d = {0};
         char value[64];
         param_format(&p, k, value, sizeof value);
@@ -28,16 +28,16 @@ static void test_every_key_settable(void **state)
 static void test_set_values(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
+    dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_equal(config_set_assignment(&p, "dinghy.stiffness=800", &d), 0);
-    assert_true(p.stiffness == 800.0);
+    assert_true(p.sim.stiffness == 800.0);
     assert_int_equal(config_set_assignment(&p, "scene.name=pair", &d), 0);
-    assert_int_equal(p.scene, SCENE_PAIR);
+    assert_int_equal(p.sim.scene, SCENE_PAIR);
     assert_int_equal(config_set_assignment(&p, "sim.seed=18446744073709551615", &d), 0);
-    assert_true(p.seed == 18446744073709551615ull);
+    assert_true(p.sim.seed == 18446744073709551615ull);
     assert_int_equal(config_set_assignment(&p, "sim.threads=3", &d), 0);
-    assert_int_equal(p.threads, 3);
+    assert_int_equal(p.sim.threads, 3);
     assert_int_equal(d.count, 0);
     diag_free(&d);
 }
@@ -49,7 +49,7 @@ static void test_bad_values(void **state)
     static const struct { const char *set, *message; } cases[] = {
         {"dinghy.stifness=5", "--set dinghy.stifness=5: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?"},
         {"dinghi.stiffness=5", "--set dinghi.stiffness=5: unknown key 'dinghi.stiffness'; did you mean 'dinghy.stiffness'?"},
-        {"boat.hull=5", "--set boat.hull=5: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy"},
+        {"boat.hull=5", "--set boat.hull=5: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy, render, audio"},
         {"sim.dt=abc", "--set sim.dt=abc: sim.dt = 'abc' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=0.001x", "--set sim.dt=0.001x: sim.dt = '0.001x' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=nan", "--set sim.dt=nan: sim.dt = 'nan' is not a finite number; allowed: 1e-06 to 0.1 s"},
@@ -62,7 +62,7 @@ static void test_bad_values(void **state)
         {"nokey", "--set 'nokey': expected section.key=value"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sim_params p = sim_params_default(), before = p;
+        dinghy_settings p = settings_default(), before = p;
         diag_list d = {0};
         assert_int_not_equal(config_set_assignment(&p, cases[i].set, &d), 0);
         assert_int_equal(d.count, 1);
@@ -82,7 +82,7 @@ static void test_cross_checks(void **state)
         {"dinghy.minor_radius=0.9", "parameters: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        sim_params p = sim_params_default();
+        dinghy_settings p = settings_default();
         diag_list d = {0};
         assert_int_equal(config_set_assignment(&p, cases[i].set, &d), 0);
         assert_int_not_equal(config_check(&p, "parameters", &d), 0);
@@ -90,15 +90,15 @@ static void test_cross_checks(void **state)
         assert_string_equal(d.lines[0], cases[i].message);
         diag_free(&d);
     }
-    sim_params p = sim_params_default();
-    p.count = 1000000;
-    p.segments = 4096;
-    p.sides = 4096;
+    dinghy_settings p = settings_default();
+    p.sim.count = 1000000;
+    p.sim.segments = 4096;
+    p.sim.sides = 4096;
     diag_list d = {0};
     assert_int_not_equal(config_check(&p, "parameters", &d), 0);
     assert_non_null(strstr(d.lines[0], "vertices"));
     diag_free(&d);
-    p = sim_params_default();
+    p = settings_default();
     assert_int_equal(config_check(&p, "parameters", &d), 0);
 }
 
@@ -118,10 +118,10 @@ static void test_file_good(void **state)
     (void)state;
     char *path = write_temp("; a comment\n[dinghy]\nstiffness = 800 ; inline comment\n"
                             "  pressure = 2\n\n[scene]\nname = grid\n");
-    sim_params p = sim_params_default();
+    dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_equal(config_load_file(&p, path, &d), 0);
-    assert_true(p.stiffness == 800.0 && p.pressure == 2.0 && p.scene == SCENE_GRID);
+    assert_true(p.sim.stiffness == 800.0 && p.sim.pressure == 2.0 && p.sim.scene == SCENE_GRID);
     unlink(path);
     diag_free(&d);
 }
@@ -132,7 +132,7 @@ static void test_file_bad_all_or_nothing(void **state)
     (void)state;
     char *path = write_temp("[dinghy]\nstiffness = 800\nstifness = 3\nstiffness = 5\n"
                             "just words\n[boat]\nhull = 1\n");
-    sim_params p = sim_params_default(), before = p;
+    dinghy_settings p = settings_default(), before = p;
     diag_list d = {0};
     assert_int_not_equal(config_load_file(&p, path, &d), 0);
     assert_memory_equal(&p, &before, sizeof p);
@@ -144,7 +144,7 @@ static void test_file_bad_all_or_nothing(void **state)
     assert_string_equal(d.lines[1], expect);
     snprintf(expect, sizeof expect, "%s:5: expected 'key = value', '[section]' or a ';' comment, got 'just words'", path);
     assert_string_equal(d.lines[2], expect);
-    snprintf(expect, sizeof expect, "%s:7: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy", path);
+    snprintf(expect, sizeof expect, "%s:7: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy, render, audio", path);
     assert_string_equal(d.lines[3], expect);
     unlink(path);
     diag_free(&d);
@@ -153,7 +153,7 @@ static void test_file_bad_all_or_nothing(void **state)
 static void test_file_missing(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
+    dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_not_equal(config_load_file(&p, "/nonexistent/dinghy.ini", &d), 0);
     assert_string_equal(d.lines[0], "/nonexistent/dinghy.ini: cannot open config file: No such file or directory");

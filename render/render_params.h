@@ -1,0 +1,16 @@
+/* Settings of the renderer, filled by config/ from the [render] section. */
+#ifndef DINGHY_RENDER_PARAMS_H
+#define DINGHY_RENDER_PARAMS_H
+
+typedef struct {
+    int width;   /* window or screenshot width, pixels */
+    int height;  /* window or screenshot height, pixels */
+} render_params;
+
+static inline render_params render_params_default(void)
+{
+    render_params r = {1280, 720};
+    return r;
+}
+
+#endif

@@ -40,6 +40,7 @@ void sim_destroy(dinghy_sim *s)
     free(s->nx); free(s->ny); free(s->nz);
     free(s->c0); free(s->row_bad); free(s->scratch);
     broadphase_free(&s->bp);
+    events_free(&s->ev);
     torus_shape_free(&s->shape);
     free(s);
 }
@@ -87,6 +88,7 @@ dinghy_sim *sim_create(const sim_params *prm, char *err, size_t err_len)
     s->c0 = malloc(3 * (size_t)s->P * sizeof(double));
     s->row_bad = calloc(r, 1);
     fail |= broadphase_init(&s->bp, s->P);
+    fail |= events_init(&s->ev, s->P, s->M);
     fail |= ensure_scratch(s, s->nthreads);
     if (fail || !s->fx || !s->fy || !s->fz || !s->nx || !s->ny || !s->nz || !s->cx || !s->cy
         || !s->cz || !s->gx || !s->gy || !s->gz || !s->c0 || !s->row_bad) {
@@ -134,6 +136,7 @@ void sim_reset(dinghy_sim *s)
     s->normals_step = -1;
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->row_bad, 0, s->nrows);
+    events_reset(&s->ev);
 }
 
 static void record_blowup(dinghy_sim *s)
@@ -185,6 +188,20 @@ long sim_step(dinghy_sim *s, long steps)
         }
     }
     return done;
+}
+
+const sim_event *sim_events(const dinghy_sim *s, size_t *count, long *dropped)
+{
+    *count = s->ev.count;
+    if (dropped)
+        *dropped = s->ev.dropped;
+    return s->ev.out;
+}
+
+void sim_clear_events(dinghy_sim *s)
+{
+    s->ev.count = 0;
+    s->ev.dropped = 0;
 }
 
 sim_blowup_info sim_blowup(const dinghy_sim *s) { return s->blowup; }

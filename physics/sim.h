@@ -101,6 +101,35 @@ sim_dinghy_summary sim_summary(const dinghy_sim *sim, int dinghy);
 /* Total momentum (kg m/s) and kinetic energy (J), summed in vertex order. */
 void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energy);
 
+/* Events for sound and effects, found inside the tick without locks:
+ * each dinghy records its own, and after the step they are merged in
+ * dinghy order into a buffer of fixed capacity (SIM_EVENT_CAPACITY); what
+ * does not fit is dropped and counted. */
+typedef enum {
+    SIM_EVENT_CONTACT, /* two dinghies start touching (tube gap under contact_range) */
+    SIM_EVENT_SPLASH,  /* a dinghy's vertices cross the water surface downward fast */
+} sim_event_kind;
+
+typedef struct {
+    sim_event_kind kind;
+    int dinghy;         /* the dinghy (for a contact, the lower index) */
+    int other;          /* contact: the other dinghy; splash: -1 */
+    long step;          /* step during which it happened, 1-based */
+    float speed;        /* contact: relative speed of the two centres; splash:
+                           fastest downward vertex speed through the surface, m/s */
+    float position[3];  /* where: contact midpoint or the dinghy's centre, m */
+    int count;          /* splash: vertices that entered the water; contact: 1 */
+} sim_event;
+
+#define SIM_EVENT_CAPACITY 4096
+/* Smallest downward speed through the surface that makes a splash, m/s. */
+#define SIM_SPLASH_SPEED 0.5
+
+/* Events since the last sim_clear_events, oldest step first, dinghy order
+ * within a step. *dropped (if not NULL) gets how many did not fit. */
+const sim_event *sim_events(const dinghy_sim *sim, size_t *count, long *dropped);
+void sim_clear_events(dinghy_sim *sim);
+
 /* Wall time spent in each phase of the tick since the last reset of the
  * timers, seconds, as seen by thread 0. */
 typedef enum {

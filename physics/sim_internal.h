@@ -3,6 +3,7 @@
 #define DINGHY_SIM_INTERNAL_H
 
 #include "broadphase.h"
+#include "events.h"
 #include "shape.h"
 #include "sim.h"
 
@@ -35,6 +36,7 @@ struct dinghy_sim {
     int scratch_threads;  /* threads the scratch has room for */
     unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */
     broadphase bp;
+    event_state ev;       /* contact starts and splashes */
 
     float *nx, *ny, *nz;  /* normals, computed on demand */
     long normals_step;    /* step count the normals belong to, -1 none */

@@ -14,6 +14,7 @@
  *   springs    B x B neighbourhood + across-tube           | same static row
  *   pressure   constant inflation from segment centres     | split: no barrier
  *   integrate  gravity, buoyancy, damping, symplectic Euler/
+ *              then per dinghy: contact starts and splashes (events)
  */
 #include "tick.h"
 
@@ -164,23 +165,25 @@ static void contacts_row(dinghy_sim *s, size_t row)
     const int int_e = (e == floorf(e) && e >= 1.0f && e <= 16.0f) ? (int)e : 0;
     const float shift = gap_power(range, e, int_e);
     const float ax = s->cx[row], ay = s->cy[row], az = s->cz[row];
+    const int m = (int)(row % (size_t)M);
     float gx = 0.0f, gy = 0.0f, gz = 0.0f;
-    if (S != 0.0f) {
-        const broadphase *bp = &s->bp;
-        for (int k = bp->nb_start[p]; k < bp->nb_start[p + 1]; k++) {
-            size_t q0 = (size_t)bp->nb[k] * M;
-            for (int b = 0; b < M; b++) {
-                float dx = ax - s->cx[q0 + b], dy = ay - s->cy[q0 + b], dz = az - s->cz[q0 + b];
-                float dist = sqrtf(dx * dx + dy * dy + dz * dz);
-                float gap = dist - tubes;
-                if (!(gap < range) || !(dist > 0.0f))
-                    continue;
-                float f = S * (gap_power(gap > MIN_GAP ? gap : MIN_GAP, e, int_e) - shift) / dist;
-                gx += f * dx;
-                gy += f * dy;
-                gz += f * dz;
-            }
+    const broadphase *bp = &s->bp;
+    for (int k = bp->nb_start[p]; k < bp->nb_start[p + 1]; k++) {
+        size_t q0 = (size_t)bp->nb[k] * M;
+        unsigned char touched = 0;
+        for (int b = 0; b < M; b++) {
+            float dx = ax - s->cx[q0 + b], dy = ay - s->cy[q0 + b], dz = az - s->cz[q0 + b];
+            float dist = sqrtf(dx * dx + dy * dy + dz * dz);
+            float gap = dist - tubes;
+            if (!(gap < range) || !(dist > 0.0f))
+                continue;
+            touched = 1;
+            float f = S * (gap_power(gap > MIN_GAP ? gap : MIN_GAP, e, int_e) - shift) / dist;
+            gx += f * dx;
+            gy += f * dy;
+            gz += f * dz;
         }
+        s->ev.touch[(size_t)k * M + m] = touched;
     }
     s->gx[row] = gx;
     s->gy[row] = gy;
@@ -204,7 +207,9 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *fx = s->fx + v0, *fy = s->fy + v0, *fz = s->fz + v0;
     float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
     float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
-    float speed2_sum = 0.0f;
+    const float splash = (float)-SIM_SPLASH_SPEED;
+    float speed2_sum = 0.0f, entry_speed = 0.0f;
+    int entries = 0;
     for (int n = 0; n < N; n++) {
         float depth = z[n] - level;
         float ax = fx[n] * inv_m + gx;
@@ -220,7 +225,13 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
         oy[n] = y[n] + nvy * dt;
         oz[n] = z[n] + nvz * dt;
         speed2_sum += nvx * nvx + nvy * nvy + nvz * nvz;
+        /* a splash: through the surface, downward, fast */
+        int entered = depth > 0.0f && oz[n] <= level && nvz < splash;
+        entries += entered;
+        entry_speed = entered && -nvz > entry_speed ? -nvz : entry_speed;
     }
+    s->ev.row_splash_count[row] = entries;
+    s->ev.row_splash_speed[row] = entry_speed;
     /* The sum is non-finite if any speed is; a sum above the limit sends us
      * to the exact per-vertex check. */
     const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
@@ -280,7 +291,7 @@ int tick_step(dinghy_sim *s)
             for (int p = 0; p < P; p++)
                 broadphase_count(&s->bp, s->c0, p, reach);
 #pragma omp single
-            oom = broadphase_reserve(&s->bp);
+            oom = broadphase_reserve(&s->bp) || events_reserve(&s->ev, (size_t)s->bp.nb_start[P]);
             if (!oom) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
@@ -306,11 +317,15 @@ int tick_step(dinghy_sim *s)
 #pragma omp for schedule(static)
         for (long r = 0; r < nrows; r++)
             integrate_row(s, in, out, (size_t)r);
+#pragma omp for schedule(static)
+        for (int p = 0; p < P; p++)
+            events_dinghy(&s->ev, &s->bp, p);
         PHASE_END(PHASE_INTEGRATE)
 #undef PHASE_END
     }
     if (oom)
         return -1;
+    events_merge(&s->ev, &s->bp, s->c0, out->vx, out->vy, out->vz, s->V, s->step + 1);
     s->cur = 1 - s->cur;
     s->step++;
     s->time += s->prm.dt;

@@ -261,6 +261,49 @@ static void test_rapids_no_pass_through(void **state)
     sim_destroy(s);
 }
 
+/* A collision reports one contact start, at the approach speed; a dinghy
+ * dropped on the water splashes; a dinghy alone touches nothing. */
+static void test_events(void **state)
+{
+    (void)state;
+    sim_params p = test_isolated(SCENE_PAIR);
+    dinghy_sim *s = test_sim(&p);
+    sim_step(s, 1000);
+    size_t n;
+    long dropped;
+    const sim_event *ev = sim_events(s, &n, &dropped);
+    assert_int_equal(n, 1);
+    assert_int_equal(dropped, 0);
+    assert_int_equal(ev[0].kind, SIM_EVENT_CONTACT);
+    assert_int_equal(ev[0].dinghy, 0);
+    assert_int_equal(ev[0].other, 1);
+    assert_true(fabs(ev[0].speed - p.speed) < 0.05 * p.speed);
+    assert_true(fabs(ev[0].position[0]) < 0.1); /* midway between the two */
+    sim_clear_events(s);
+    sim_events(s, &n, NULL);
+    assert_int_equal(n, 0);
+    sim_destroy(s);
+
+    p = sim_params_default();
+    p.scene = SCENE_SINGLE;
+    s = test_sim(&p);
+    sim_step(s, 1000); /* falls 1.5 m: enters the water at about 5 m/s */
+    ev = sim_events(s, &n, NULL);
+    assert_true(n >= 1);
+    int splashes = 0;
+    float fastest = 0.0f;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(ev[i].kind, SIM_EVENT_SPLASH);
+        splashes += ev[i].count;
+        if (ev[i].speed > fastest)
+            fastest = ev[i].speed;
+    }
+    assert_int_equal(splashes, 512); /* every vertex went under, once, fast */
+    double expected = sqrt(2.0 * p.gravity * p.height); /* free fall to the surface */
+    assert_true(fastest > 0.8 * expected && fastest < 1.2 * expected);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +318,7 @@ int main(void)
         cmocka_unit_test(test_stable_dt_formula),
         cmocka_unit_test(test_volume_of_undeformed_torus),
         cmocka_unit_test(test_rapids_no_pass_through),
+        cmocka_unit_test(test_events),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,10 +13,10 @@ PKGS      = inih
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
-PHYSICS = physics/params.c physics/shape.c physics/broadphase.c physics/events.c physics/scene.c \
+PHYSICS = physics/params.c physics/shape.c physics/springs.c physics/broadphase.c physics/events.c physics/scene.c \
           physics/tick.c physics/sim.c physics/reference.c
 CONFIG  = config/diag.c config/params_table.c config/config.c config/cli.c
-APP     = app/report.c app/headless.c
+APP     = app/report.c app/headless.c app/bench.c
 CORE    = $(PHYSICS) $(CONFIG) $(APP)
 TESTS   = tests/test_physics.c tests/test_parallel.c tests/test_config.c
 
@@ -36,6 +36,10 @@ endif
 $(B)/rel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+# The benchmark prints the flags it was built with.
+BUILD_FLAGS := $(CFLAGS)
+$(B)/rel/app/bench.o: CFLAGS += -DDINGHY_CFLAGS='"$(BUILD_FLAGS)"'
 
 dinghy: $(call objs,rel,dinghy.c $(CORE))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(LIBS) -o $@

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/bench.h"
 #include "app/headless.h"
 #include "config/cli.h"
 #include "config/config.h"
@@ -34,6 +35,15 @@ static void warn_stability(const sim_params *p)
                 sim_params_vertex_mass(p), p->band, p->stiffness, 0.9 * bound);
 }
 
+/* Whether any --set names a scene.* key: the bench then times that scene. */
+static int sets_scene(const cli_options *o)
+{
+    for (int i = 0; i < o->nsets; i++)
+        if (strncmp(o->sets[i], "scene.", 6) == 0)
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     cli_options opt;
@@ -44,6 +54,8 @@ int main(int argc, char **argv)
         cli_free(&opt);
         return 2;
     }
+    if (opt.mode == MODE_BENCH && !opt.help)
+        bench_place_threads(argv);
     if (opt.help || opt.version) {
         if (opt.help)
             cli_print_help(argv[0]);
@@ -65,7 +77,19 @@ int main(int argc, char **argv)
         config_write_ini(&settings, stdout);
     } else {
         warn_stability(&settings.sim);
-        if (opt.mode == MODE_HEADLESS) {
+        if (opt.mode == MODE_BENCH) {
+            bench_options b = {
+                .threads = opt.nthread_counts ? opt.thread_counts : NULL,
+                .nthreads = opt.nthread_counts,
+                .steps = opt.steps,
+                .repeat = opt.repeat > 0 ? opt.repeat : 5,
+                .custom_scene = opt.config != NULL || sets_scene(&opt),
+                .reference = opt.reference_kernel,
+                .csv = opt.csv,
+                .json = opt.json,
+            };
+            rc = bench_run(&settings.sim, &b);
+        } else if (opt.mode == MODE_HEADLESS) {
             rc = headless_run(&settings.sim, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
         } else {
             fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "

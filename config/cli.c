@@ -19,12 +19,35 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+/* "2" or "1,2,4": whole numbers from 0 to 1024. */
+static int parse_thread_list(const char *s, cli_options *o)
+{
+    o->nthread_counts = 0;
+    while (*s) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (end == s || errno == ERANGE || v < 0 || v > 1024 || (*end && *end != ',')
+            || o->nthread_counts == CLI_MAX_THREAD_COUNTS)
+            return -1;
+        o->thread_counts[o->nthread_counts++] = (int)v;
+        s = *end ? end + 1 : end;
+        if (*end == ',' && !*s)
+            return -1;
+    }
+    if (o->nthread_counts == 0)
+        return -1;
+    o->threads = o->thread_counts[0];
+    return 0;
+}
+
 int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
 {
     memset(o, 0, sizeof *o);
     o->mode = MODE_DEMO;
     o->steps = -1;
     o->threads = -1;
+    o->repeat = -1;
     o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
     if (!o->sets) {
         diag_add(d, "out of memory");
@@ -54,11 +77,30 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
                 diag_add(d, "--steps '%s': expected a whole number from 0 to 1000000000", val);
         } else if (!strcmp(a, "--threads")) {
             NEED_VALUE();
-            long t;
-            if (parse_long(val, 0, 1024, &t))
-                diag_add(d, "--threads '%s': expected a whole number from 0 (all cores) to 1024", val);
+            if (parse_thread_list(val, o) != 0)
+                diag_add(d, "--threads '%s': expected a whole number from 0 (all cores) to 1024, "
+                         "or with --bench a list like 1,2,4 (at most %d)", val, CLI_MAX_THREAD_COUNTS);
+        } else if (!strcmp(a, "--bench")) {
+            o->mode = MODE_BENCH;
+        } else if (!strcmp(a, "--repeat")) {
+            NEED_VALUE();
+            long r;
+            if (parse_long(val, 1, 1000, &r))
+                diag_add(d, "--repeat '%s': expected a whole number from 1 to 1000", val);
             else
-                o->threads = (int)t;
+                o->repeat = (int)r;
+        } else if (!strcmp(a, "--csv")) {
+            NEED_VALUE();
+            o->csv = val;
+        } else if (!strcmp(a, "--json")) {
+            NEED_VALUE();
+            o->json = val;
+        } else if (!strcmp(a, "--kernel")) {
+            NEED_VALUE();
+            if (!strcmp(val, "reference"))
+                o->reference_kernel = 1;
+            else if (strcmp(val, "tick") != 0)
+                diag_add(d, "--kernel '%s': expected tick or reference", val);
         } else if (!strcmp(a, "--dump")) {
             NEED_VALUE();
             o->dump = val;
@@ -73,6 +115,10 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
         }
 #undef NEED_VALUE
     }
+    if (o->nthread_counts > 1 && o->mode != MODE_BENCH)
+        diag_add(d, "--threads: a list of thread counts needs --bench; give one number");
+    if ((o->csv || o->json || o->repeat >= 0 || o->reference_kernel) && o->mode != MODE_BENCH)
+        diag_add(d, "--csv, --json, --repeat and --kernel go with --bench");
     return d->count == before ? 0 : -1;
 }
 
@@ -90,6 +136,14 @@ void cli_print_help(const char *prog)
            "  --headless           simulate without window or sound, print a summary\n"
            "  --steps N            steps to simulate (headless default 1000)\n"
            "  --threads T          threads for the tick, 0 = all cores (overrides sim.threads)\n"
+           "  --bench              time the physics tick per thread count (no window, no sound)\n"
+           "    --threads 1,2,4    thread counts to time (default 1, 2, 4, ... and the core count)\n"
+           "    --steps N          timed steps per repeat (default: about 2e7 vertex-steps per scene)\n"
+           "    --repeat R         timed repeats, median and min reported (default 5)\n"
+           "    --csv FILE         write one row per scene and thread count as CSV\n"
+           "    --json FILE        the same as JSON\n"
+           "    --kernel reference time the plain serial reference tick instead\n"
+           "    with --config or --set scene.*: time exactly that scene, else the standard suite\n"
            "  --dump FILE          write the final state summary as JSON ('-' = stdout)\n"
            "  --config FILE        read parameters from an INI file\n"
            "  --set section.key=value   override one parameter (repeatable, after --config)\n"

@@ -4,12 +4,19 @@
 
 #include "diag.h"
 
-typedef enum { MODE_DEMO, MODE_HEADLESS } run_mode;
+typedef enum { MODE_DEMO, MODE_HEADLESS, MODE_BENCH } run_mode;
+
+#define CLI_MAX_THREAD_COUNTS 16
 
 typedef struct {
     run_mode mode;
     long steps;             /* --steps, -1 when not given */
-    int threads;            /* --threads, -1 when not given */
+    int threads;            /* --threads (the first of the list), -1 when not given */
+    int thread_counts[CLI_MAX_THREAD_COUNTS]; /* --threads 1,2,4 (bench), in order */
+    int nthread_counts;
+    int repeat;             /* --repeat (bench), -1 when not given */
+    const char *csv, *json; /* --csv FILE, --json FILE (bench) */
+    int reference_kernel;   /* --kernel reference (bench) */
     const char *dump;       /* --dump FILE ("-" = stdout), or NULL */
     const char *config;     /* --config FILE, or NULL */
     const char **sets;      /* --set assignments, in order */

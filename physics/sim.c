@@ -34,13 +34,13 @@ void sim_destroy(dinghy_sim *s)
         return;
     free_buffer(&s->buf[0]);
     free_buffer(&s->buf[1]);
-    free(s->fx); free(s->fy); free(s->fz);
     free(s->cx); free(s->cy); free(s->cz);
     free(s->gx); free(s->gy); free(s->gz);
     free(s->nx); free(s->ny); free(s->nz);
     free(s->c0); free(s->row_bad); free(s->scratch);
     broadphase_free(&s->bp);
     events_free(&s->ev);
+    spring_plan_free(&s->springs);
     torus_shape_free(&s->shape);
     free(s);
 }
@@ -54,9 +54,11 @@ static int ensure_scratch(dinghy_sim *s, int threads)
 {
     if (threads <= s->scratch_threads)
         return 0;
-    float *p = realloc(s->scratch, sizeof *p * s->scratch_stride * (size_t)threads);
+    /* cache-line aligned; the stride is a multiple of 16 floats */
+    float *p = aligned_alloc(64, sizeof *p * s->scratch_stride * (size_t)threads);
     if (!p)
         return -1;
+    free(s->scratch);
     s->scratch = p;
     s->scratch_threads = threads;
     return 0;
@@ -77,11 +79,12 @@ dinghy_sim *sim_create(const sim_params *prm, char *err, size_t err_len)
     s->nverts = s->V * (size_t)s->P;
     s->nrows = (size_t)s->P * s->M;
     s->nthreads = resolve_threads(prm->threads);
-    s->scratch_stride = tick_scratch_floats(s->N, prm->band);
     size_t n = s->nverts, r = s->nrows;
     int fail = torus_shape_init(&s->shape, s->M, s->N, prm->band, prm->major_radius, prm->minor_radius);
+    if (!fail)
+        fail = spring_plan_init(&s->springs, &s->shape);
+    s->scratch_stride = fail ? 0 : spring_scratch_floats(&s->springs);
     fail |= alloc_buffer(&s->buf[0], n) | alloc_buffer(&s->buf[1], n);
-    s->fx = malloc(n * sizeof(float)); s->fy = malloc(n * sizeof(float)); s->fz = malloc(n * sizeof(float));
     s->nx = malloc(n * sizeof(float)); s->ny = malloc(n * sizeof(float)); s->nz = malloc(n * sizeof(float));
     s->cx = malloc(r * sizeof(float)); s->cy = malloc(r * sizeof(float)); s->cz = malloc(r * sizeof(float));
     s->gx = malloc(r * sizeof(float)); s->gy = malloc(r * sizeof(float)); s->gz = malloc(r * sizeof(float));
@@ -90,7 +93,7 @@ dinghy_sim *sim_create(const sim_params *prm, char *err, size_t err_len)
     fail |= broadphase_init(&s->bp, s->P);
     fail |= events_init(&s->ev, s->P, s->M);
     fail |= ensure_scratch(s, s->nthreads);
-    if (fail || !s->fx || !s->fy || !s->fz || !s->nx || !s->ny || !s->nz || !s->cx || !s->cy
+    if (fail || !s->nx || !s->ny || !s->nz || !s->cx || !s->cy
         || !s->cz || !s->gx || !s->gy || !s->gz || !s->c0 || !s->row_bad) {
         snprintf(err, err_len, "out of memory for %zu vertices (%d dinghies)", n, s->P);
         sim_destroy(s);
@@ -266,6 +269,26 @@ size_t sim_vertex_count(const dinghy_sim *s) { return s->nverts; }
 long sim_steps_done(const dinghy_sim *s) { return s->step; }
 double sim_time(const dinghy_sim *s) { return s->time; }
 
+size_t sim_memory_bytes(const dinghy_sim *s)
+{
+    size_t f = sizeof(float), n = s->nverts, r = s->nrows, P = (size_t)s->P;
+    size_t bytes = sizeof *s
+        + 2 * 6 * n * f                                    /* state and next */
+        + 3 * n * f                                        /* normals */
+        + 6 * r * f + r                                    /* centres, repulsion, row flags */
+        + 3 * P * sizeof(double)                           /* dinghy centres */
+        + s->scratch_stride * (size_t)s->scratch_threads * f
+        + (size_t)s->shape.noff * (2 * sizeof(int) + (size_t)s->N * f)
+        + (size_t)s->springs.noff * (s->springs.src_len * f + sizeof(int) + sizeof(float *))
+        + 2 * s->springs.src_len * f
+        + (3 * P + 2 * P + 1) * sizeof(int) + P * sizeof(unsigned)
+        + (s->bp.table_size + 1) * sizeof(int) + s->bp.nb_cap * sizeof(int)
+        + r * (sizeof(int) + f) + P * (sizeof(int) + f) + (P + 1) * sizeof(int)
+        + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
+        + SIM_EVENT_CAPACITY * sizeof(sim_event);
+    return bytes;
+}
+
 size_t sim_spring_count(const dinghy_sim *s)
 {
     /* Each vertex has B*B - 1 grid springs and one across-tube spring, each
@@ -379,7 +402,7 @@ void sim_totals(const dinghy_sim *s, double momentum[3], double *kinetic_energy)
 }
 
 static const char *const phase_names[PHASE_COUNT] = {
-    "centres", "broadphase", "contacts", "springs", "pressure", "integrate", "normals",
+    "centres", "broadphase", "contacts", "springs", "integrate", "events", "normals",
 };
 
 const char *sim_phase_name(sim_phase ph) { return ph < PHASE_COUNT ? phase_names[ph] : "?"; }

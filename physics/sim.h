@@ -67,6 +67,7 @@ int sim_sides(const dinghy_sim *sim);              /* N */
 size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N */
 size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs, all dinghies */
 long sim_steps_done(const dinghy_sim *sim);
+size_t sim_memory_bytes(const dinghy_sim *sim);    /* heap the simulation holds, bytes */
 double sim_time(const dinghy_sim *sim);            /* simulated time, s */
 
 /* Read-only view of the current state: positions (m) and velocities (m/s),
@@ -133,8 +134,14 @@ void sim_clear_events(dinghy_sim *sim);
 /* Wall time spent in each phase of the tick since the last reset of the
  * timers, seconds, as seen by thread 0. */
 typedef enum {
-    PHASE_CENTRES, PHASE_BROADPHASE, PHASE_CONTACTS, PHASE_SPRINGS,
-    PHASE_PRESSURE, PHASE_INTEGRATE, PHASE_NORMALS, PHASE_COUNT
+    PHASE_CENTRES,    /* segment and dinghy centres */
+    PHASE_BROADPHASE, /* overlapping bounding spheres */
+    PHASE_CONTACTS,   /* repulsion between tube centre-lines */
+    PHASE_SPRINGS,    /* every spring once */
+    PHASE_INTEGRATE,  /* pressure, gravity, buoyancy, damping, symplectic Euler */
+    PHASE_EVENTS,     /* contact starts and splashes */
+    PHASE_NORMALS,    /* vertex normals, when asked for */
+    PHASE_COUNT
 } sim_phase;
 const char *sim_phase_name(sim_phase phase);
 void sim_phase_times(const dinghy_sim *sim, double seconds[PHASE_COUNT]);

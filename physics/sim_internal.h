@@ -5,6 +5,7 @@
 #include "broadphase.h"
 #include "events.h"
 #include "shape.h"
+#include "springs.h"
 #include "sim.h"
 
 /* One copy of the dynamic state, structure of arrays over all vertices. */
@@ -22,16 +23,16 @@ struct dinghy_sim {
     int nthreads;
 
     torus_shape shape;    /* rest geometry shared by all dinghies */
+    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too */
 
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
     int cur;
 
     /* Scratch written every step. */
-    float *fx, *fy, *fz;  /* spring + pressure force per vertex, N */
     float *cx, *cy, *cz;  /* segment centres, per row, m */
     float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
     double *c0;           /* dinghy centres, 3 per dinghy, m */
-    float *scratch;       /* per-thread scratch for the spring kernel */
+    float *scratch;       /* per-thread scratch of the spring kernel, 64-byte aligned */
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
     unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */

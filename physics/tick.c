@@ -18,99 +18,14 @@
  */
 #include "tick.h"
 
+#include "springs.h"
+
 #include <math.h>
 #include <omp.h>
 #include <string.h>
 
 /* Closest gap the repulsion law is evaluated at (physics.md section 1), m. */
 #define MIN_GAP 0.01f
-
-size_t tick_scratch_floats(int N, int B)
-{
-    return 3 * (size_t)(N + 2 * (B / 2));
-}
-
-/* f += k (|d| - L) d/|d| for `count` vertices against their neighbours. */
-static void spring_run(const float *restrict x, const float *restrict y, const float *restrict z,
-                       const float *restrict nx, const float *restrict ny, const float *restrict nz,
-                       const float *restrict rest, float k,
-                       float *restrict fx, float *restrict fy, float *restrict fz, int count)
-{
-    for (int n = 0; n < count; n++) {
-        float dx = nx[n] - x[n], dy = ny[n] - y[n], dz = nz[n] - z[n];
-        float len = sqrtf(dx * dx + dy * dy + dz * dz);
-        /* |d| = 0 means d = 0, so any finite divisor gives zero force */
-        float safe = len > 0.0f ? len : 1.0f;
-        float s = k * (len - rest[n]) / safe;
-        fx[n] += s * dx;
-        fy[n] += s * dy;
-        fz[n] += s * dz;
-    }
-}
-
-/* Copies a row of N values into pad[0 .. N+2h), wrapped so that
- * pad[h + n + j] is the row's value at (n + j) mod N for |j| <= h. */
-static void pad_row(const float *row, int N, int h, float *pad)
-{
-    memcpy(pad, row + N - h, sizeof *pad * (size_t)h);
-    memcpy(pad + h, row, sizeof *pad * (size_t)N);
-    memcpy(pad + h + N, row, sizeof *pad * (size_t)h);
-}
-
-static void springs_row(dinghy_sim *s, const sim_buffer *in, size_t row, float *scratch)
-{
-    const int M = s->M, N = s->N, B = s->shape.B, h = B / 2;
-    const size_t base = (row / (size_t)M) * s->V;
-    const int m = (int)(row % (size_t)M);
-    const float k = (float)s->prm.stiffness;
-    const float *x = in->x + base + (size_t)m * N;
-    const float *y = in->y + base + (size_t)m * N;
-    const float *z = in->z + base + (size_t)m * N;
-    float *fx = s->fx + base + (size_t)m * N;
-    float *fy = s->fy + base + (size_t)m * N;
-    float *fz = s->fz + base + (size_t)m * N;
-    float *px = scratch, *py = px + N + 2 * h, *pz = py + N + 2 * h;
-
-    memset(fx, 0, sizeof *fx * (size_t)N);
-    memset(fy, 0, sizeof *fy * (size_t)N);
-    memset(fz, 0, sizeof *fz * (size_t)N);
-    for (int i = -h; i <= h; i++) {
-        size_t nrow = base + (size_t)((m + i + M) % M) * N;
-        pad_row(in->x + nrow, N, h, px);
-        pad_row(in->y + nrow, N, h, py);
-        pad_row(in->z + nrow, N, h, pz);
-        for (int j = -h; j <= h; j++) {
-            if (i == 0 && j == 0)
-                continue; /* the across-tube spring, below */
-            const float *rest = s->shape.rest + (size_t)((i + h) * B + (j + h)) * N;
-            spring_run(x, y, z, px + h + j, py + h + j, pz + h + j, rest, k, fx, fy, fz, N);
-        }
-    }
-    /* Across the tube: n and n + N/2 pull on each other. */
-    const float *rest = s->shape.rest + (size_t)(h * B + h) * N;
-    int H = N / 2;
-    spring_run(x, y, z, x + H, y + H, z + H, rest, k, fx, fy, fz, H);
-    spring_run(x + H, y + H, z + H, x, y, z, rest + H, k, fx + H, fy + H, fz + H, H);
-}
-
-static void pressure_row(dinghy_sim *s, const sim_buffer *in, size_t row)
-{
-    const int N = s->N;
-    const size_t v0 = row * (size_t)N; /* rows are contiguous: row r starts at r*N */
-    const float pr = (float)s->prm.pressure;
-    const float cx = s->cx[row], cy = s->cy[row], cz = s->cz[row];
-    const float *x = in->x + v0, *y = in->y + v0, *z = in->z + v0;
-    float *fx = s->fx + v0, *fy = s->fy + v0, *fz = s->fz + v0;
-    for (int n = 0; n < N; n++) {
-        float dx = x[n] - cx, dy = y[n] - cy, dz = z[n] - cz;
-        float len = sqrtf(dx * dx + dy * dy + dz * dz);
-        float safe = len > 0.0f ? len : 1.0f;
-        float f = pr / safe;
-        fx[n] += f * dx;
-        fy[n] += f * dy;
-        fz[n] += f * dz;
-    }
-}
 
 static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
 {
@@ -168,53 +83,67 @@ static void contacts_row(dinghy_sim *s, size_t row)
     const int m = (int)(row % (size_t)M);
     float gx = 0.0f, gy = 0.0f, gz = 0.0f;
     const broadphase *bp = &s->bp;
+    const float reach = tubes + range, reach2 = reach * reach;
     for (int k = bp->nb_start[p]; k < bp->nb_start[p + 1]; k++) {
         size_t q0 = (size_t)bp->nb[k] * M;
-        unsigned char touched = 0;
+        /* Most neighbours' segments are all out of range: count the close
+         * ones in a branch-free (vectorised) pass before any real work. */
+        const float *qx = s->cx + q0, *qy = s->cy + q0, *qz = s->cz + q0;
+        int close = 0;
+        for (int b = 0; b < M; b++) {
+            float dx = ax - qx[b], dy = ay - qy[b], dz = az - qz[b];
+            close += dx * dx + dy * dy + dz * dz < reach2;
+        }
+        s->ev.touch[(size_t)k * M + m] = close > 0;
+        if (!close)
+            continue;
         for (int b = 0; b < M; b++) {
             float dx = ax - s->cx[q0 + b], dy = ay - s->cy[q0 + b], dz = az - s->cz[q0 + b];
             float dist = sqrtf(dx * dx + dy * dy + dz * dz);
             float gap = dist - tubes;
             if (!(gap < range) || !(dist > 0.0f))
                 continue;
-            touched = 1;
             float f = S * (gap_power(gap > MIN_GAP ? gap : MIN_GAP, e, int_e) - shift) / dist;
             gx += f * dx;
             gy += f * dy;
             gz += f * dz;
         }
-        s->ev.touch[(size_t)k * M + m] = touched;
     }
     s->gx[row] = gx;
     s->gy[row] = gy;
     s->gz[row] = gz;
 }
 
-/* a = f/m - g - buoyancy * min(0, z - level) z^; v = (v + a dt) exp(-beta dt);
- * x += v dt. Flags the row when a speed is non-finite or runaway. */
-static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t row)
+/* Constants of the integration step, in float. */
+typedef struct {
+    float dt, inv_m, damp, grav, buoy, level, pressure;
+    float cx, cy, cz;  /* the row's segment centre, m */
+    float gx, gy, gz;  /* the row's repulsion force per vertex, N */
+} euler_consts;
+
+/* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
+ * v = (v + a dt) exp(-beta dt); x += v dt. Every array is its own
+ * (restrict parameters let the compiler vectorise without alias checks). */
+static void euler_run(const euler_consts *k, int N,
+                      const float *restrict x, const float *restrict y, const float *restrict z,
+                      const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                      const float *restrict fx, const float *restrict fy, const float *restrict fz,
+                      float *restrict ox, float *restrict oy, float *restrict oz,
+                      float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
-    const int N = s->N;
-    const size_t v0 = row * (size_t)N;
-    const float dt = (float)s->prm.dt;
-    const float inv_m = (float)(1.0 / sim_params_vertex_mass(&s->prm));
-    const float damp = (float)exp(-s->prm.damping * s->prm.dt);
-    const float grav = (float)s->prm.gravity, buoy = (float)s->prm.buoyancy;
-    const float level = (float)s->prm.water_level;
-    const float gx = s->gx[row] * inv_m, gy = s->gy[row] * inv_m, gz = s->gz[row] * inv_m;
-    const float *x = in->x + v0, *y = in->y + v0, *z = in->z + v0;
-    const float *vx = in->vx + v0, *vy = in->vy + v0, *vz = in->vz + v0;
-    const float *fx = s->fx + v0, *fy = s->fy + v0, *fz = s->fz + v0;
-    float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
-    float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
-    const float splash = (float)-SIM_SPLASH_SPEED;
-    float speed2_sum = 0.0f, entry_speed = 0.0f;
-    int entries = 0;
+    const float dt = k->dt, inv_m = k->inv_m, damp = k->damp, grav = k->grav, buoy = k->buoy;
+    const float level = k->level, pr = k->pressure, cx = k->cx, cy = k->cy, cz = k->cz;
+    const float gx = k->gx, gy = k->gy, gz = k->gz;
     for (int n = 0; n < N; n++) {
+        float px = x[n] - cx, py = y[n] - cy, pz = z[n] - cz;
+        /* + 1e-30 changes no length above 1e-11 m and keeps p = 0 finite
+         * (then pf p = 0) without a branch, which would stop vectorising */
+        float plen = sqrtf(px * px + py * py + pz * pz + 1e-30f);
+        float pf = pr / plen;
         float depth = z[n] - level;
-        float ax = fx[n] * inv_m + gx;
-        float ay = fy[n] * inv_m + gy;
-        float az = fz[n] * inv_m + gz - grav - buoy * (depth < 0.0f ? depth : 0.0f);
+        float ax = ((fx[n] + pf * px) + gx) * inv_m;
+        float ay = ((fy[n] + pf * py) + gy) * inv_m;
+        float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth < 0.0f ? depth : 0.0f);
         float nvx = (vx[n] + ax * dt) * damp;
         float nvy = (vy[n] + ay * dt) * damp;
         float nvz = (vz[n] + az * dt) * damp;
@@ -224,36 +153,103 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
         ox[n] = x[n] + nvx * dt;
         oy[n] = y[n] + nvy * dt;
         oz[n] = z[n] + nvz * dt;
-        speed2_sum += nvx * nvx + nvy * nvy + nvz * nvz;
-        /* a splash: through the surface, downward, fast */
-        int entered = depth > 0.0f && oz[n] <= level && nvz < splash;
-        entries += entered;
-        entry_speed = entered && -nvz > entry_speed ? -nvz : entry_speed;
     }
+}
+
+/* Pressure, gravity, buoyancy, damping and the symplectic Euler step for
+ * one row, given its spring forces fx, fy, fz (N). Flags the row when a
+ * speed is non-finite or runaway, and counts splashes. */
+static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t row,
+                          const euler_consts *step, const float *fx, const float *fy,
+                          const float *fz)
+{
+    const int N = s->N;
+    const size_t v0 = row * (size_t)N; /* rows are contiguous: row r starts at r*N */
+    euler_consts k = *step;
+    k.cx = s->cx[row];
+    k.cy = s->cy[row];
+    k.cz = s->cz[row];
+    k.gx = s->gx[row];
+    k.gy = s->gy[row];
+    k.gz = s->gz[row];
+    const float level = k.level;
+    const float splash = (float)-SIM_SPLASH_SPEED;
+    const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
+    const float *z = in->z + v0;
+    const float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
+    const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
+    euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
+              out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
+    /* Health and splashes, in a loop of their own so the one above stays
+     * simple enough to vectorise. NaN fails the speed comparison too. */
+    int entries = 0, bad = 0;
+    for (int n = 0; n < N; n++) {
+        bad |= !(ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n] <= limit2);
+        entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
+    }
+    float entry_speed = 0.0f;
+    if (entries) /* rare: find the fastest entry */
+        for (int n = 0; n < N; n++)
+            if (z[n] > level && oz[n] <= level && -ovz[n] > entry_speed)
+                entry_speed = -ovz[n];
     s->ev.row_splash_count[row] = entries;
     s->ev.row_splash_speed[row] = entry_speed;
-    /* The sum is non-finite if any speed is; a sum above the limit sends us
-     * to the exact per-vertex check. */
-    const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
-    unsigned char bad = 0;
-    if (!(speed2_sum <= limit2)) {
-        for (int n = 0; n < N && !bad; n++) {
-            float s2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
-            float pos = ox[n] + oy[n] + oz[n];
-            if (!isfinite(s2) || !isfinite(pos))
-                bad = 2;
-            else if (s2 > limit2)
-                bad = 1;
-        }
+    unsigned char flag = 0;
+    for (int n = 0; n < N && bad && !flag; n++) {
+        float s2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
+        if (!isfinite(s2) || !isfinite(ox[n] + oy[n] + oz[n]))
+            flag = 2;
+        else if (s2 > limit2)
+            flag = 1;
     }
-    s->row_bad[row] = bad;
+    s->row_bad[row] = flag;
+}
+
+/* Springs and integration for rows [r0, r1) (global row indices), block by
+ * block within each dinghy. */
+static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
+                      float *scratch, double *t_springs, double *t_integrate)
+{
+    const size_t M = (size_t)s->M;
+    const float k = (float)s->prm.stiffness;
+    const spring_plan *plan = &s->springs;
+    const euler_consts step = { /* the same for every row of this step */
+        .dt = (float)s->prm.dt,
+        .inv_m = (float)(1.0 / sim_params_vertex_mass(&s->prm)),
+        .damp = (float)exp(-s->prm.damping * s->prm.dt),
+        .grav = (float)s->prm.gravity,
+        .buoy = (float)s->prm.buoyancy,
+        .level = (float)s->prm.water_level,
+        .pressure = (float)s->prm.pressure,
+    };
+    size_t r = r0;
+    while (r < r1) {
+        size_t p = r / M, a = r % M;
+        size_t end = (p + 1) * M < r1 ? (p + 1) * M : r1; /* this dinghy's part */
+        size_t nb = end - r;
+        if (nb > (size_t)plan->max_rows)
+            nb = (size_t)plan->max_rows;
+        const size_t base = p * s->V;
+        float *f[3];
+        double t0 = t_springs ? omp_get_wtime() : 0.0;
+        spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb, scratch, f);
+        double t1 = t_springs ? omp_get_wtime() : 0.0;
+        for (size_t i = 0; i < nb; i++) {
+            size_t off = i * (size_t)plan->W + (size_t)plan->h;
+            integrate_row(s, in, out, r + i, &step, f[0] + off, f[1] + off, f[2] + off);
+        }
+        if (t_springs) {
+            *t_springs += t1 - t0;
+            *t_integrate += omp_get_wtime() - t1;
+        }
+        r += nb;
+    }
 }
 
 int tick_step(dinghy_sim *s)
 {
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
-    const long nrows = (long)s->nrows;
     const int P = s->P;
     const double reach = 2.0 * (s->prm.major_radius + s->prm.minor_radius) + s->prm.contact_range;
     int oom = 0;
@@ -263,7 +259,10 @@ int tick_step(dinghy_sim *s)
 
 #pragma omp parallel num_threads(s->nthreads)
     {
-        const int tid = omp_get_thread_num();
+        const int tid = omp_get_thread_num(), T = omp_get_num_threads();
+        /* Each thread owns one contiguous range of rows in every phase. */
+        const size_t r0 = s->nrows * (size_t)tid / (size_t)T;
+        const size_t r1 = s->nrows * (size_t)(tid + 1) / (size_t)T;
         float *scratch = s->scratch + (size_t)tid * s->scratch_stride;
         double t = tid == 0 ? omp_get_wtime() : 0.0, t_next;
 #define PHASE_END(ph)                                    \
@@ -273,9 +272,9 @@ int tick_step(dinghy_sim *s)
             t = t_next;                                  \
         }
 
-#pragma omp for schedule(static)
-        for (long r = 0; r < nrows; r++)
-            centre_row(s, in, (size_t)r);
+        for (size_t r = r0; r < r1; r++)
+            centre_row(s, in, r);
+#pragma omp barrier
 #pragma omp for schedule(static)
         for (int p = 0; p < P; p++)
             dinghy_centre(s, p);
@@ -300,27 +299,27 @@ int tick_step(dinghy_sim *s)
         }
         PHASE_END(PHASE_BROADPHASE)
 
-        /* From here on each thread works on the same rows in every loop
-         * (static schedule, same bounds), so no barrier is needed. */
-#pragma omp for schedule(static) nowait
-        for (long r = 0; r < nrows; r++)
-            contacts_row(s, (size_t)r);
+        /* From here each thread reads what it computed itself (its rows'
+         * centres and repulsion) or what was finished before a barrier. */
+        if (!oom)
+            for (size_t r = r0; r < r1; r++)
+                contacts_row(s, r);
         PHASE_END(PHASE_CONTACTS)
-#pragma omp for schedule(static) nowait
-        for (long r = 0; r < nrows; r++)
-            springs_row(s, in, (size_t)r, scratch);
-        PHASE_END(PHASE_SPRINGS)
-#pragma omp for schedule(static) nowait
-        for (long r = 0; r < nrows; r++)
-            pressure_row(s, in, (size_t)r);
-        PHASE_END(PHASE_PRESSURE)
+        double t_springs = 0.0, t_integrate = 0.0;
+        if (!oom)
+            move_rows(s, in, out, r0, r1, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
+        if (tid == 0) {
+            s->phase_s[PHASE_SPRINGS] += t_springs;
+            s->phase_s[PHASE_INTEGRATE] += t_integrate;
+            t = omp_get_wtime();
+        }
+#pragma omp barrier
+        if (!oom) {
 #pragma omp for schedule(static)
-        for (long r = 0; r < nrows; r++)
-            integrate_row(s, in, out, (size_t)r);
-#pragma omp for schedule(static)
-        for (int p = 0; p < P; p++)
-            events_dinghy(&s->ev, &s->bp, p);
-        PHASE_END(PHASE_INTEGRATE)
+            for (int p = 0; p < P; p++)
+                events_dinghy(&s->ev, &s->bp, p);
+        }
+        PHASE_END(PHASE_EVENTS)
 #undef PHASE_END
     }
     if (oom)
@@ -361,10 +360,9 @@ static void normal_row(dinghy_sim *s, const sim_buffer *in, size_t row)
 void tick_normals(dinghy_sim *s)
 {
     const sim_buffer *in = &s->buf[s->cur];
-    const long nrows = (long)s->nrows;
     double t0 = omp_get_wtime();
 #pragma omp parallel for schedule(static) num_threads(s->nthreads)
-    for (long r = 0; r < nrows; r++)
+    for (long r = 0; r < (long)s->nrows; r++)
         normal_row(s, in, (size_t)r);
     s->phase_s[PHASE_NORMALS] += omp_get_wtime() - t0;
 }

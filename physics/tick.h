@@ -6,13 +6,11 @@
 
 /* Advances sim by one step of prm.dt, reading buf[cur] and writing
  * buf[1-cur], then swaps. Flags any blown-up rows in row_bad and returns
- * nonzero when there is one. Needs the per-thread scratch of tick_scratch. */
+ * nonzero when there is one, -1 when out of memory. */
 int tick_step(dinghy_sim *sim);
 
 /* Computes the vertex normals of the current state into nx, ny, nz. */
 void tick_normals(dinghy_sim *sim);
 
-/* Per-thread scratch for the spring kernel, floats per thread. */
-size_t tick_scratch_floats(int N, int B);
 
 #endif

@@ -59,6 +59,19 @@ static void test_same_hash_grid(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 400);
 }
 
+/* A tube so fine that each dinghy is cut into several blocks. */
+static void test_same_hash_fine_mesh(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    p.scene = SCENE_PAIR;
+    p.segments = 12;
+    p.sides = 600;
+    p.band = 5;
+    p.dt = 2e-4;
+    check_thread_counts(&p, test_quick() ? 10 : 60);
+}
+
 /* The hash changes when the state does: it is not a constant. */
 static void test_hash_sees_state(void **state)
 {
@@ -74,6 +87,7 @@ int main(void)
         cmocka_unit_test(test_same_hash_packed),
         cmocka_unit_test(test_same_hash_single),
         cmocka_unit_test(test_same_hash_grid),
+        cmocka_unit_test(test_same_hash_fine_mesh),
         cmocka_unit_test(test_hash_sees_state),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

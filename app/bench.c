@@ -1,0 +1,341 @@
+/* dinghy --bench: time the tick per scene and thread count, check that the
+ * state hash is the same for every thread count. */
+#include "bench.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "../physics/reference.h"
+#include "../physics/scene.h"
+#include "../physics/sim.h"
+
+#ifndef DINGHY_CFLAGS
+#define DINGHY_CFLAGS "?"
+#endif
+
+#define MAX_ROWS 256
+#define MAX_THREAD_COUNTS 16
+
+typedef struct {
+    char scene[32];
+    int dinghies;
+    size_t vertices, springs;
+    int threads;
+    long steps;
+    double ms_median, ms_min;   /* per step */
+    double ns_vertex_step;      /* from the median */
+    double speedup, efficiency; /* against the first thread count of the scene */
+    uint64_t hash;
+    double phase_ms[PHASE_COUNT]; /* per step, thread 0, from the median repeat */
+    double bytes_per_vertex;
+} bench_row;
+
+static void cpu_model(char *buf, size_t len)
+{
+    snprintf(buf, len, "unknown CPU");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[256];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            char *c = strchr(line, ':');
+            if (c) {
+                c += 2;
+                c[strcspn(c, "\n")] = '\0';
+                snprintf(buf, len, "%s", c);
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void machine_line(char *buf, size_t len)
+{
+    char cpu[128];
+    cpu_model(cpu, sizeof cpu);
+    const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
+#if defined(__clang__)
+    const char *cc = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *cc = "gcc " __VERSION__;
+#else
+    const char *cc = "unknown compiler";
+#endif
+    snprintf(buf, len, "cpu: %s; cores: %d; compiler: %s; flags: %s; OMP_PROC_BIND=%s "
+             "OMP_PLACES=%s", cpu, omp_get_num_procs(), cc, DINGHY_CFLAGS,
+             bind ? bind : "(unset)", places ? places : "(unset)");
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The standard suite: small to large, sparse to contact-heavy. */
+typedef struct {
+    const char *name;
+    scene_kind kind;
+    int count;
+} suite_scene;
+
+static const suite_scene suite[] = {
+    {"single", SCENE_SINGLE, 1},
+    {"grid16", SCENE_GRID, 16},
+    {"grid256", SCENE_GRID, 256},
+    {"rapids", SCENE_RAPIDS, 64},
+    {"packed", SCENE_PACKED, 64},
+    {"grid4096", SCENE_GRID, 4096},
+};
+
+static long default_steps(size_t vertices)
+{
+    long s = (long)(2e7 / (double)vertices);
+    return s < 10 ? 10 : s > 2000 ? 2000 : s;
+}
+
+/* Times one scene at one thread count; fills the timing fields of row. */
+static int time_tick(const sim_params *p, int threads, long steps, int repeat, bench_row *row)
+{
+    sim_params q = *p;
+    q.threads = threads;
+    char err[256];
+    dinghy_sim *sim = sim_create(&q, err, sizeof err);
+    if (!sim) {
+        fprintf(stderr, "dinghy: bench: %s\n", err);
+        return 2;
+    }
+    double ms[1000], phases[1000][PHASE_COUNT];
+    for (int r = 0; r < repeat; r++) {
+        sim_reset(sim);
+        sim_step(sim, 1); /* untimed warm-up: threads up, caches warm */
+        sim_reset(sim);
+        sim_reset_phase_times(sim);
+        double t0 = omp_get_wtime();
+        long done = sim_step(sim, steps);
+        ms[r] = (omp_get_wtime() - t0) * 1e3 / (double)steps;
+        sim_phase_times(sim, phases[r]);
+        if (done < steps) {
+            char msg[1024];
+            sim_blowup_message(sim, msg, sizeof msg);
+            fprintf(stderr, "dinghy: bench scene %s: %s\n", row->scene, msg);
+            sim_destroy(sim);
+            return 3;
+        }
+    }
+    double sorted[1000];
+    memcpy(sorted, ms, sizeof ms[0] * (size_t)repeat);
+    qsort(sorted, (size_t)repeat, sizeof sorted[0], cmp_double);
+    row->ms_median = sorted[repeat / 2];
+    row->ms_min = sorted[0];
+    int med = 0;
+    for (int r = 0; r < repeat; r++)
+        if (ms[r] == row->ms_median)
+            med = r;
+    for (int k = 0; k < PHASE_COUNT; k++)
+        row->phase_ms[k] = phases[med][k] * 1e3 / (double)steps;
+    row->threads = sim_threads(sim);
+    row->hash = sim_hash(sim);
+    row->dinghies = sim_dinghy_count(sim);
+    row->vertices = sim_vertex_count(sim);
+    row->springs = sim_spring_count(sim);
+    row->bytes_per_vertex = (double)sim_memory_bytes(sim) / (double)row->vertices;
+    sim_destroy(sim);
+    return 0;
+}
+
+/* The serial reference tick: one thread, no phases; the hash is of the
+ * float-rounded state so it can be compared by eye only. */
+static int time_reference(const sim_params *p, long steps, int repeat, bench_row *row)
+{
+    double ms[1000];
+    for (int r = 0; r < repeat; r++) {
+        ref_sim *ref = ref_create(p);
+        if (!ref) {
+            fprintf(stderr, "dinghy: bench: out of memory for the reference tick\n");
+            return 2;
+        }
+        ref_step(ref, 1);
+        double t0 = omp_get_wtime();
+        ref_step(ref, steps);
+        ms[r] = (omp_get_wtime() - t0) * 1e3 / (double)steps;
+        row->vertices = ref_vertex_count(ref);
+        ref_destroy(ref);
+    }
+    qsort(ms, (size_t)repeat, sizeof ms[0], cmp_double);
+    row->ms_median = ms[repeat / 2];
+    row->ms_min = ms[0];
+    row->threads = 1;
+    row->hash = 0;
+    row->dinghies = scene_dinghy_count(p);
+    row->springs = row->vertices * (size_t)(p->band * p->band) / 2;
+    row->bytes_per_vertex = 0.0;
+    memset(row->phase_ms, 0, sizeof row->phase_ms);
+    return 0;
+}
+
+static void print_table_header(const bench_row *r, long steps)
+{
+    printf("\nscene %s: %d dinghies, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
+           r->dinghies, r->vertices, r->springs, steps);
+    printf("%7s %9s %9s %8s %7s %6s", "threads", "ms/step", "min", "ns/v-st", "speedup", "eff");
+    for (int k = 0; k < PHASE_COUNT; k++)
+        printf(" %10.10s", sim_phase_name((sim_phase)k));
+    printf(" %8s %16s\n", "B/vertex", "hash");
+}
+
+static void print_table_row(const bench_row *r)
+{
+    printf("%7d %9.3f %9.3f %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
+           r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
+    for (int k = 0; k < PHASE_COUNT; k++)
+        printf(" %10.4f", r->phase_ms[k]);
+    printf(" %8.1f %016" PRIx64 "\n", r->bytes_per_vertex, r->hash);
+}
+
+static int write_csv(const char *path, const bench_row *rows, int n, const char *machine)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# %s\n", machine);
+    fprintf(f, "scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,"
+               "speedup,efficiency,hash,ms_min");
+    for (int k = 0; k < PHASE_COUNT; k++)
+        fprintf(f, ",%s_ms", sim_phase_name((sim_phase)k));
+    fprintf(f, ",bytes_per_vertex\n");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f", r->scene,
+                r->dinghies, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
+                r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min);
+        for (int k = 0; k < PHASE_COUNT; k++)
+            fprintf(f, ",%.6f", r->phase_ms[k]);
+        fprintf(f, ",%.1f\n", r->bytes_per_vertex);
+    }
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+static int write_json(const char *path, const bench_row *rows, int n, const char *machine)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n  \"machine\": \"");
+    for (const char *c = machine; *c; c++)
+        fprintf(f, *c == '"' || *c == '\\' ? "\\%c" : "%c", *c);
+    fprintf(f, "\",\n  \"rows\": [");
+    for (int i = 0; i < n; i++) {
+        const bench_row *r = &rows[i];
+        fprintf(f, "%s\n    {\"scene\": \"%s\", \"dinghies\": %d, \"vertices\": %zu, \"springs\": %zu, "
+                "\"threads\": %d, \"steps\": %ld, \"ms_per_step\": %.6f, \"ms_min\": %.6f, "
+                "\"ns_per_vertex_step\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
+                "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"phases_ms\": {",
+                i ? "," : "", r->scene, r->dinghies, r->vertices, r->springs, r->threads, r->steps,
+                r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
+                r->bytes_per_vertex);
+        for (int k = 0; k < PHASE_COUNT; k++)
+            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", sim_phase_name((sim_phase)k), r->phase_ms[k]);
+        fprintf(f, "}}");
+    }
+    fprintf(f, "\n  ]\n}\n");
+    return fclose(f) == 0 ? 0 : -1;
+}
+
+void bench_place_threads(char **argv)
+{
+    if (getenv("OMP_PROC_BIND") || getenv("OMP_PLACES"))
+        return;
+    setenv("OMP_PROC_BIND", "close", 1);
+    setenv("OMP_PLACES", "cores", 1);
+    execv("/proc/self/exe", argv);
+    /* could not re-execute: run unplaced, the header says so */
+    unsetenv("OMP_PROC_BIND");
+    unsetenv("OMP_PLACES");
+}
+
+int bench_run(const sim_params *params, const bench_options *opt)
+{
+    int default_threads[MAX_THREAD_COUNTS], nthreads = 0;
+    const int *threads = opt->threads;
+    if (!threads || opt->nthreads == 0) {
+        int cores = omp_get_num_procs();
+        for (int t = 1; t < cores && nthreads < MAX_THREAD_COUNTS - 1; t *= 2)
+            default_threads[nthreads++] = t;
+        default_threads[nthreads++] = cores;
+        threads = default_threads;
+    } else {
+        nthreads = opt->nthreads;
+    }
+    if (opt->reference)
+        nthreads = 1; /* the reference is serial */
+
+    char machine[512];
+    machine_line(machine, sizeof machine);
+    printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
+
+    int nscenes = opt->custom_scene ? 1 : (int)(sizeof suite / sizeof suite[0]);
+    bench_row rows[MAX_ROWS];
+    int nrows = 0, rc = 0;
+    for (int s = 0; s < nscenes && rc == 0; s++) {
+        sim_params p = *params;
+        const char *name = scene_kind_name(p.scene);
+        if (!opt->custom_scene) {
+            p.scene = suite[s].kind;
+            p.count = suite[s].count;
+            name = suite[s].name;
+        }
+        size_t vertices = (size_t)scene_dinghy_count(&p) * (size_t)p.segments * (size_t)p.sides;
+        long steps = opt->steps > 0 ? opt->steps : default_steps(vertices);
+        if (opt->reference && opt->steps <= 0)
+            steps = steps / 20 > 0 ? steps / 20 : 1;
+        int first = nrows;
+        for (int t = 0; t < nthreads && nrows < MAX_ROWS; t++) {
+            bench_row *r = &rows[nrows];
+            memset(r, 0, sizeof *r);
+            snprintf(r->scene, sizeof r->scene, "%s", name);
+            r->steps = steps;
+            rc = opt->reference ? time_reference(&p, steps, opt->repeat, r)
+                                : time_tick(&p, threads[t], steps, opt->repeat, r);
+            if (rc)
+                break;
+            r->ns_vertex_step = r->ms_median * 1e6 / (double)r->vertices;
+            r->speedup = rows[first].ms_median / r->ms_median;
+            r->efficiency = r->speedup * rows[first].threads / r->threads;
+            if (t == 0)
+                print_table_header(r, steps);
+            print_table_row(r);
+            fflush(stdout);
+            nrows++;
+        }
+        for (int i = first + 1; i < nrows && rc == 0; i++)
+            if (rows[i].hash != rows[first].hash) {
+                printf("\n*** HASH MISMATCH in scene %s: %016" PRIx64 " with %d threads, %016" PRIx64
+                       " with %d: the tick is not deterministic ***\n", name, rows[i].hash,
+                       rows[i].threads, rows[first].hash, rows[first].threads);
+                fprintf(stderr, "dinghy: bench: state hash differs between thread counts in scene %s\n",
+                        name);
+                rc = 1;
+            }
+    }
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) == 0)
+        printf("\npeak resident memory of the process: %.1f MiB\n", ru.ru_maxrss / 1024.0);
+    if (opt->csv && write_csv(opt->csv, rows, nrows, machine) != 0 && rc == 0)
+        rc = 2;
+    if (opt->json && write_json(opt->json, rows, nrows, machine) != 0 && rc == 0)
+        rc = 2;
+    return rc;
+}

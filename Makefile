@@ -24,7 +24,9 @@ B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all deps test test-unit test-asan test-tsan test-cli run clean install
+BENCH_OUT = bench/results
+
+.PHONY: all deps bench test test-unit test-asan test-tsan test-cli run clean install
 all: deps dinghy
 
 deps:
@@ -83,6 +85,14 @@ test-asan: $(addprefix $(B)/asan/,$(UNIT))
 test-tsan: $(B)/tsan/test_parallel
 	@echo "== $< (ThreadSanitizer)"
 	@TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$<
+
+# The benchmark suite: a table on screen, CSV/JSON/text and two plots under
+# bench/results/ (gnuplot, from Debian's gnuplot-nox).
+bench: all
+	@mkdir -p $(BENCH_OUT)
+	./dinghy --bench --csv $(BENCH_OUT)/latest.csv --json $(BENCH_OUT)/latest.json | tee $(BENCH_OUT)/latest.txt
+	gnuplot -e "csv='$(BENCH_OUT)/latest.csv'; outdir='$(BENCH_OUT)'" bench/plot.gp
+	@echo "bench: wrote $(BENCH_OUT)/latest.{txt,csv,json}, speedup.png, ns_per_vertex_step.png"
 
 run: all
 	./dinghy

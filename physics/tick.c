@@ -275,9 +275,15 @@ int tick_step(dinghy_sim *s)
         for (size_t r = r0; r < r1; r++)
             centre_row(s, in, r);
 #pragma omp barrier
+        if (P > 1) {
 #pragma omp for schedule(static)
-        for (int p = 0; p < P; p++)
-            dinghy_centre(s, p);
+            for (int p = 0; p < P; p++)
+                dinghy_centre(s, p);
+        } else {
+            /* one dinghy: its centre is read only after this region */
+#pragma omp single nowait
+            dinghy_centre(s, 0);
+        }
         PHASE_END(PHASE_CENTRES)
 
         if (P > 1) {
@@ -313,8 +319,8 @@ int tick_step(dinghy_sim *s)
             s->phase_s[PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
+        if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
 #pragma omp barrier
-        if (!oom) {
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
                 events_dinghy(&s->ev, &s->bp, p);
@@ -324,6 +330,8 @@ int tick_step(dinghy_sim *s)
     }
     if (oom)
         return -1;
+    if (P == 1)
+        events_dinghy(&s->ev, &s->bp, 0);
     events_merge(&s->ev, &s->bp, s->c0, out->vx, out->vy, out->vz, s->V, s->step + 1);
     s->cur = 1 - s->cur;
     s->step++;

@@ -10,6 +10,7 @@ packages=(
     libinih-dev            # INI parsing
     libcmocka-dev          # unit tests
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
+    gnuplot-nox            # make bench plots
 )
 
 missing=()

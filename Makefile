@@ -20,6 +20,9 @@ APP     = app/report.c app/headless.c
 CORE    = $(PHYSICS) $(CONFIG) $(APP)
 TESTS   = tests/test_physics.c tests/test_parallel.c tests/test_config.c
 
+# ---- configuration: file lookup, hot reload (issue 3; targets at the end) ----
+CONFIG += config/ini.c config/find.c config/build.c
+
 B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 

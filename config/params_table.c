@@ -73,7 +73,7 @@ const param_key *param_find(const char *name)
     return NULL;
 }
 
-static int edit_distance(const char *a, const char *b)
+int param_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
@@ -102,10 +102,10 @@ const char *param_suggest(const char *name)
     int best_d = 1000;
     for (int i = 0; i < param_table_count; i++) {
         const char *full = param_table[i].name, *key = strchr(full, '.') + 1;
-        int d = edit_distance(name, full);
+        int d = param_edit_distance(name, full);
         /* a right key in the wrong section, or a bare key, also counts */
         const char *dot = strchr(name, '.');
-        int dk = edit_distance(dot ? dot + 1 : name, key);
+        int dk = param_edit_distance(dot ? dot + 1 : name, key);
         if (dk < d)
             d = dk;
         if (d < best_d) {

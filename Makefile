@@ -21,7 +21,9 @@ CORE    = $(PHYSICS) $(CONFIG) $(APP)
 TESTS   = tests/test_physics.c tests/test_parallel.c tests/test_config.c
 
 # ---- configuration: file lookup, hot reload (issue 3; targets at the end) ----
-CONFIG += config/ini.c config/find.c config/build.c
+CONFIG += config/ini.c config/find.c config/build.c config/watch.c
+APP    += app/reload.c app/headless_watch.c
+TESTS  += tests/test_watch.c
 
 B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))

@@ -83,6 +83,22 @@ static config_watch_result poll_until(config_watch *w, const dinghy_settings *cu
     return CONFIG_WATCH_NONE;
 }
 
+/* Polls until the watch reports; expects `want` and, for a change, these
+ * changed keys, and makes the change the current settings. */
+static void expect_poll(config_watch *w, dinghy_settings *cur, config_watch_result want,
+                        const char *changes_want)
+{
+    dinghy_settings next = *cur;
+    diag_list errors = {0};
+    char changes[256] = "";
+    assert_int_equal(poll_until(w, cur, &next, &errors, changes, sizeof changes), want);
+    if (want == CONFIG_WATCH_CHANGED) {
+        assert_string_equal(changes, changes_want);
+        *cur = next;
+    }
+    diag_free(&errors);
+}
+
 static dinghy_settings initial(const fixture *fx)
 {
     dinghy_settings s;
@@ -110,11 +126,8 @@ static void edit_sequence(fixture *fx, int polling)
 
     /* a good save by rename */
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\nstiffness = 800\n");
-    assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
-                     CONFIG_WATCH_CHANGED);
-    assert_string_equal(changes, "dinghy.stiffness 400 -> 800");
-    assert_true(next.sim.stiffness == 800.0);
-    cur = next;
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 800");
+    assert_true(cur.sim.stiffness == 800.0);
     assert_int_equal(config_watch_poll(w, &cur, &next, &errors, changes, sizeof changes),
                      CONFIG_WATCH_NONE);
 
@@ -136,15 +149,11 @@ static void edit_sequence(fixture *fx, int polling)
 
     /* the fix, back to what runs: no changes */
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\nstiffness = 800\n");
-    assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
-                     CONFIG_WATCH_SAME);
+    expect_poll(w, &cur, CONFIG_WATCH_SAME, NULL);
 
     /* a structural change */
     save_by_rename(fx, "[scene]\nname = pair\n[dinghy]\nstiffness = 800\n");
-    assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
-                     CONFIG_WATCH_CHANGED);
-    assert_string_equal(changes, "scene.name single -> pair");
-    cur = next;
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "scene.name single -> pair");
 
     /* the file goes away: an error; it comes back: read again */
     assert_int_equal(unlink(fx->path), 0);
@@ -155,10 +164,7 @@ static void edit_sequence(fixture *fx, int polling)
     assert_string_equal(errors.lines[0], expect);
     diag_free(&errors);
     save_by_rename(fx, "[scene]\nname = pair\n[dinghy]\nstiffness = 700\n");
-    assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
-                     CONFIG_WATCH_CHANGED);
-    assert_string_equal(changes, "dinghy.stiffness 800 -> 700");
-    cur = next;
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 800 -> 700");
 
     /* touching the file changes no byte: nothing to report */
     assert_int_equal(utimensat(AT_FDCWD, fx->path, NULL, 0), 0);
@@ -181,15 +187,11 @@ static void test_watch_keeps_sets(void **state)
     fx->src.sets = sets;
     fx->src.nsets = 1;
     config_watch *w = config_watch_open(&fx->src);
-    dinghy_settings cur = initial(fx), next;
+    dinghy_settings cur = initial(fx);
     assert_true(cur.sim.pressure == 3.0);
-    diag_list errors = {0};
-    char changes[256];
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\npressure = 2\nstiffness = 500\n");
-    assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
-                     CONFIG_WATCH_CHANGED);
-    assert_string_equal(changes, "dinghy.stiffness 400 -> 500");
-    assert_true(next.sim.pressure == 3.0);
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 500");
+    assert_true(cur.sim.pressure == 3.0);
     config_watch_close(w);
 }
 

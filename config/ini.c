@@ -245,6 +245,10 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d)
 {
     *text = NULL;
     *len = 0;
+    if (!path[0]) {
+        diag_add(d, "config file name is empty");
+        return -1;
+    }
     int fd = open(path, O_RDONLY);
     if (fd < 0) {
         diag_add(d, "%s: cannot open config file: %s", path, strerror(errno));
@@ -274,8 +278,8 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d)
     }
     close(fd);
     if (used > CONFIG_MAX_FILE_BYTES) {
-        diag_add(d, "%s: larger than %d KiB; is this a config file?", path,
-                 CONFIG_MAX_FILE_BYTES / 1024);
+        diag_add(d, "%s: larger than %d MiB; is this a config file?", path,
+                 CONFIG_MAX_FILE_BYTES / (1024 * 1024));
         free(buf);
         return -1;
     }

@@ -123,7 +123,11 @@ static char *ini_read_line(char *str, int num, void *stream)
     snprintf(str, (size_t)num, "\n");
     if (n > RAW_LINE_MAX) {
         diag_add(st->d, "%s:%d: line too long (over %d characters)", st->name, st->line, num - 2);
-        st->section_ok = 0; /* it may have been meant as a [section] */
+        size_t lead = 0;
+        while (lead < n && (b[lead] == ' ' || b[lead] == '\t'))
+            lead++;
+        if (lead < n && b[lead] == '[')
+            st->section_ok = 0; /* keys below belong to no known section */
         return str;
     }
     char line[RAW_LINE_MAX + 1];
@@ -150,7 +154,7 @@ static char *ini_read_line(char *str, int num, void *stream)
     if ((size_t)(end - s) + 2 > (size_t)num) {
         diag_add(st->d, "%s:%d: line too long (over %d characters)", st->name, st->line, num - 2);
         if (*s == '[')
-            st->section_ok = 0;
+            st->section_ok = 0; /* keys below belong to no known section */
         return str;
     }
     if (*s == '\0' || *s == ';' || *s == '#')

@@ -208,6 +208,12 @@ static void test_bad_files(void **state)
         {"[dinghy]\nsides = x\nband = 4x\n",
          "t.ini:2: dinghy.sides = 'x' is not a number; allowed: an integer from 2 to 4096\n"
          "t.ini:3: dinghy.band = '4x' has junk after the number: 'x'; allowed: an integer from 1 to 31\n"},
+        /* a too-long line is one error; the keys after it are still read */
+        {"[sim]\ndt = 0.00100000000000000000000000000000000000000000000000000000000000000000000"
+         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000\ndamping = x\n",
+         "t.ini:2: line too long (over 198 characters)\n"
+         "t.ini:3: sim.damping = 'x' is not a number; allowed: 0 to 1000 1/s\n"},
         {"[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n",
          "t.ini:2: 6.55e+10 vertices is more than this program supports (2e9)\n"},
     };

@@ -1,38 +1,47 @@
 /* dinghy: wires the command line, the configuration and the run modes. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/bench.h"
 #include "app/headless.h"
+#include "app/headless_watch.h"
+#include "config/build.h"
 #include "config/cli.h"
 #include "config/config.h"
+#include "config/find.h"
+#include "config/watch.h"
 #include "physics/params.h"
 
 #define DINGHY_VERSION "0.1.0"
 
-/* Builds the effective parameters: defaults, then --config, then --set. */
-static int load_settings(const cli_options *o, dinghy_settings *p, diag_list *d)
+/* The layers of the effective settings: the config file the lookup finds
+ * (config_find_file), then --set, then --threads, which acts as one more
+ * --set so that it also holds across hot reloads. Prints which file is used.
+ * sets has room for o->nsets + 1 entries. */
+static void config_layers(const cli_options *o, config_source *src, const char **sets,
+                          char *threads_set, size_t threads_len, char *path, size_t path_len)
 {
-    *p = settings_default();
-    if (o->config)
-        config_load_file(p, o->config, d);
+    char note[4400];
+    config_file_kind kind = config_find_file(o->config, path, path_len, note, sizeof note);
+    fprintf(stderr, "dinghy: %s\n", note);
+    int n = 0;
     for (int i = 0; i < o->nsets; i++)
-        config_set_assignment(p, o->sets[i], d);
-    if (o->threads >= 0)
-        p->sim.threads = o->threads;
-    if (d->count == 0)
-        config_check(p, o->config ? o->config : "parameters", d);
-    return d->count ? -1 : 0;
+        sets[n++] = o->sets[i];
+    if (o->threads >= 0) {
+        snprintf(threads_set, threads_len, "sim.threads=%d", o->threads);
+        sets[n++] = threads_set;
+    }
+    src->path = kind == CONFIG_FILE_NONE ? NULL : path;
+    src->sets = sets;
+    src->nsets = n;
 }
 
 static void warn_stability(const sim_params *p)
 {
-    double bound = sim_params_stable_dt(p);
-    if (p->dt > bound)
-        fprintf(stderr, "dinghy: warning: sim.dt = %g s is above the explicit stability bound "
-                "%.3g s (sqrt(2 m / (B^2 k)) with vertex mass %.3g kg, band %d, stiffness %g N/m); "
-                "the largest safe sim.dt is about %.3g s\n", p->dt, bound,
-                sim_params_vertex_mass(p), p->band, p->stiffness, 0.9 * bound);
+    char advice[512];
+    if (config_stability_advice(p, advice, sizeof advice))
+        fprintf(stderr, "dinghy: %s\n", advice);
 }
 
 /* Whether any --set names a scene.* key: the bench then times that scene. */
@@ -42,6 +51,58 @@ static int sets_scene(const cli_options *o)
         if (strncmp(o->sets[i], "scene.", 6) == 0)
             return 1;
     return 0;
+}
+
+/* Reads the settings and runs what the flags ask for; returns the exit code. */
+static int run(const cli_options *opt, const config_source *src)
+{
+    int watching = opt->watch && opt->mode == MODE_HEADLESS && !opt->print_config;
+    if (watching && !src->path) {
+        fprintf(stderr, "dinghy: --watch needs a config file to watch; give one with --config "
+                "FILE (or run from a directory with a dinghy.ini)\n");
+        return 2;
+    }
+    /* Opened before the first read, so that no save is missed. */
+    config_watch *watch = watching ? config_watch_open(src) : NULL;
+    if (watching && !watch) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        return 2;
+    }
+    dinghy_settings settings;
+    diag_list d = {0};
+    int rc = 0;
+    if (config_build(src, &settings, &d) != 0) {
+        diag_print_prefixed(&d, "dinghy: ", stderr);
+        rc = 2;
+    } else if (opt->print_config) {
+        config_write_ini(&settings, stdout);
+    } else {
+        warn_stability(&settings.sim);
+        if (watch) {
+            rc = headless_watch_run(watch, &settings, opt->steps, opt->dump);
+        } else if (opt->mode == MODE_BENCH) {
+            bench_options b = {
+                .threads = opt->nthread_counts ? opt->thread_counts : NULL,
+                .nthreads = opt->nthread_counts,
+                .steps = opt->steps,
+                .repeat = opt->repeat > 0 ? opt->repeat : 5,
+                .custom_scene = opt->config != NULL || sets_scene(opt),
+                .reference = opt->reference_kernel,
+                .csv = opt->csv,
+                .json = opt->json,
+            };
+            rc = bench_run(&settings.sim, &b);
+        } else if (opt->mode == MODE_HEADLESS) {
+            rc = headless_run(&settings.sim, opt->steps >= 0 ? opt->steps : 1000, opt->dump);
+        } else {
+            fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
+                    "'dinghy --headless --steps 2000' instead\n");
+            rc = 4;
+        }
+    }
+    config_watch_close(watch);
+    diag_free(&d);
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -64,40 +125,17 @@ int main(int argc, char **argv)
         cli_free(&opt);
         return 0;
     }
-    dinghy_settings settings;
-    if (load_settings(&opt, &settings, &d) != 0) {
-        for (int i = 0; i < d.stored; i++)
-            fprintf(stderr, "dinghy: %s\n", d.lines[i]);
-        diag_free(&d);
-        cli_free(&opt);
-        return 2;
-    }
-    int rc = 0;
-    if (opt.print_config) {
-        config_write_ini(&settings, stdout);
+    int rc = 2;
+    const char **sets = malloc(sizeof *sets * (size_t)(opt.nsets + 1));
+    if (sets) {
+        config_source src;
+        char threads_set[32], path[4096];
+        config_layers(&opt, &src, sets, threads_set, sizeof threads_set, path, sizeof path);
+        rc = run(&opt, &src);
     } else {
-        warn_stability(&settings.sim);
-        if (opt.mode == MODE_BENCH) {
-            bench_options b = {
-                .threads = opt.nthread_counts ? opt.thread_counts : NULL,
-                .nthreads = opt.nthread_counts,
-                .steps = opt.steps,
-                .repeat = opt.repeat > 0 ? opt.repeat : 5,
-                .custom_scene = opt.config != NULL || sets_scene(&opt),
-                .reference = opt.reference_kernel,
-                .csv = opt.csv,
-                .json = opt.json,
-            };
-            rc = bench_run(&settings.sim, &b);
-        } else if (opt.mode == MODE_HEADLESS) {
-            rc = headless_run(&settings.sim, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
-        } else {
-            fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
-                    "'dinghy --headless --steps 2000' instead\n");
-            rc = 4;
-        }
+        fprintf(stderr, "dinghy: out of memory\n");
     }
-    diag_free(&d);
+    free(sets);
     cli_free(&opt);
     return rc;
 }

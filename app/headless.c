@@ -26,15 +26,20 @@ int headless_run(const sim_params *params, long steps, const char *dump)
         sim_destroy(sim);
         return 3;
     }
+    int rc = headless_report(sim, done, wall, dump);
+    sim_destroy(sim);
+    return rc;
+}
+
+int headless_report(dinghy_sim *sim, long done, double wall, const char *dump)
+{
     /* The summary goes to stderr when the dump takes stdout. */
     FILE *out = (dump && dump[0] == '-' && dump[1] == '\0') ? stderr : stdout;
     fprintf(out, "steps %ld  simulated %.3f s  wall %.3f s  %.0f steps/s  threads %d  "
             "dinghies %d  vertices %zu  hash %016" PRIx64 "\n",
             done, sim_time(sim), wall, wall > 0.0 ? done / wall : 0.0, sim_threads(sim),
             sim_dinghy_count(sim), sim_vertex_count(sim), sim_hash(sim));
-    int rc = 0;
     if (dump && report_dump(sim, dump) != 0)
-        rc = 2;
-    sim_destroy(sim);
-    return rc;
+        return 2;
+    return 0;
 }

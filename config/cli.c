@@ -71,6 +71,8 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
             o->mode = MODE_HEADLESS;
         } else if (!strcmp(a, "--print-config")) {
             o->print_config = 1;
+        } else if (!strcmp(a, "--watch")) {
+            o->watch = 1;
         } else if (!strcmp(a, "--steps")) {
             NEED_VALUE();
             if (parse_long(val, 0, 1000000000L, &o->steps))
@@ -134,7 +136,7 @@ void cli_print_help(const char *prog)
            "usage: %s [options]\n\n"
            "  (no mode)            open the rapids demo in a window\n"
            "  --headless           simulate without window or sound, print a summary\n"
-           "  --steps N            steps to simulate (headless default 1000)\n"
+           "  --steps N            steps to simulate (headless default 1000; --watch: until Ctrl-C)\n"
            "  --threads T          threads for the tick, 0 = all cores (overrides sim.threads)\n"
            "  --bench              time the physics tick per thread count (no window, no sound)\n"
            "    --threads 1,2,4    thread counts to time (default 1, 2, 4, ... and the core count)\n"
@@ -145,9 +147,13 @@ void cli_print_help(const char *prog)
            "    --kernel reference time the plain serial reference tick instead\n"
            "    with --config or --set scene.*: time exactly that scene, else the standard suite\n"
            "  --dump FILE          write the final state summary as JSON ('-' = stdout)\n"
-           "  --config FILE        read parameters from an INI file\n"
+           "  --config FILE        read parameters from an INI file (default: ./dinghy.ini,\n"
+           "                       else $XDG_CONFIG_HOME/dinghy/dinghy.ini or\n"
+           "                       ~/.config/dinghy/dinghy.ini, else built-in defaults)\n"
            "  --set section.key=value   override one parameter (repeatable, after --config)\n"
            "  --print-config       print the effective configuration as INI and exit\n"
+           "  --watch              with --headless: run in real time until --steps or Ctrl-C,\n"
+           "                       applying every save of the config file (the demo always does)\n"
            "  --version            print the version and exit\n"
            "  --help               this text\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"

@@ -22,6 +22,7 @@ typedef struct {
     const char **sets;      /* --set assignments, in order */
     int nsets;
     int help, version, print_config;
+    int watch;              /* --watch: a headless run follows saves of the config file */
 } cli_options;
 
 /* Parses argv into o; problems go to d, one line each. Returns 0 when the

@@ -1,28 +1,84 @@
-/* INI and --set parsing with inih, range and consistency checks. */
+/* Values: --set and key parsing, range and consistency checks, INI output. */
 #include "config.h"
 
 #include <errno.h>
-#include <ini.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "../physics/scene.h"
+#include "origins.h"
 #include "params_table.h"
 
-/* Parses a whole decimal number; rejects empty text, trailing junk, nan and inf. */
-static int parse_double(const char *s, double *out)
+/* How a value's text failed to be a number. */
+typedef enum { NUM_OK, NUM_EMPTY, NUM_NOT_A_NUMBER, NUM_JUNK, NUM_NOT_FINITE } num_status;
+
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* Parses a decimal number: [+-]digits[.digits][e[+-]digits], blanks around
+ * it allowed. Hex, nan and inf are refused; *junk points at what follows a
+ * number that is not the end of the text. */
+static num_status parse_decimal(const char *s, double *out, const char **junk)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || !isfinite(v) || errno == ERANGE)
-        return -1;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (!*s)
+        return NUM_EMPTY;
+    const char *q = s;
+    if (*q == '+' || *q == '-')
+        q++;
+    int digits = 0;
+    for (; is_digit(*q); q++)
+        digits++;
+    if (*q == '.')
+        for (q++; is_digit(*q); q++)
+            digits++;
+    if (!digits) {
+        if (strncasecmp(q, "nan", 3) == 0 || strncasecmp(q, "inf", 3) == 0)
+            return NUM_NOT_FINITE;
+        return NUM_NOT_A_NUMBER;
+    }
+    if (*q == 'e' || *q == 'E') {
+        const char *e = q + 1;
+        if (*e == '+' || *e == '-')
+            e++;
+        if (is_digit(*e)) {
+            while (is_digit(*e))
+                e++;
+            q = e;
+        }
+    }
+    const char *end = q;
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (*end) {
+        *junk = q;
+        return NUM_JUNK;
+    }
+    double v = strtod(s, NULL);
+    if (!isfinite(v)) /* overflow, e.g. 1e999 */
+        return NUM_NOT_FINITE;
     *out = v;
-    return 0;
+    return NUM_OK;
+}
+
+/* The scene name closest to `name`, or NULL when none is close. */
+static const char *suggest_scene(const char *name)
+{
+    const char *best = NULL;
+    int best_d = 3;
+    for (int i = 0; i < SCENE_KIND_COUNT; i++) {
+        int dist = param_edit_distance(name, scene_kind_name((scene_kind)i));
+        if (dist < best_d) {
+            best_d = dist;
+            best = scene_kind_name((scene_kind)i);
+        }
+    }
+    return best;
 }
 
 int config_set(dinghy_settings *p, const char *name, const char *value, const char *where,
@@ -55,25 +111,45 @@ int config_set(dinghy_settings *p, const char *name, const char *value, const ch
     if (k->type == PK_SCENE) {
         int kind = scene_kind_from_name(value);
         if (kind < 0) {
-            diag_add(d, "%s: %s = '%s' is not a scene; allowed: %s", where, name, value, range);
+            const char *hint = suggest_scene(value);
+            if (hint)
+                diag_add(d, "%s: %s = '%s' is not a scene; did you mean '%s'? allowed: %s", where,
+                         name, value, hint, range);
+            else
+                diag_add(d, "%s: %s = '%s' is not a scene; allowed: %s", where, name, value, range);
             return -1;
         }
         *(scene_kind *)field = (scene_kind)kind;
         return 0;
     }
     if (k->type == PK_U64) {
+        /* strtoull would wrap "-1" round to 2^64 - 1: insist on digits. */
         char *end;
         errno = 0;
-        unsigned long long v = strtoull(value, &end, 10);
-        if (end == value || *end != '\0' || errno == ERANGE || value[0] == '-' || value[0] == '+') {
+        unsigned long long v = is_digit(value[0]) ? strtoull(value, &end, 10) : 0;
+        if (!is_digit(value[0]) || *end != '\0' || errno == ERANGE) {
             diag_add(d, "%s: %s = '%s' is not %s", where, name, value, range);
             return -1;
         }
         *(uint64_t *)field = (uint64_t)v;
         return 0;
     }
-    double v;
-    if (parse_double(value, &v) != 0) {
+    double v = 0.0;
+    const char *junk = "";
+    switch (parse_decimal(value, &v, &junk)) {
+    case NUM_OK:
+        break;
+    case NUM_EMPTY:
+        diag_add(d, "%s: %s has no value; allowed: %s", where, name, range);
+        return -1;
+    case NUM_NOT_A_NUMBER:
+        diag_add(d, "%s: %s = '%s' is not a number; allowed: %s", where, name, value, range);
+        return -1;
+    case NUM_JUNK:
+        diag_add(d, "%s: %s = '%s' has junk after the number: '%s'; allowed: %s", where, name,
+                 value, junk, range);
+        return -1;
+    case NUM_NOT_FINITE:
         diag_add(d, "%s: %s = '%s' is not a finite number; allowed: %s", where, name, value, range);
         return -1;
     }
@@ -110,116 +186,6 @@ int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list 
     return config_set(p, name, eq + 1, where, d);
 }
 
-/* ---- INI files ---- */
-
-typedef struct {
-    const char *path;
-    FILE *file;
-    int line;               /* number of the line inih is looking at */
-    dinghy_settings work;       /* applied to the caller's params only if clean */
-    diag_list *d;
-    int errors_before;
-    unsigned char seen[64]; /* line a key was first set on, by table index (nonzero = seen) */
-    int seen_line[64];
-} ini_state;
-
-/* Reads one line for inih; lines that are not blank, a comment, a [section]
- * or key = value are reported here and handed on as blank. Leading blanks
- * are dropped so that indentation never means a continuation line. */
-static char *ini_read_line(char *str, int num, void *stream)
-{
-    ini_state *st = stream;
-    char line[1024];
-    if (!fgets(line, sizeof line, st->file))
-        return NULL;
-    st->line++;
-    size_t len = strlen(line);
-    if (len == sizeof line - 1 && line[len - 1] != '\n') {
-        int c;
-        while ((c = fgetc(st->file)) != EOF && c != '\n')
-            ;
-        diag_add(st->d, "%s:%d: line too long (over %zu characters)", st->path, st->line,
-                 sizeof line - 2);
-        snprintf(str, (size_t)num, "\n");
-        return str;
-    }
-    char *s = line;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (st->line == 1 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBB
-        && (unsigned char)s[2] == 0xBF)
-        s += 3; /* UTF-8 byte order mark */
-    char *end = s + strlen(s);
-    while (end > s && (end[-1] == '\n' || end[-1] == '\r' || end[-1] == ' ' || end[-1] == '\t'))
-        *--end = '\0';
-    int ok = 1;
-    if (*s == '\0' || *s == ';' || *s == '#')
-        ok = 1;
-    else if (*s == '[')
-        ok = end[-1] == ']';
-    else
-        ok = strchr(s, '=') != NULL && s[0] != '=';
-    if (!ok) {
-        diag_add(st->d, "%s:%d: expected 'key = value', '[section]' or a ';' comment, got '%.60s'",
-                 st->path, st->line, s);
-        s = "";
-    }
-    if (strlen(s) + 2 > (size_t)num) {
-        diag_add(st->d, "%s:%d: line too long (over %d characters)", st->path, st->line, num - 2);
-        s = "";
-    }
-    snprintf(str, (size_t)num, "%s\n", s);
-    return str;
-}
-
-static int ini_on_key(void *user, const char *section, const char *key, const char *value)
-{
-    ini_state *st = user;
-    char where[512], name[256];
-    snprintf(where, sizeof where, "%s:%d", st->path, st->line);
-    if (!*section) {
-        diag_add(st->d, "%s: key '%s' is outside any [section]", where, key);
-        return 1;
-    }
-    snprintf(name, sizeof name, "%s.%s", section, key);
-    const param_key *k = param_find(name);
-    if (k) {
-        int idx = (int)(k - param_table);
-        if (st->seen[idx]) {
-            diag_add(st->d, "%s: duplicate key %s (first set on line %d)", where, name,
-                     st->seen_line[idx]);
-            return 1;
-        }
-        st->seen[idx] = 1;
-        st->seen_line[idx] = st->line;
-    }
-    config_set(&st->work, name, value, where, st->d);
-    return 1;
-}
-
-int config_load_file(dinghy_settings *p, const char *path, diag_list *d)
-{
-    ini_state st;
-    memset(&st, 0, sizeof st);
-    st.path = path;
-    st.d = d;
-    st.work = *p;
-    st.errors_before = d->count;
-    st.file = fopen(path, "r");
-    if (!st.file) {
-        diag_add(d, "%s: cannot open config file: %s", path, strerror(errno));
-        return -1;
-    }
-    int rc = ini_parse_stream(ini_read_line, &st, ini_on_key, &st);
-    fclose(st.file);
-    if (rc > 0 && d->count == st.errors_before) /* inih's own complaint, e.g. a bad header */
-        diag_add(d, "%s:%d: cannot parse this line", path, rc);
-    if (d->count != st.errors_before)
-        return -1;
-    *p = st.work;
-    return 0;
-}
-
 /* ---- consistency ---- */
 
 double config_bytes_per_vertex(void)
@@ -228,28 +194,68 @@ double config_bytes_per_vertex(void)
     return (2 * 6 + 3 + 3) * sizeof(float);
 }
 
-int config_check(const dinghy_settings *settings, const char *where, diag_list *d)
+/* Fills buf with where the problem among `keys` (space-separated names)
+ * comes from: the origin of the first key that has one, else `fallback`.
+ * Returns 0 when one of the keys was given a bad value, so its check would
+ * only repeat that error. */
+static int where_of(const config_origins *o, const char *fallback, const char *keys, char *buf,
+                    size_t len)
+{
+    snprintf(buf, len, "%s", fallback);
+    if (!o)
+        return 1;
+    int found = 0;
+    for (const char *t = keys; *t;) {
+        size_t n = strcspn(t, " ");
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)n, t);
+        t += n + (t[n] == ' ');
+        const param_key *k = param_find(name);
+        if (!k || k - param_table >= PARAM_TABLE_MAX)
+            continue;
+        int i = (int)(k - param_table);
+        if (o->failed[i])
+            return 0;
+        if (found)
+            continue;
+        if (o->set[i]) {
+            snprintf(buf, len, "--set %s", o->set[i]);
+            found = 1;
+        } else if (o->line[i] && o->file) {
+            snprintf(buf, len, "%s:%d", o->file, o->line[i]);
+            found = 1;
+        }
+    }
+    return 1;
+}
+
+int config_check_origins(const dinghy_settings *settings, const config_origins *o,
+                         const char *fallback, diag_list *d)
 {
     const sim_params *p = &settings->sim;
     int before = d->count;
-    if (p->sides % 2 != 0)
+    char where[512];
+    if (p->sides % 2 != 0 && where_of(o, fallback, "dinghy.sides", where, sizeof where))
         diag_add(d, "%s: dinghy.sides = %d must be even (the across-tube spring joins n and n + sides/2)",
                  where, p->sides);
-    if (p->band % 2 == 0)
+    if (p->band % 2 == 0 && where_of(o, fallback, "dinghy.band", where, sizeof where))
         diag_add(d, "%s: dinghy.band = %d must be odd (the neighbourhood is centred)", where, p->band);
-    if (p->band > p->segments || p->band > p->sides)
+    if ((p->band > p->segments || p->band > p->sides)
+        && where_of(o, fallback, "dinghy.band dinghy.segments dinghy.sides", where, sizeof where))
         diag_add(d, "%s: dinghy.band = %d must be at most dinghy.segments (%d) and dinghy.sides (%d)",
                  where, p->band, p->segments, p->sides);
-    if (p->minor_radius >= p->major_radius)
+    if (p->minor_radius >= p->major_radius
+        && where_of(o, fallback, "dinghy.minor_radius dinghy.major_radius", where, sizeof where))
         diag_add(d, "%s: dinghy.minor_radius = %g must be less than dinghy.major_radius = %g",
                  where, p->minor_radius, p->major_radius);
     double verts = (double)scene_dinghy_count(p) * p->segments * p->sides;
     double need = verts * config_bytes_per_vertex();
     long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
     double have = (pages > 0 && page > 0) ? (double)pages * (double)page : 0.0;
-    if (verts > 2e9)
+    const char *size_keys = "scene.count dinghy.segments dinghy.sides scene.name";
+    if (verts > 2e9 && where_of(o, fallback, size_keys, where, sizeof where))
         diag_add(d, "%s: %.3g vertices is more than this program supports (2e9)", where, verts);
-    else if (have > 0.0 && need > 0.8 * have)
+    else if (have > 0.0 && need > 0.8 * have && where_of(o, fallback, size_keys, where, sizeof where))
         diag_add(d, "%s: %.0f dinghies of %d x %d vertices need %.1f GiB, more than 80%% of this "
                  "machine's %.1f GiB; lower scene.count or the mesh size",
                  where, (double)scene_dinghy_count(p), p->segments, p->sides, need / 1073741824.0,
@@ -257,11 +263,32 @@ int config_check(const dinghy_settings *settings, const char *where, diag_list *
     return d->count == before ? 0 : -1;
 }
 
+int config_check(const dinghy_settings *settings, const char *where, diag_list *d)
+{
+    return config_check_origins(settings, NULL, where, d);
+}
+
+int config_stability_advice(const sim_params *p, char *buf, size_t len)
+{
+    double bound = sim_params_stable_dt(p);
+    if (!(p->dt > bound))
+        return 0;
+    snprintf(buf, len, "warning: sim.dt = %g s is above the explicit stability bound %.3g s "
+             "(sqrt(2 m / (B^2 k)) with vertex mass %.3g kg, band %d, stiffness %g N/m); "
+             "the largest safe sim.dt is about %.3g s", p->dt, bound,
+             sim_params_vertex_mass(p), p->band, p->stiffness, 0.9 * bound);
+    return 1;
+}
+
 void config_write_ini(const dinghy_settings *p, FILE *out)
 {
     const dinghy_settings def = settings_default();
-    fprintf(out, "; dinghy configuration. Comments start with ';'. Each key: meaning; default;\n"
-                 "; allowed range. Keys left out keep their defaults.\n");
+    fprintf(out, "; dinghy configuration, as written by 'dinghy --print-config'.\n"
+                 "; dinghy reads --config FILE, else ./dinghy.ini, else\n"
+                 "; $XDG_CONFIG_HOME/dinghy/dinghy.ini (~/.config/dinghy/dinghy.ini).\n"
+                 "; Comments start with ';'. Each key: meaning (unit); default; allowed range.\n"
+                 "; Keys left out keep their defaults. Saving the file while dinghy runs\n"
+                 "; applies it at once; keys marked 'rebuilds the scene' restart the scene.\n");
     const char *section = "";
     size_t section_len = 0;
     for (int i = 0; i < param_table_count; i++) {
@@ -277,7 +304,8 @@ void config_write_ini(const dinghy_settings *p, FILE *out)
         param_format(p, k, value, sizeof value);
         param_format(&def, k, dflt, sizeof dflt);
         param_range_text(k, range, sizeof range);
-        fprintf(out, "; %s%s%s%s; default %s; allowed %s\n%s = %s\n", k->doc, *k->unit ? " (" : "",
-                k->unit, *k->unit ? ")" : "", dflt, range, dot + 1, value);
+        fprintf(out, "; %s%s%s%s; default %s; allowed %s%s\n%s = %s\n", k->doc,
+                *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "", dflt, range,
+                k->structural ? "; rebuilds the scene" : "", dot + 1, value);
     }
 }

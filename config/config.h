@@ -5,6 +5,7 @@
 #ifndef DINGHY_CONFIG_H
 #define DINGHY_CONFIG_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "settings.h"
@@ -19,13 +20,31 @@ int config_set(dinghy_settings *p, const char *name, const char *value, const ch
 int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list *d);
 
 /* Reads an INI file over p. All or nothing: p changes only when the file
- * has no error. Returns 0 on success. */
+ * has no error. Returns 0 on success. An empty file changes nothing. */
 int config_load_file(dinghy_settings *p, const char *path, diag_list *d);
+
+/* The same for INI text of len bytes (need not end in a newline or a NUL;
+ * any byte may occur). `name` stands for the file in messages. The file
+ * loader reads the file and calls this: one parsing path for both. */
+int config_load_text(dinghy_settings *p, const char *name, const char *text, size_t len,
+                     diag_list *d);
+
+/* Largest config file read, bytes. */
+#define CONFIG_MAX_FILE_BYTES (1024 * 1024)
+
+/* Reads a whole file into *text (malloc'd, caller frees; not NUL-terminated)
+ * and its size into *len. Returns 0, or -1 with a message in d. */
+int config_read_file(const char *path, char **text, size_t *len, diag_list *d);
 
 /* Checks what single keys cannot: an even number of sides, an odd band no
  * larger than the grid, a tube thinner than the ring, and a scene that fits
  * in memory. `where` starts each message. Returns 0 when all is well. */
 int config_check(const dinghy_settings *p, const char *where, diag_list *d);
+
+/* When p->dt is above the explicit stability bound for its stiffness and
+ * vertex mass (physics.md section 2), writes a one-line warning giving the
+ * bound and the largest safe dt into buf and returns 1; else returns 0. */
+int config_stability_advice(const sim_params *p, char *buf, size_t len);
 
 /* Writes p as an INI file: every key in its section, each after a comment
  * giving its meaning, default and allowed range. Reading the output back

@@ -13,6 +13,8 @@ void diag_add(diag_list *d, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     d->count++;
+    if (d->stored >= DIAG_MAX_STORED)
+        return;
     if (d->stored == d->cap) {
         int cap = d->cap ? 2 * d->cap : 8;
         char **lines = realloc(d->lines, sizeof *lines * (size_t)cap);
@@ -31,10 +33,15 @@ void diag_add(diag_list *d, const char *fmt, ...)
 
 void diag_print(const diag_list *d, FILE *out)
 {
+    diag_print_prefixed(d, "", out);
+}
+
+void diag_print_prefixed(const diag_list *d, const char *prefix, FILE *out)
+{
     for (int i = 0; i < d->stored; i++)
-        fprintf(out, "%s\n", d->lines[i]);
+        fprintf(out, "%s%s\n", prefix, d->lines[i]);
     if (d->count > d->stored)
-        fprintf(out, "(%d more errors not shown: out of memory)\n", d->count - d->stored);
+        fprintf(out, "%s(%d more errors not shown)\n", prefix, d->count - d->stored);
 }
 
 void diag_free(diag_list *d)

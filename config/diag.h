@@ -4,21 +4,27 @@
 
 #include <stdio.h>
 
+/* Messages kept at most; a file of garbage reports its first ones and a count. */
+#define DIAG_MAX_STORED 100
+
 typedef struct {
-    int count;    /* messages added, including any dropped for lack of memory */
+    int count;    /* messages added, including any not stored (over the cap, out of memory) */
     int stored;   /* messages kept in lines[] */
     int cap;
     char **lines;
 } diag_list;
 
-/* Appends a printf-formatted message (truncated at 511 bytes). */
+/* Appends a printf-formatted message (truncated at 511 bytes); past
+ * DIAG_MAX_STORED it is only counted. */
 void diag_add(diag_list *d, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Prints every stored message, one per line. */
+/* Prints every stored message, one per line, then how many were not stored. */
 void diag_print(const diag_list *d, FILE *out);
+/* The same with `prefix` ("dinghy: ") before every line. */
+void diag_print_prefixed(const diag_list *d, const char *prefix, FILE *out);
 void diag_free(diag_list *d);
 
 #endif

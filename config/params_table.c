@@ -73,7 +73,7 @@ const param_key *param_find(const char *name)
     return NULL;
 }
 
-static int edit_distance(const char *a, const char *b)
+int param_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 64 || lb > 64)
@@ -96,16 +96,28 @@ static int edit_distance(const char *a, const char *b)
     return row[lb];
 }
 
+/* The edit distance of a and b, or 1000 when their lengths alone put it
+ * above limit (a cheap cut: unknown keys in a long file are many). */
+static int distance_within(const char *a, const char *b, int limit)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if ((la > lb ? la - lb : lb - la) > (size_t)limit)
+        return 1000;
+    return param_edit_distance(a, b);
+}
+
 const char *param_suggest(const char *name)
 {
+    size_t len = strlen(name);
+    int allowed = len < 6 ? 1 : len < 12 ? 2 : 3;
     const char *best = NULL;
     int best_d = 1000;
     for (int i = 0; i < param_table_count; i++) {
         const char *full = param_table[i].name, *key = strchr(full, '.') + 1;
-        int d = edit_distance(name, full);
+        int d = distance_within(name, full, allowed);
         /* a right key in the wrong section, or a bare key, also counts */
         const char *dot = strchr(name, '.');
-        int dk = edit_distance(dot ? dot + 1 : name, key);
+        int dk = distance_within(dot ? dot + 1 : name, key, allowed);
         if (dk < d)
             d = dk;
         if (d < best_d) {
@@ -113,8 +125,6 @@ const char *param_suggest(const char *name)
             best = full;
         }
     }
-    size_t len = strlen(name);
-    int allowed = len < 6 ? 1 : len < 12 ? 2 : 3;
     return best_d <= allowed ? best : NULL;
 }
 

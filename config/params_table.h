@@ -23,6 +23,9 @@ typedef struct {
 extern const param_key param_table[];
 extern const int param_table_count;
 
+/* Upper bound on param_table_count, for per-key arrays (a test checks it). */
+#define PARAM_TABLE_MAX 128
+
 /* The section names, in table order, as "sim, world, ..." text. */
 const char *param_sections_text(void);
 
@@ -32,6 +35,9 @@ const param_key *param_find(const char *name);
 /* The known name closest to `name` by edit distance, or NULL when nothing
  * is close enough to be a likely typo. */
 const char *param_suggest(const char *name);
+
+/* Levenshtein distance between a and b (1000 when either is over 64 chars). */
+int param_edit_distance(const char *a, const char *b);
 
 /* Writes the value of k in p as text that parses back to the same value. */
 void param_format(const dinghy_settings *p, const param_key *k, char *buf, size_t len);

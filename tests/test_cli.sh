@@ -33,7 +33,7 @@ else bad "grid 16 hashes differ: 1:$h1 2:$h2 3:$h3 rerun:$h1b"; fi
 expect "summary line" 0 '^steps 10 +simulated 0.010 s.*hash [0-9a-f]{16}' -- --headless --steps 10 --set scene.name=single
 expect "unknown key exits 2 with a suggestion" 2 "unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'" -- --headless --set dinghy.stifness=1
 expect "out of range exits 2 with the range" 2 "sim.dt = 5 is out of range; allowed: 1e-06 to 0.1 s" -- --headless --set sim.dt=5
-expect "bad number exits 2" 2 "is not a finite number" -- --headless --set dinghy.mass=heavy
+expect "bad number exits 2" 2 "dinghy.mass = 'heavy' is not a number" -- --headless --set dinghy.mass=heavy
 expect "bad flag exits 2" 2 "unknown option '--fast'" -- --fast
 expect "bad --steps exits 2" 2 "^--steps 'x'" -- --headless --steps x
 expect "missing config file exits 2" 2 "nope.ini: cannot open config file" -- --headless --config "$tmp/nope.ini"

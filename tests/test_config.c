@@ -4,9 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "../config/build.h"
 #include "../config/config.h"
+#include "../config/find.h"
 #include "../config/params_table.h"
 
 /* Every key can be set, and reads back through the table. */
@@ -50,15 +53,23 @@ static void test_bad_values(void **state)
         {"dinghy.stifness=5", "--set dinghy.stifness=5: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?"},
         {"dinghi.stiffness=5", "--set dinghi.stiffness=5: unknown key 'dinghi.stiffness'; did you mean 'dinghy.stiffness'?"},
         {"boat.hull=5", "--set boat.hull=5: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy, render, audio"},
-        {"sim.dt=abc", "--set sim.dt=abc: sim.dt = 'abc' is not a finite number; allowed: 1e-06 to 0.1 s"},
-        {"sim.dt=0.001x", "--set sim.dt=0.001x: sim.dt = '0.001x' is not a finite number; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=abc", "--set sim.dt=abc: sim.dt = 'abc' is not a number; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=0.001x", "--set sim.dt=0.001x: sim.dt = '0.001x' has junk after the number: 'x'; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=1e-3 s", "--set sim.dt=1e-3 s: sim.dt = '1e-3 s' has junk after the number: ' s'; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=0x10", "--set sim.dt=0x10: sim.dt = '0x10' has junk after the number: 'x10'; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=", "--set sim.dt=: sim.dt has no value; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=1e999", "--set sim.dt=1e999: sim.dt = '1e999' is not a finite number; allowed: 1e-06 to 0.1 s"},
+        {"sim.dt=-infinity", "--set sim.dt=-infinity: sim.dt = '-infinity' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=nan", "--set sim.dt=nan: sim.dt = 'nan' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=inf", "--set sim.dt=inf: sim.dt = 'inf' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=1", "--set sim.dt=1: sim.dt = 1 is out of range; allowed: 1e-06 to 0.1 s"},
         {"dinghy.stiffness=-1", "--set dinghy.stiffness=-1: dinghy.stiffness = -1 is out of range; allowed: 0 to 1e+09 N/m"},
         {"scene.count=2.5", "--set scene.count=2.5: scene.count = '2.5' is not a whole number; allowed: an integer from 1 to 1000000"},
         {"scene.name=lake", "--set scene.name=lake: scene.name = 'lake' is not a scene; allowed: one of single, pair, grid, rapids, packed"},
+        {"scene.name=rapid", "--set scene.name=rapid: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed"},
         {"sim.seed=-1", "--set sim.seed=-1: sim.seed = '-1' is not an integer from 0 to 18446744073709551615"},
+        {"sim.seed= -1", "--set sim.seed= -1: sim.seed = ' -1' is not an integer from 0 to 18446744073709551615"},
+        {"sim.seed=18446744073709551616", "--set sim.seed=18446744073709551616: sim.seed = '18446744073709551616' is not an integer from 0 to 18446744073709551615"},
         {"nokey", "--set 'nokey': expected section.key=value"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -135,7 +146,7 @@ static void test_file_bad_all_or_nothing(void **state)
     dinghy_settings p = settings_default(), before = p;
     diag_list d = {0};
     assert_int_not_equal(config_load_file(&p, path, &d), 0);
-    assert_memory_equal(&p, &before, sizeof p);
+    assert_int_equal(config_diff(&before, &p, NULL, 0, NULL), 0);
     assert_int_equal(d.count, 4);
     char expect[256];
     snprintf(expect, sizeof expect, "%s:3: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?", path);
@@ -144,10 +155,298 @@ static void test_file_bad_all_or_nothing(void **state)
     assert_string_equal(d.lines[1], expect);
     snprintf(expect, sizeof expect, "%s:5: expected 'key = value', '[section]' or a ';' comment, got 'just words'", path);
     assert_string_equal(d.lines[2], expect);
-    snprintf(expect, sizeof expect, "%s:7: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, scene, dinghy, render, audio", path);
+    snprintf(expect, sizeof expect, "%s:6: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio", path);
     assert_string_equal(d.lines[3], expect);
     unlink(path);
     diag_free(&d);
+}
+
+/* Bad files, parsed as text through the whole build (file, checks across
+ * keys): exactly these messages, in line order, and nothing applied. */
+static void test_bad_files(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *messages; } cases[] = {
+        {"[dinghi]\nstiffness = 5\n",
+         "t.ini:1: unknown section [dinghi]; did you mean [dinghy]?\n"},
+        {"[boat]\nhull = 1\nkeel = 2\n",
+         "t.ini:1: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio\n"},
+        {"[dinghy\nstiffness = 5\n",
+         "t.ini:1: section header '[dinghy' has no closing ']'\n"},
+        {"[dinghy] x\nstiffness = 5\n",
+         "t.ini:1: unexpected text 'x' after the section header\n"},
+        {"stiffness = 5\n",
+         "t.ini:1: key 'stiffness' is outside any [section]; put it under one of sim, world, water, scene, dinghy, render, audio\n"},
+        {"[sim]\ndt: 0.001\n",
+         "t.ini:2: expected 'key = value', '[section]' or a ';' comment, got 'dt: 0.001'\n"},
+        {"[sim]\n= 0.001\n",
+         "t.ini:2: expected 'key = value', '[section]' or a ';' comment, got '= 0.001'\n"},
+        {"[sim]\ndt ; = 0.001\n",
+         "t.ini:2: expected 'key = value', '[section]' or a ';' comment, got 'dt ; = 0.001'\n"},
+        {"[sim]\ndt = 0.001\r\nda\x01mping = 1\n",
+         "t.ini:3: control character 0x01 in column 3; is this a text file?\n"},
+        {"[sim]\ndt = 0.001x\ndamping = 1 2\nthreads = 1.5\nseed = 12e3\n",
+         "t.ini:2: sim.dt = '0.001x' has junk after the number: 'x'; allowed: 1e-06 to 0.1 s\n"
+         "t.ini:3: sim.damping = '1 2' has junk after the number: ' 2'; allowed: 0 to 1000 1/s\n"
+         "t.ini:4: sim.threads = '1.5' is not a whole number; allowed: an integer from 0 to 1024\n"
+         "t.ini:5: sim.seed = '12e3' is not an integer from 0 to 18446744073709551615\n"},
+        {"[sim]\ndt = nan\ndamping = inf\ngravity = 1\n",
+         "t.ini:2: sim.dt = 'nan' is not a finite number; allowed: 1e-06 to 0.1 s\n"
+         "t.ini:3: sim.damping = 'inf' is not a finite number; allowed: 0 to 1000 1/s\n"
+         "t.ini:4: unknown key 'sim.gravity'; did you mean 'world.gravity'?\n"},
+        {"[dinghy]\nstiffness = -5\nstiffness = 5\n",
+         "t.ini:2: dinghy.stiffness = -5 is out of range; allowed: 0 to 1e+09 N/m\n"
+         "t.ini:3: duplicate key dinghy.stiffness (first set on line 2)\n"},
+        {"[dinghy]\nsides = 15\n\nband = 4\n",
+         "t.ini:2: dinghy.sides = 15 must be even (the across-tube spring joins n and n + sides/2)\n"
+         "t.ini:4: dinghy.band = 4 must be odd (the neighbourhood is centred)\n"},
+        {"[dinghy]\nsegments = 3\nsides = 4\n",
+         "t.ini:2: dinghy.band = 5 must be at most dinghy.segments (3) and dinghy.sides (4)\n"},
+        {"[dinghy]\nminor_radius = 0.9\n",
+         "t.ini:2: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8\n"},
+        /* a bad value is reported once: the checks that involve it are skipped */
+        {"[dinghy]\nsides = x\nband = 4x\n",
+         "t.ini:2: dinghy.sides = 'x' is not a number; allowed: an integer from 2 to 4096\n"
+         "t.ini:3: dinghy.band = '4x' has junk after the number: 'x'; allowed: an integer from 1 to 31\n"},
+        /* a too-long line is one error; the keys after it are still read */
+        {"[sim]\ndt = 0.00100000000000000000000000000000000000000000000000000000000000000000000"
+         "000000000000000000000000000000000000000000000000000000000000000000000000000000000000000"
+         "0000000000000000000000000000000000000000000000000000000\ndamping = x\n",
+         "t.ini:2: line too long (over 198 characters)\n"
+         "t.ini:3: sim.damping = 'x' is not a number; allowed: 0 to 1000 1/s\n"},
+        {"[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n",
+         "t.ini:2: 6.55e+10 vertices is more than this program supports (2e9)\n"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        config_source src = {"t.ini", NULL, 0};
+        dinghy_settings p = settings_default(), before = p;
+        diag_list d = {0};
+        assert_int_not_equal(config_build_text(&src, cases[i].text, strlen(cases[i].text), &p, &d), 0);
+        char got[4096] = "";
+        for (int j = 0; j < d.stored; j++)
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s\n", d.lines[j]);
+        if (strcmp(got, cases[i].messages) != 0)
+            fail_msg("case %zu:\n%s\ngot:\n%s\nwanted:\n%s", i, cases[i].text, got, cases[i].messages);
+        assert_int_equal(config_diff(&before, &p, NULL, 0, NULL), 0);
+        diag_free(&d);
+    }
+}
+
+/* Good files: exactly these changes from the defaults. */
+static void test_good_files(void **state)
+{
+    (void)state;
+    static const struct { const char *text, *changes; } cases[] = {
+        {"", ""},
+        {"; only a comment\n# another\n\n", ""},
+        {"[dinghy]\nstiffness = 800 ; inline comment\n", "dinghy.stiffness 400 -> 800"},
+        {"\xEF\xBB\xBF[dinghy]\r\n  pressure=2\r\n", "dinghy.pressure 1 -> 2"},
+        {"[dinghy] ; the ring\nmass = 1.5e1\nsegments = 64.0\n", "dinghy.segments 32 -> 64"},
+        {"[scene]\nname = grid\ncount = 16\n[scene]\nspacing = 3", "scene.name rapids -> grid, scene.count 64 -> 16, scene.spacing 2.4 -> 3"},
+        {"[sim]\nseed = 18446744073709551615\ndt = +5e-4\n", "sim.dt 0.001 -> 0.0005, sim.seed 1 -> 18446744073709551615"},
+        {"[water]\nlevel = -0.5\n[audio]\nenabled = 0\n", "water.level 0 -> -0.5, audio.enabled 1 -> 0"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        config_source src = {"t.ini", NULL, 0};
+        dinghy_settings p = settings_default(), def = p;
+        diag_list d = {0};
+        int rc = config_build_text(&src, cases[i].text, strlen(cases[i].text), &p, &d);
+        if (rc != 0)
+            fail_msg("case %zu: %s", i, d.stored ? d.lines[0] : "?");
+        char changes[512];
+        config_diff(&def, &p, changes, sizeof changes, NULL);
+        assert_string_equal(changes, cases[i].changes);
+        diag_free(&d);
+    }
+}
+
+/* --set comes after the file; a problem across keys names the --set. */
+static void test_build_layers(void **state)
+{
+    (void)state;
+    const char *text = "[dinghy]\nstiffness = 800\nband = 3\n";
+    const char *sets[] = {"dinghy.stiffness=900", "dinghy.band=4"};
+    config_source src = {"t.ini", sets, 1};
+    dinghy_settings p = settings_default();
+    diag_list d = {0};
+    assert_int_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
+    assert_true(p.sim.stiffness == 900.0 && p.sim.band == 3);
+    src.nsets = 2;
+    assert_int_not_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.lines[0], "--set dinghy.band=4: dinghy.band = 4 must be odd (the neighbourhood is centred)");
+    assert_true(p.sim.band == 3);
+    diag_free(&d);
+    /* no file: the defaults and the sets */
+    config_source none = {NULL, sets, 1};
+    assert_int_equal(config_build(&none, &p, &d), 0);
+    assert_true(p.sim.stiffness == 900.0 && p.sim.band == 5);
+}
+
+/* The shipped dinghy.ini gives exactly the built-in defaults. */
+static void test_shipped_ini_is_defaults(void **state)
+{
+    (void)state;
+    dinghy_settings def = settings_default(), p = def;
+    p.sim.stiffness = 1.0; /* so that loading has to set it */
+    diag_list d = {0};
+    assert_int_equal(config_load_file(&p, "dinghy.ini", &d), 0);
+    char changes[512];
+    assert_int_equal(config_diff(&def, &p, changes, sizeof changes, NULL), 0);
+    diag_free(&d);
+}
+
+static char *ini_text(const dinghy_settings *p, size_t *len)
+{
+    char *buf = NULL;
+    FILE *f = open_memstream(&buf, len);
+    assert_non_null(f);
+    config_write_ini(p, f);
+    fclose(f);
+    return buf;
+}
+
+/* config_write_ini output reads back to the same settings and bytes. */
+static void test_round_trip(void **state)
+{
+    (void)state;
+    const char *edits[] = {"", "dinghy.stiffness=0.1", "water.level=-0", "sim.dt=3.3333333333333335e-05",
+                           "sim.seed=18446744073709551615", "scene.name=packed", "dinghy.mass=1e-06"};
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        dinghy_settings p = settings_default(), q = settings_default();
+        diag_list d = {0};
+        if (*edits[i])
+            assert_int_equal(config_set_assignment(&p, edits[i], &d), 0);
+        size_t len1, len2;
+        char *a = ini_text(&p, &len1);
+        assert_int_equal(config_load_text(&q, "a.ini", a, len1, &d), 0);
+        assert_int_equal(config_diff(&p, &q, NULL, 0, NULL), 0);
+        char *b = ini_text(&q, &len2);
+        assert_int_equal(len1, len2);
+        assert_memory_equal(a, b, len1);
+        free(a);
+        free(b);
+        diag_free(&d);
+    }
+}
+
+static void test_diff_text(void **state)
+{
+    (void)state;
+    dinghy_settings a = settings_default(), b = a;
+    b.sim.stiffness = 800;
+    b.sim.count = 16;
+    b.render.width = 640;
+    char text[256];
+    int structural = -1;
+    assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 3);
+    assert_string_equal(text, "scene.count 64 -> 16, dinghy.stiffness 400 -> 800, render.width 1280 -> 640");
+    assert_int_equal(structural, 1);
+    b.sim.count = 64;
+    assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 2);
+    assert_int_equal(structural, 0);
+    /* too little room: what fits, then how many more */
+    assert_int_equal(config_diff(&a, &b, text, 50, NULL), 2);
+    assert_string_equal(text, "dinghy.stiffness 400 -> 800, ... (1 more)");
+}
+
+static void test_stability_advice(void **state)
+{
+    (void)state;
+    sim_params p = sim_params_default();
+    char text[512];
+    assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
+    p.dt = 0.005;
+    assert_int_equal(config_stability_advice(&p, text, sizeof text), 1);
+    assert_string_equal(text, "warning: sim.dt = 0.005 s is above the explicit stability bound "
+                              "0.00242 s (sqrt(2 m / (B^2 k)) with vertex mass 0.0293 kg, band 5, "
+                              "stiffness 400 N/m); the largest safe sim.dt is about 0.00218 s");
+}
+
+static void make_file(const char *path)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+}
+
+/* --config, else ./dinghy.ini, else $XDG_CONFIG_HOME or ~/.config, else none. */
+static void test_find_file(void **state)
+{
+    (void)state;
+    char cwd[4096], base[] = "/tmp/dinghy-find-XXXXXX", dir[4200], path[4200], note[4400];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_non_null(mkdtemp(base));
+    const char *dirs[] = {"run", "xdg", "xdg/dinghy", "home", "home/.config", "home/.config/dinghy"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        snprintf(dir, sizeof dir, "%s/%s", base, dirs[i]);
+        assert_int_equal(mkdir(dir, 0700), 0);
+    }
+    char xdg_file[4400], home_file[4400], xdg[4200], home[4200], expect[4600];
+    snprintf(xdg, sizeof xdg, "%s/xdg", base);
+    snprintf(home, sizeof home, "%s/home", base);
+    snprintf(xdg_file, sizeof xdg_file, "%s/dinghy/dinghy.ini", xdg);
+    snprintf(home_file, sizeof home_file, "%s/.config/dinghy/dinghy.ini", home);
+    snprintf(dir, sizeof dir, "%s/run", base);
+    assert_int_equal(chdir(dir), 0);
+    const char *old_home = getenv("HOME"), *old_xdg = getenv("XDG_CONFIG_HOME");
+    char saved_home[4096] = "", saved_xdg[4096] = "";
+    if (old_home)
+        snprintf(saved_home, sizeof saved_home, "%s", old_home);
+    if (old_xdg)
+        snprintf(saved_xdg, sizeof saved_xdg, "%s", old_xdg);
+    setenv("HOME", home, 1);
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+
+    /* nothing anywhere */
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_NONE);
+    assert_string_equal(path, "");
+    snprintf(expect, sizeof expect, "no config file (looked for ./dinghy.ini and %s); using the "
+             "built-in defaults", xdg_file);
+    assert_string_equal(note, expect);
+    /* ~/.config when XDG_CONFIG_HOME is unset, empty or relative */
+    make_file(home_file);
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_NONE);
+    unsetenv("XDG_CONFIG_HOME");
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_XDG);
+    assert_string_equal(path, home_file);
+    setenv("XDG_CONFIG_HOME", "relative/dir", 1);
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_XDG);
+    assert_string_equal(path, home_file);
+    /* $XDG_CONFIG_HOME first */
+    setenv("XDG_CONFIG_HOME", xdg, 1);
+    make_file(xdg_file);
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_XDG);
+    assert_string_equal(path, xdg_file);
+    snprintf(expect, sizeof expect, "using config file %s", xdg_file);
+    assert_string_equal(note, expect);
+    /* then ./dinghy.ini */
+    make_file("dinghy.ini");
+    assert_int_equal(config_find_file(NULL, path, sizeof path, note, sizeof note), CONFIG_FILE_CWD);
+    assert_string_equal(path, "dinghy.ini");
+    assert_string_equal(note, "using config file dinghy.ini (current directory)");
+    /* and --config beats them all, even when missing (that is an error later) */
+    assert_int_equal(config_find_file("nope.ini", path, sizeof path, note, sizeof note), CONFIG_FILE_FLAG);
+    assert_string_equal(path, "nope.ini");
+    assert_string_equal(note, "using config file nope.ini (--config)");
+
+    unlink("dinghy.ini");
+    unlink(xdg_file);
+    unlink(home_file);
+    for (int i = (int)(sizeof dirs / sizeof dirs[0]) - 1; i >= 0; i--) {
+        snprintf(dir, sizeof dir, "%s/%s", base, dirs[i]);
+        rmdir(dir);
+    }
+    rmdir(base);
+    assert_int_equal(chdir(cwd), 0);
+    if (old_home) setenv("HOME", saved_home, 1); else unsetenv("HOME");
+    if (old_xdg) setenv("XDG_CONFIG_HOME", saved_xdg, 1); else unsetenv("XDG_CONFIG_HOME");
+}
+
+static void test_table_fits(void **state)
+{
+    (void)state;
+    assert_true(param_table_count <= PARAM_TABLE_MAX);
 }
 
 static void test_file_missing(void **state)
@@ -170,6 +469,15 @@ int main(void)
         cmocka_unit_test(test_file_good),
         cmocka_unit_test(test_file_bad_all_or_nothing),
         cmocka_unit_test(test_file_missing),
+        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_good_files),
+        cmocka_unit_test(test_build_layers),
+        cmocka_unit_test(test_shipped_ini_is_defaults),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_diff_text),
+        cmocka_unit_test(test_stability_advice),
+        cmocka_unit_test(test_table_fits),
+        cmocka_unit_test(test_find_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,95 @@
+/* The --headless --watch loop: real-time frames, a reload poll per frame. */
+#include "headless_watch.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "../physics/sim.h"
+#include "headless.h"
+#include "reload.h"
+
+/* Simulated time per frame, s: the demo's frame. */
+#define FRAME_S (1.0 / 60.0)
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    stop_requested = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec t;
+    t.tv_sec = (time_t)s;
+    t.tv_nsec = (long)((s - (double)t.tv_sec) * 1e9);
+    nanosleep(&t, NULL); /* a signal cuts it short; the loop then stops */
+}
+
+int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, const char *dump)
+{
+    char err[256];
+    dinghy_sim *sim = sim_create(&settings->sim, err, sizeof err);
+    if (!sim) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 2;
+    }
+    struct sigaction sa, old_int, old_term;
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    stop_requested = 0;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    fprintf(stderr, "dinghy: watching %s for changes (%s); %s\n", config_watch_path(w),
+            config_watch_uses_inotify(w) ? "inotify" : "polling its status",
+            steps < 0 ? "runs until interrupted" : "runs until --steps");
+    fflush(stderr);
+
+    reload_report r = {0};
+    double start = now_s(), deadline = start, owed = 0.0;
+    long done = 0;
+    int rc = 0;
+    while (!stop_requested && (steps < 0 || done < steps)) {
+        if (reload_poll(w, settings, &sim, &r) != RELOAD_NONE)
+            reload_report_print(&r, stderr);
+        /* Whole steps per frame; the fraction carries over to the next. */
+        owed += FRAME_S / settings->sim.dt;
+        long n = (long)owed;
+        owed -= (double)n;
+        if (steps >= 0 && n > steps - done)
+            n = steps - done;
+        long got = sim_step(sim, n);
+        done += got;
+        if (got < n || sim_blowup(sim).happened) {
+            char msg[1024];
+            sim_blowup_message(sim, msg, sizeof msg);
+            fprintf(stderr, "dinghy: %s\n", msg);
+            rc = 3;
+            break;
+        }
+        deadline += FRAME_S;
+        double t = now_s();
+        if (deadline > t)
+            sleep_s(deadline - t);
+        else if (t - deadline > 0.25)
+            deadline = t; /* far behind: no burst of frames to catch up */
+    }
+    double wall = now_s() - start;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    if (rc == 0)
+        rc = headless_report(sim, done, wall, dump);
+    reload_report_free(&r);
+    sim_destroy(sim);
+    return rc;
+}

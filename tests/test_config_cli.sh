@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# End-to-end checks of the configuration: the shipped dinghy.ini, the lookup
+# order, the --print-config round trip, error messages, documentation.
+# usage: tests/test_config_cli.sh ./dinghy   (from the repository root)
+set -u
+bin=$(realpath "${1:-./dinghy}")
+repo=$(pwd)
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()  { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+# same NAME FILE1 FILE2: the two files are byte for byte equal
+same() { if cmp -s "$2" "$3"; then ok "$1"; else bad "$1"; diff "$2" "$3" | head -n 10; fi; }
+
+# Run where no stray dinghy.ini can be found: an empty directory and home.
+mkdir -p "$tmp/run" "$tmp/home"
+cd "$tmp/run" || exit 1
+export HOME=$tmp/home
+unset XDG_CONFIG_HOME
+
+# -- the shipped file is the defaults, documented --
+"$bin" --print-config >defaults.ini 2>err.txt
+same "dinghy.ini is what --print-config writes for the defaults" defaults.ini "$repo/dinghy.ini"
+echo "dinghy: no config file (looked for ./dinghy.ini and $HOME/.config/dinghy/dinghy.ini); using the built-in defaults" >want.txt
+same "no config file: says so" err.txt want.txt
+"$bin" --config "$repo/dinghy.ini" --print-config >loaded.ini 2>/dev/null
+same "loading dinghy.ini gives the defaults" loaded.ini defaults.ini
+
+keys=$(awk '/^\[/{s=substr($0,2,length($0)-2)} /^[a-z_]+ = /{print s "." $1}' defaults.ini)
+nkeys=$(wc -w <<<"$keys")
+missing=()
+for k in $keys; do
+    grep -qF "\`$k\`" "$repo/README.md" || missing+=("README:$k")
+    "$bin" --help | grep -qE "^  $k " || missing+=("--help:$k")
+done
+# each key's comment in dinghy.ini: meaning; default; allowed range
+comments=$(grep -cE '^; .+; default [^;]+; allowed ' "$repo/dinghy.ini")
+if [[ ${#missing[@]} -eq 0 && $nkeys -gt 20 && $comments -eq $nkeys ]]; then
+    ok "all $nkeys keys documented in README, --help and dinghy.ini comments"
+else bad "undocumented: ${missing[*]}; $comments comments for $nkeys keys"; fi
+
+# -- --print-config round trip, byte for byte --
+"$bin" --set dinghy.stiffness=800 --set scene.name=pair --set water.level=-0.25 \
+       --set sim.seed=18446744073709551615 --set sim.dt=3.3333333333333335e-05 \
+       --print-config >a.ini 2>/dev/null
+"$bin" --config a.ini --print-config >b.ini 2>/dev/null
+same "--print-config output read back gives the same bytes" a.ini b.ini
+if grep -qx 'stiffness = 800' a.ini && grep -qx 'name = pair' a.ini; then ok "--print-config shows the --set values"
+else bad "--print-config lacks the --set values"; fi
+
+# -- lookup order: --config, ./dinghy.ini, $XDG_CONFIG_HOME, ~/.config --
+stiffness_used() { "$bin" "$@" --print-config 2>used.txt | sed -n 's/^stiffness = //p'; }
+mkdir -p "$HOME/.config/dinghy" "$tmp/xdg/dinghy"
+printf '[dinghy]\nstiffness = 500\n' >"$HOME/.config/dinghy/dinghy.ini"
+printf '[dinghy]\nstiffness = 600\n' >"$tmp/xdg/dinghy/dinghy.ini"
+printf '[dinghy]\nstiffness = 700\n' >dinghy.ini
+printf '[dinghy]\nstiffness = 800\n' >other.ini
+check_lookup() { # NAME WANT_STIFFNESS WANT_NOTE -- ARGS
+    local name=$1 want=$2 note=$3; shift 4
+    local got; got=$(stiffness_used "$@")
+    if [[ $got == "$want" ]] && [[ $(cat used.txt) == "$note" ]]; then ok "$name"
+    else bad "$name: stiffness $got, note: $(cat used.txt)"; fi
+}
+check_lookup "--config comes first" 800 "dinghy: using config file other.ini (--config)" -- --config other.ini
+check_lookup "then ./dinghy.ini" 700 "dinghy: using config file dinghy.ini (current directory)" --
+rm dinghy.ini
+XDG_CONFIG_HOME=$tmp/xdg
+export XDG_CONFIG_HOME
+check_lookup "then \$XDG_CONFIG_HOME/dinghy/dinghy.ini" 600 "dinghy: using config file $tmp/xdg/dinghy/dinghy.ini" --
+unset XDG_CONFIG_HOME
+check_lookup "then ~/.config/dinghy/dinghy.ini" 500 "dinghy: using config file $HOME/.config/dinghy/dinghy.ini" --
+rm "$HOME/.config/dinghy/dinghy.ini"
+
+# -- errors --
+# expect_err NAME CODE EXPECTED_STDERR_FILE -- ARGS: exact stderr and exit code
+expect_err() {
+    local name=$1 code=$2 want=$3; shift 4
+    "$bin" "$@" >/dev/null 2>got.txt; local rc=$?
+    if [[ $rc -eq $code ]] && cmp -s got.txt "$want"; then ok "$name"
+    else bad "$name (exit $rc, wanted $code)"; diff got.txt "$want" | head -n 20; fi
+}
+: >empty.ini
+"$bin" --config empty.ini --print-config >empty_out.ini 2>/dev/null
+same "an empty file means the defaults" empty_out.ini defaults.ini
+
+printf 'dinghy: using config file nope.ini (--config)\ndinghy: nope.ini: cannot open config file: No such file or directory\n' >want.txt
+expect_err "a missing --config file is an error" 2 want.txt -- --headless --config nope.ini
+
+cat >bad.ini <<'EOF'
+[dinghi]
+stiffness = 5
+[dinghy]
+stifness = 3
+band = 4
+sides = 15
+pressure = 1x
+mass = nan
+segments =
+[sim]
+dt = 0.001
+dt = 0.002
+stiffness = 4
+junk line
+[scene]
+name = rapid
+[boat]
+x = 1
+EOF
+cat >want.txt <<'EOF'
+dinghy: using config file bad.ini (--config)
+dinghy: bad.ini:1: unknown section [dinghi]; did you mean [dinghy]?
+dinghy: bad.ini:4: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?
+dinghy: bad.ini:5: dinghy.band = 4 must be odd (the neighbourhood is centred)
+dinghy: bad.ini:6: dinghy.sides = 15 must be even (the across-tube spring joins n and n + sides/2)
+dinghy: bad.ini:7: dinghy.pressure = '1x' has junk after the number: 'x'; allowed: 0 to 1000000 N
+dinghy: bad.ini:8: dinghy.mass = 'nan' is not a finite number; allowed: 1e-06 to 1000000 kg
+dinghy: bad.ini:9: dinghy.segments has no value; allowed: an integer from 3 to 4096
+dinghy: bad.ini:12: duplicate key sim.dt (first set on line 11)
+dinghy: bad.ini:13: unknown key 'sim.stiffness'; did you mean 'dinghy.stiffness'?
+dinghy: bad.ini:14: expected 'key = value', '[section]' or a ';' comment, got 'junk line'
+dinghy: bad.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed
+dinghy: bad.ini:17: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio
+dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8
+EOF
+expect_err "every error of a file at once, FILE:LINE each, exit 2" 2 want.txt -- \
+    --headless --config bad.ini --set dinghy.minor_radius=0.9
+
+printf '[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n' >huge.ini
+printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:2: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt
+expect_err "a scene too big is refused before anything runs" 2 want.txt -- --headless --config huge.ini
+printf 'dinghy: using config file empty.ini (--config)\ndinghy: --set dinghy.band=33: dinghy.band = 33 is out of range; allowed: an integer from 1 to 31\n' >want.txt
+expect_err "--set errors name the --set" 2 want.txt -- --headless --config empty.ini --set dinghy.band=33
+
+printf '%s\n' "dinghy: no config file (looked for ./dinghy.ini and $HOME/.config/dinghy/dinghy.ini); using the built-in defaults" \
+    "dinghy: --watch needs a config file to watch; give one with --config FILE (or run from a directory with a dinghy.ini)" >want.txt
+expect_err "--watch without a config file is an error" 2 want.txt -- --headless --watch
+
+# -- stability advice --
+"$bin" --headless --steps 1 --config empty.ini --set scene.name=single --set sim.dt=0.002 \
+       --set dinghy.stiffness=1000 >/dev/null 2>got.txt; rc=$?
+want="dinghy: warning: sim.dt = 0.002 s is above the explicit stability bound 0.00153 s (sqrt(2 m / (B^2 k)) with vertex mass 0.0293 kg, band 5, stiffness 1000 N/m); the largest safe sim.dt is about 0.00138 s"
+if [[ $rc -eq 0 ]] && grep -qxF "$want" got.txt; then ok "dt above the bound: a warning with the bound and the safe dt, and the run goes on"
+else bad "stability warning (exit $rc): $(cat got.txt)"; fi
+"$bin" --headless --steps 1 --config empty.ini --set scene.name=single >/dev/null 2>got.txt
+if ! grep -q warning got.txt; then ok "no warning at the defaults"; else bad "warning at the defaults: $(cat got.txt)"; fi
+
+if "$bin" --help | grep -q -- '--watch'; then ok "--help lists --watch"; else bad "--help lacks --watch"; fi
+
+echo "config-cli: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

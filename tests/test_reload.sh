@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Hot reload in a headless --watch run: the config file is edited while it
+# runs. A good edit is applied, a bad edit is rejected with every error and
+# the run goes on, the next good edit is applied, a structural edit rebuilds
+# the scene; the final dump shows the last good values. Each step waits for
+# the program's line (bounded, so a hang fails instead of blocking).
+# usage: tests/test_reload.sh ./dinghy
+set -u
+bin=$(realpath "${1:-./dinghy}")
+pass=0 fail=0
+tmp=$(mktemp -d)
+pid=
+cleanup() { [[ -n $pid ]] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+cd "$tmp" || exit 1
+
+ok()  { pass=$((pass + 1)); echo "ok   $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# wait_for LINE [grep flags]: until stderr has that exact line (at most 30 s)
+wait_for() {
+    for _ in $(seq 300); do
+        grep -qx"${2:-F}" -- "$1" err.txt && return 0
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    return 1
+}
+step() { # NAME LINE [grep flags]
+    if wait_for "$2" "${3:-F}"; then ok "$1"; else bad "$1: no line '$2'; stderr: $(tail -n 5 err.txt)"; fi
+}
+# Saves as editors do: a new file renamed over the old one.
+save_by_rename() { sed "$1" c.ini >c.ini.new && mv c.ini.new c.ini; }
+# Saves in place: the same inode truncated and written.
+save_in_place() { local text; text=$(sed "$1" c.ini); printf '%s\n' "$text" >c.ini; }
+
+"$bin" --print-config --set scene.name=single --set sim.threads=1 >c.ini 2>/dev/null
+"$bin" --headless --watch --config c.ini --dump final.json >out.txt 2>err.txt &
+pid=$!
+step "the run starts watching" \
+    'dinghy: watching c.ini for changes \((inotify|polling its status)\); runs until interrupted' E
+
+save_by_rename 's/^stiffness = 400$/stiffness = 800/'
+step "good edit (saved by rename) applied" "dinghy: reloaded c.ini: dinghy.stiffness 400 -> 800"
+
+save_in_place 's/^stiffness = 800$/stifness = 800/; s/^damping = 0.5$/damping = fast/'
+step "bad edit (saved in place) rejected" \
+    "dinghy: c.ini not applied (2 errors); still running the previous configuration"
+damping_line=$(grep -n '^damping = ' c.ini | cut -d: -f1)
+stiffness_line=$(grep -n '^stifness = ' c.ini | cut -d: -f1)
+if grep -qxF "dinghy: c.ini:$damping_line: sim.damping = 'fast' is not a number; allowed: 0 to 1000 1/s" err.txt \
+   && grep -qxF "dinghy: c.ini:$stiffness_line: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?" err.txt
+then ok "every error of the bad edit reported as FILE:LINE"
+else bad "errors of the bad edit: $(tail -n 4 err.txt)"; fi
+if kill -0 "$pid" 2>/dev/null; then ok "the run goes on after the bad edit"; else bad "the run stopped"; fi
+
+save_by_rename 's/^stifness = 800$/stiffness = 800/; s/^damping = fast$/damping = 0.5/; s/^dt = 0.001$/dt = 0.0005/'
+step "next good edit applied" "dinghy: reloaded c.ini: sim.dt 0.001 -> 0.0005"
+
+save_by_rename 's/^name = single$/name = pair/'
+step "structural edit rebuilds the scene" "dinghy: reloaded c.ini: scene.name single -> pair; scene rebuilt"
+
+kill -TERM "$pid"
+wait "$pid"; rc=$?
+pid=
+if [[ $rc -eq 0 ]] && grep -q 'dinghies 2 ' out.txt; then ok "SIGTERM ends the run with its summary (exit 0)"
+else bad "end of run: exit $rc, stdout: $(cat out.txt)"; fi
+if grep -q '"dt": 0.0005,' final.json && [[ $(grep -c '"com"' final.json) -eq 2 ]]; then
+    ok "the final state runs the last good configuration (dt 0.0005, 2 dinghies)"
+else bad "final dump: $(head -c 300 final.json)"; fi
+if [[ $(grep -c '^dinghy: reloaded' err.txt) -eq 3 ]]; then ok "one line per applied reload"
+else bad "reload lines: $(grep '^dinghy: reloaded' err.txt)"; fi
+
+echo "reload: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

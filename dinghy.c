@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/audio_run.h"
 #include "app/headless.h"
 #include "config/cli.h"
 #include "config/config.h"
@@ -66,7 +67,11 @@ int main(int argc, char **argv)
     } else {
         warn_stability(&settings.sim);
         if (opt.mode == MODE_HEADLESS) {
-            rc = headless_run(&settings.sim, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
+            long steps = opt.steps >= 0 ? opt.steps : 1000;
+            if (opt.audio && settings.audio.enabled)
+                rc = audio_headless_run(&settings, steps, opt.dump, opt.mute);
+            else
+                rc = headless_run(&settings.sim, steps, opt.dump);
         } else {
             fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
                     "'dinghy --headless --steps 2000' instead\n");

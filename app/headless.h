@@ -3,10 +3,23 @@
 #define DINGHY_HEADLESS_H
 
 #include "../physics/params.h"
+#include "../physics/sim.h"
 
 /* Simulates `steps` steps of the scene in params, prints a one-line summary
  * and writes the JSON dump when dump is not NULL. Returns the program's exit
  * code: 0 ok, 2 dump file unwritable, 3 blew up. */
 int headless_run(const sim_params *params, long steps, const char *dump);
+
+/* The same run in frames of frame_steps steps, calling frame(sim, ctx)
+ * after each (and after a last, shorter one): for whatever follows the
+ * simulation as it goes (the sound of --audio). The frames change nothing
+ * in the physics: the hash is that of headless_run. */
+typedef struct {
+    long frame_steps;                          /* steps per frame, >= 1 */
+    void (*frame)(dinghy_sim *sim, void *ctx); /* may read state and events, clear events */
+    void *ctx;
+} headless_hooks;
+int headless_run_hooked(const sim_params *params, long steps, const char *dump,
+                        const headless_hooks *hooks);
 
 #endif

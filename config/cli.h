@@ -15,6 +15,8 @@ typedef struct {
     const char **sets;      /* --set assignments, in order */
     int nsets;
     int help, version, print_config;
+    int audio;              /* --audio: a headless run plays sound */
+    int mute;               /* --mute: sound plays silence */
 } cli_options;
 
 /* Parses argv into o; problems go to d, one line each. Returns 0 when the

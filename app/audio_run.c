@@ -37,10 +37,9 @@ static void print_stats(const audio_stats *s, long dropped, int muted)
     if (s->first_squeak >= 0.0)
         snprintf(first, sizeof first, " (first at %.3f s)", s->first_squeak);
     fprintf(stderr, "audio: %s %d Hz %d ch%s: %ld squeak%s%s, %ld splash%s; %ld of %ld events not "
-            "sounded, %ld voices stolen, %ld dropped by the physics; simulated time 0 at %.3f s of "
-            "the output\n", s->driver ? s->driver : "?", s->rate, s->channels, muted ? " muted" : "",
+            "sounded, %ld voices stolen, %ld dropped by the physics\n", s->driver ? s->driver : "?", s->rate, s->channels, muted ? " muted" : "",
             s->squeaks, s->squeaks == 1 ? "" : "s", first, s->splashes, s->splashes == 1 ? "" : "es",
-            s->skipped, s->events, s->stolen, dropped, s->start_seconds);
+            s->skipped, s->events, s->stolen, dropped);
 }
 
 int audio_headless_run(const dinghy_settings *settings, long steps, const char *dump, int muted)

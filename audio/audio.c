@@ -64,6 +64,7 @@ struct audio {
     int wait_for_sim;     /* lockstep: the audio thread waits for the simulation */
     int pace;             /* AUDIO_PACED: the caller waits for the device */
     int draining;         /* no more frames are coming */
+    int closing;          /* Mix_CloseAudio is coming: the hook calls no mixer function */
     audio_stats stats;
 };
 
@@ -123,15 +124,19 @@ static void SDLCALL after_mix(void *udata, Uint8 *stream, int len)
     SDL_LockMutex(a->lock);
     a->mixed_bytes += len;
     a->last_len = len;
-    while (a->wait_for_sim && !a->draining
+    if (a->closing) {
+        SDL_UnlockMutex(a->lock);
+        return;
+    }
+    while (a->wait_for_sim && !a->draining && !a->closing
            && !(a->ready && a->origin != NO_ORIGIN && a->submitted >= mixed_frames(a) + buffer_frames(a))) {
         if (SDL_CondWaitTimeout(a->cond, a->lock, WAIT_MS) == SDL_MUTEX_TIMEDOUT)
             a->wait_for_sim = 0; /* the simulation stalled: let the device run free */
     }
-    if (a->ready && !a->set_up)
+    if (a->ready && !a->set_up && !a->closing)
         set_up_channels(a);
     int64_t next_end = mixed_frames(a) + buffer_frames(a);
-    while (a->set_up && a->q_count > 0
+    while (a->set_up && !a->closing && a->q_count > 0
            && (a->timing == AUDIO_REALTIME || a->q[a->q_head].at <= next_end)) {
         const queued *f = &a->q[a->q_head];
         if (a->timing == AUDIO_PACED && f->at + buffer_frames(a) < mixed_frames(a))
@@ -231,6 +236,19 @@ static void free_sounds(audio *a)
     SDL_free(a->water.abuf);
 }
 
+/* Before Mix_CloseAudio: that frees the panning effects' state before it
+ * stops the device, without the device's lock, so the hook must make no
+ * mixer call from here on. Holding our lock means the hook is not inside
+ * one now; it also releases a hook waiting for the simulation. */
+static void stop_hook(audio *a)
+{
+    SDL_LockMutex(a->lock);
+    a->draining = 1;
+    a->closing = 1;
+    SDL_CondBroadcast(a->cond);
+    SDL_UnlockMutex(a->lock);
+}
+
 static void free_handle(audio *a)
 {
     if (a->cond)
@@ -283,10 +301,7 @@ audio *audio_open(const audio_params *p, audio_timing timing, int muted)
         if (a->rate < 4000 || a->channels < 1 || make_sounds(a, format) != 0) {
             snprintf(why, sizeof why, "cannot make the sounds for %d Hz, %d channels, format 0x%x",
                      a->rate, a->channels, format);
-            SDL_LockMutex(a->lock);
-            a->draining = 1;
-            SDL_CondBroadcast(a->cond);
-            SDL_UnlockMutex(a->lock);
+            stop_hook(a);
             Mix_CloseAudio();
             Mix_SetPostMix(NULL, NULL);
             SDL_QuitSubSystem(SDL_INIT_AUDIO);
@@ -414,10 +429,7 @@ void audio_close(audio *a)
 {
     if (!a)
         return;
-    SDL_LockMutex(a->lock);
-    a->draining = 1; /* release a waiting hook */
-    SDL_CondBroadcast(a->cond);
-    SDL_UnlockMutex(a->lock);
+    stop_hook(a);
     int saved = quiet_begin();
     Mix_CloseAudio();
     quiet_end(saved);

@@ -94,8 +94,9 @@ typedef struct {
     long late;               /* frames applied after their time (simulation behind the device) */
     double first_squeak;     /* simulated time of the first squeak / splash played, s; -1 none */
     double first_splash;
-    double start_seconds;    /* AUDIO_PACED: device time at which simulated time 0 plays, s;
-                                -1 before the first frame */
+    double start_seconds;    /* device time at which simulated time 0 plays, s, counted from
+                                the first buffer SDL_mixer mixed (a driver may output silence
+                                before that); -1 before the first frame */
 } audio_stats;
 audio_stats audio_get_stats(const audio *a);
 

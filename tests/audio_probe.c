@@ -1,16 +1,17 @@
 /* audio_probe: measures a raw S16LE stereo file as SDL's disk audio driver
  * writes it, for tests/test_audio.sh.
  *
- * usage: audio_probe FILE [FROM TO [RATE]]
+ * usage: audio_probe [--above LEVEL] FILE [FROM TO [RATE]]
  *   FROM, TO: the time range to measure, s (default: the whole file)
  *   RATE: frames per second (default 44100)
  * prints one line of "name value" pairs, levels as fractions of full scale:
  *   frames N  seconds S  nonzero K  first T  peak P  rms R  clipped C
- *   wmin A  wmed B  wmax C
+ *   wmin A  wmed B  wmax C  above U
  * nonzero: frames with any non-zero sample; first: time of the first such
  * frame in the range (-1 if none); clipped: samples at full scale;
  * wmin/wmed/wmax: least, median and largest RMS of the 50 ms windows that
- * fit in the range (0 if none). Exit 0, or 2 on bad usage or an unreadable
+ * fit in the range (0 if none); above: start of the first 10 ms window in
+ * the range whose RMS exceeds LEVEL (-1 if none or no --above). Exit 0, or 2 on bad usage or an unreadable
  * file (a missing file is reported as empty, frames 0). */
 #include <math.h>
 #include <stdio.h>
@@ -25,8 +26,14 @@ static int by_value(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    double level = -1.0;
+    if (argc > 2 && strcmp(argv[1], "--above") == 0) {
+        level = atof(argv[2]);
+        argv += 2;
+        argc -= 2;
+    }
     if (argc != 2 && argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: audio_probe FILE [FROM TO [RATE]]\n");
+        fprintf(stderr, "usage: audio_probe [--above LEVEL] FILE [FROM TO [RATE]]\n");
         return 2;
     }
     double from = argc >= 4 ? atof(argv[2]) : 0.0, to = argc >= 4 ? atof(argv[3]) : 1e30;
@@ -88,10 +95,20 @@ int main(int argc, char **argv)
     }
     if (w && nwin)
         qsort(w, nwin, sizeof *w, by_value);
+    double above = -1.0;
+    size_t short_win = (size_t)(0.01 * rate);
+    for (size_t i = lo; level >= 0.0 && short_win && i + short_win <= hi && above < 0.0; i += short_win / 2) {
+        double s = 0.0;
+        for (size_t j = i; j < i + short_win; j++)
+            for (int c = 0; c < 2; c++)
+                s += (pcm[2 * j + c] / 32768.0) * (pcm[2 * j + c] / 32768.0);
+        if (sqrt(s / (2.0 * short_win)) > level)
+            above = i / rate;
+    }
     printf("frames %zu seconds %.4f nonzero %zu first %.4f peak %.5f rms %.5f clipped %zu "
-           "wmin %.5f wmed %.5f wmax %.5f\n", hi - lo, (hi - lo) / rate, nonzero, first, peak,
-           hi > lo ? sqrt(sum / (2.0 * (hi - lo))) : 0.0, clipped,
-           nwin ? w[0] : 0.0, nwin ? w[nwin / 2] : 0.0, nwin ? w[nwin - 1] : 0.0);
+           "wmin %.5f wmed %.5f wmax %.5f above %.4f\n", hi - lo, (hi - lo) / rate, nonzero, first,
+           peak, hi > lo ? sqrt(sum / (2.0 * (hi - lo))) : 0.0, clipped,
+           nwin ? w[0] : 0.0, nwin ? w[nwin / 2] : 0.0, nwin ? w[nwin - 1] : 0.0, above);
     free(w);
     free(pcm);
     return 0;

@@ -25,35 +25,48 @@ run() {
 probe() {
     local line
     line=$("$probe" "$@") || return 1
-    read -r _ frames _ seconds _ nonzero _ first _ peak _ rms _ clipped _ wmin _ wmed _ wmax <<<"$line"
+    read -r _ frames _ seconds _ nonzero _ first _ peak _ rms _ clipped _ wmin _ wmed _ wmax _ above <<<"$line"
 }
 hash_of() { sed -n 's/.*hash \([0-9a-f]\{16\}\).*/\1/p' "$1"; }
 # the audio line's numbers
 first_squeak() { sed -n 's/.*first at \([0-9.]*\) s.*/\1/p' "$1"; }
-start_at() { sed -n 's/.*simulated time 0 at \([0-9.]*\) s of the output.*/\1/p' "$1"; }
 # awk-true: check 'EXPR' with the probe variables
 is() {
     awk -v frames="$frames" -v nonzero="$nonzero" -v first="$first" -v peak="$peak" -v rms="$rms" \
-        -v clipped="$clipped" -v wmin="$wmin" -v wmed="$wmed" -v wmax="$wmax" -v t="${t:-0}" \
+        -v clipped="$clipped" -v wmin="$wmin" -v wmed="$wmed" -v wmax="$wmax" -v above="$above" -v t="${t:-0}" \
         "BEGIN { exit !($1) }"
 }
 
-# 1. A pair collision: silent until the contact, a squeak right at it.
+# 1. A pair collision: the water, then a squeak right at the contact.
+# Where the run starts in the file is SDL's business (it writes silence
+# while it holds a new device paused, a varying amount with
+# SDL_DISKAUDIODELAY=0); the water loop starts with the first frame of
+# sound, 17 steps of 1 ms in, and marks it (turned down: the mark, not the subject).
 pair=(--steps 1500 --set scene.name=pair --set scene.height=0 --set scene.spacing=4)
-run pair --audio "${pair[@]}" --set audio.ambience_volume=0
-t=$(awk -v a="$(first_squeak "$tmp/pair.err")" -v b="$(start_at "$tmp/pair.err")" 'BEGIN { if (a != "" && b != "") print a + b }')
+run pair --audio "${pair[@]}" --set audio.ambience_volume=0.15
+probe "$tmp/pair.raw"
+t=$(awk -v c="$(first_squeak "$tmp/pair.err")" -v w="$first" 'BEGIN { if (c != "" && w >= 0) print w + c - 0.017 }')
 if [[ $rc -eq 0 && -n $t ]] && grep -q "audio: disk 44100 Hz 2 ch: 1 squeak (first at" "$tmp/pair.err"; then
-    ok "pair collision: one squeak, at output time $t s"
+    ok "pair collision: one squeak, due at $t s of the output"
 else
     bad "pair run (exit $rc): $(cat "$tmp/pair.err")"; t=1
 fi
-probe "$tmp/pair.raw" 0 "$(awk -v t="$t" 'BEGIN { print t - 0.05 }')"
-if is 'frames > 40000 && nonzero == 0'; then ok "pair: silence before the contact"
-else bad "pair: sound before the contact: frames $frames nonzero $nonzero first $first"; fi
-probe "$tmp/pair.raw" "$(awk -v t="$t" 'BEGIN { print t - 0.05 }')" "$(awk -v t="$t" 'BEGIN { print t + 0.25 }')"
-if is 'first >= t - 0.05 && first < t + 0.06 && peak > 0.05 && rms > 0.005 && clipped == 0'; then
-    ok "pair: a squeak within 60 ms of the contact (starts $first s, peak $peak)"
-else bad "pair: no squeak at the contact ($t s): first $first peak $peak rms $rms"; fi
+probe "$tmp/pair.raw" 0.1 "$(awk -v t="$t" 'BEGIN { print t - 0.05 }')"
+calm_max=$wmax
+if is 'wmed > 0.005 && wmax < 1.5 * wmed'; then ok "pair: only the water before the contact (50 ms RMS <= $wmax)"
+else bad "pair: before the contact wmed $wmed wmax $wmax"; fi
+probe --above "$(awk -v c="$calm_max" 'BEGIN { print 2.5 * c }')" "$tmp/pair.raw" \
+    "$(awk -v t="$t" 'BEGIN { print t - 0.1 }')" "$(awk -v t="$t" 'BEGIN { print t + 0.3 }')"
+if is 'above >= t - 0.06 && above < t + 0.06 && peak > 0.05 && clipped == 0'; then
+    ok "pair: a squeak within 60 ms of the contact (at $above s, peak $peak)"
+else bad "pair: no squeak at the contact ($t s): louder from $above, peak $peak"; fi
+run pair0 --audio "${pair[@]}" --set audio.ambience_volume=0
+probe "$tmp/pair0.raw"
+first0=$first
+probe "$tmp/pair0.raw" "$(awk -v f="$first0" 'BEGIN { print f + 0.35 }')" 100
+if [[ $rc -eq 0 ]] && awk -v f="$first0" 'BEGIN { exit !(f > 0.9) }' && is 'nonzero == 0'; then
+    ok "pair without the water: silence but for one squeak (at $first0 s)"
+else bad "pair without the water: first sound $first0, $nonzero non-zero frames after it"; fi
 "$bin" --headless --threads 1 "${pair[@]}" >"$tmp/silent.out" 2>&1
 if [[ -n $(hash_of "$tmp/pair.out") && $(hash_of "$tmp/pair.out") == $(hash_of "$tmp/silent.out") ]]; then
     ok "pair: same hash with and without sound ($(hash_of "$tmp/pair.out"))"

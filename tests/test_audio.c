@@ -467,6 +467,18 @@ static size_t read_raw(const char *path, short **pcm)
     return got / 4;
 }
 
+/* Points SDL at its disk driver, writing as fast as it can to a new
+ * temporary file named from the template in path. */
+static void use_disk_driver(char *path)
+{
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    setenv("SDL_AUDIODRIVER", "disk", 1);
+    setenv("SDL_DISKAUDIOFILE", path, 1);
+    setenv("SDL_DISKAUDIODELAY", "0", 1);
+}
+
 /* First frame at or after `from` with a non-zero sample in channel ch. */
 static size_t onset(const short *pcm, size_t frames, size_t from, int ch)
 {
@@ -484,12 +496,7 @@ static void test_disk_lockstep(void **state)
 {
     (void)state;
     char path[] = "/tmp/dinghy-test-audio-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    setenv("SDL_AUDIODRIVER", "disk", 1);
-    setenv("SDL_DISKAUDIOFILE", path, 1);
-    setenv("SDL_DISKAUDIODELAY", "0", 1);
+    use_disk_driver(path);
     audio_params p = audio_params_default();
     p.ambience_volume = 0.0; /* only the squeaks make sound */
     audio *a = audio_open(&p, AUDIO_PACED, 0);
@@ -536,12 +543,7 @@ static void test_realtime_never_waits(void **state)
 {
     (void)state;
     char path[] = "/tmp/dinghy-test-audio-XXXXXX";
-    int fd = mkstemp(path);
-    assert_true(fd >= 0);
-    close(fd);
-    setenv("SDL_AUDIODRIVER", "disk", 1);
-    setenv("SDL_DISKAUDIOFILE", path, 1);
-    setenv("SDL_DISKAUDIODELAY", "0", 1);
+    use_disk_driver(path);
     audio_params p = audio_params_default();
     audio *a = audio_open(&p, AUDIO_REALTIME, 0);
     assert_non_null(a);

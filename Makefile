@@ -39,6 +39,26 @@ ifndef DINGHY_NO_DEPS
 	@scripts/deps.sh
 endif
 
+# ---- sound (SDL2_mixer): audio/, the headless --audio run, its tests ----
+AUDIO_LIB = audio/synth.c audio/plan.c audio/scene_sound.c audio/audio.c
+AUDIO     = $(AUDIO_LIB) app/audio_run.c
+CORE     += $(AUDIO)
+PKGS     += sdl2 SDL2_mixer
+TESTS    += tests/test_audio.c
+.PHONY: test-audio
+test: test-audio
+# the unit suite, again under ThreadSanitizer (the sound has two threads), then the program on SDL's disk driver
+test-audio: $(B)/rel/test_audio $(B)/tsan/test_audio dinghy $(B)/rel/audio_probe
+	@echo "== $(B)/rel/test_audio" && ./$(B)/rel/test_audio
+	@echo "== $(B)/tsan/test_audio (ThreadSanitizer)" && \
+	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" ./$(B)/tsan/test_audio
+	@bash tests/test_audio.sh ./dinghy $(B)/rel/audio_probe
+$(B)/tsan/test_audio: $(B)/tsan/tests/test_audio.o $(B)/tsan/tests/support.o $(call objs,tsan,$(PHYSICS) $(AUDIO_LIB))
+	$(TSAN_CC) $(BASEFLAGS) $(TSAN) $^ $(TEST_LIBS) $(LIBS) -o $@
+$(B)/rel/audio_probe: tests/audio_probe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) $< -lm -o $@
+
 # ---- release build ----
 $(B)/rel/%.o: %.c
 	@mkdir -p $(dir $@)

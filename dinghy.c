@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/audio_run.h"
 #include "app/bench.h"
 #include "app/headless.h"
 #include "app/headless_watch.h"
@@ -93,7 +94,11 @@ static int run(const cli_options *opt, const config_source *src)
             };
             rc = bench_run(&settings.sim, &b);
         } else if (opt->mode == MODE_HEADLESS) {
-            rc = headless_run(&settings.sim, opt->steps >= 0 ? opt->steps : 1000, opt->dump);
+            long steps = opt->steps >= 0 ? opt->steps : 1000;
+            if (opt->audio && settings.audio.enabled)
+                rc = audio_headless_run(&settings, steps, opt->dump, opt->mute);
+            else
+                rc = headless_run(&settings.sim, steps, opt->dump);
         } else {
             fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
                     "'dinghy --headless --steps 2000' instead\n");

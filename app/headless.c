@@ -10,6 +10,27 @@
 
 int headless_run(const sim_params *params, long steps, const char *dump)
 {
+    return headless_run_hooked(params, steps, dump, NULL);
+}
+
+/* Steps frame by frame, calling the hook after each; stops at a blow-up. */
+static long step_frames(dinghy_sim *sim, long steps, const headless_hooks *h)
+{
+    long done = 0, per = h->frame_steps > 0 ? h->frame_steps : 1;
+    while (done < steps) {
+        long want = steps - done < per ? steps - done : per;
+        long got = sim_step(sim, want);
+        done += got;
+        h->frame(sim, h->ctx);
+        if (got < want)
+            break;
+    }
+    return done;
+}
+
+int headless_run_hooked(const sim_params *params, long steps, const char *dump,
+                        const headless_hooks *hooks)
+{
     char err[256];
     dinghy_sim *sim = sim_create(params, err, sizeof err);
     if (!sim) {
@@ -17,7 +38,7 @@ int headless_run(const sim_params *params, long steps, const char *dump)
         return 2;
     }
     double t0 = omp_get_wtime();
-    long done = sim_step(sim, steps);
+    long done = hooks ? step_frames(sim, steps, hooks) : sim_step(sim, steps);
     double wall = omp_get_wtime() - t0;
     if (done < steps || sim_blowup(sim).happened) {
         char msg[1024];

@@ -15,4 +15,16 @@ int headless_run(const sim_params *params, long steps, const char *dump);
  * dump when dump is not NULL. Returns 0, or 2 when the dump cannot be written. */
 int headless_report(dinghy_sim *sim, long done, double wall, const char *dump);
 
+/* The same run in frames of frame_steps steps, calling frame(sim, ctx)
+ * after each (and after a last, shorter one): for whatever follows the
+ * simulation as it goes (the sound of --audio). The frames change nothing
+ * in the physics: the hash is that of headless_run. */
+typedef struct {
+    long frame_steps;                          /* steps per frame, >= 1 */
+    void (*frame)(dinghy_sim *sim, void *ctx); /* may read state and events, clear events */
+    void *ctx;
+} headless_hooks;
+int headless_run_hooked(const sim_params *params, long steps, const char *dump,
+                        const headless_hooks *hooks);
+
 #endif

@@ -112,6 +112,10 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
         } else if (!strcmp(a, "--set")) {
             NEED_VALUE();
             o->sets[o->nsets++] = val;
+        } else if (!strcmp(a, "--audio")) {
+            o->audio = 1;
+        } else if (!strcmp(a, "--mute")) {
+            o->mute = 1;
         } else {
             diag_add(d, "unknown option '%s' (see --help)", a);
         }
@@ -135,7 +139,7 @@ void cli_print_help(const char *prog)
     printf("dinghy: soft-body inflatable rings tumbling down river rapids\n\n"
            "usage: %s [options]\n\n"
            "  (no mode)            open the rapids demo in a window\n"
-           "  --headless           simulate without window or sound, print a summary\n"
+           "  --headless           simulate without window (or sound, unless --audio), print a summary\n"
            "  --steps N            steps to simulate (headless default 1000; --watch: until Ctrl-C)\n"
            "  --threads T          threads for the tick, 0 = all cores (overrides sim.threads)\n"
            "  --bench              time the physics tick per thread count (no window, no sound)\n"
@@ -154,6 +158,9 @@ void cli_print_help(const char *prog)
            "  --print-config       print the effective configuration as INI and exit\n"
            "  --watch              with --headless: run in real time until --steps or Ctrl-C,\n"
            "                       applying every save of the config file (the demo always does)\n"
+           "  --audio              headless: play sound, paced by the sound device (no card:\n"
+           "                       one line says so and the run goes on silent)\n"
+           "  --mute               silence all sound\n"
            "  --version            print the version and exit\n"
            "  --help               this text\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"

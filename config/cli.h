@@ -23,6 +23,8 @@ typedef struct {
     int nsets;
     int help, version, print_config;
     int watch;              /* --watch: a headless run follows saves of the config file */
+    int audio;              /* --audio: a headless run plays sound */
+    int mute;               /* --mute: sound plays silence */
 } cli_options;
 
 /* Parses argv into o; problems go to d, one line each. Returns 0 when the

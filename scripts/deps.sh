@@ -9,6 +9,7 @@ packages=(
     make gcc pkg-config
     libinih-dev            # INI parsing
     libcmocka-dev          # unit tests
+    libsdl2-dev libsdl2-mixer-dev   # sound
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
     gnuplot-nox            # make bench plots
 )

@@ -114,34 +114,6 @@ static void spring_forces(const float *restrict x, const float *restrict y,
     }
 }
 
-/* The fused pass for offsets reaching at least FUSE_REACH positions on:
- * spring forces and their accumulation in one loop. Iteration L reads
- * t[L - D], written D >= FUSE_REACH iterations earlier, so vectors of up
- * to FUSE_REACH lanes are safe (safelen). Same arithmetic, same order, as
- * spring_forces followed by accumulate. */
-#define FUSE_REACH 16
-static void spring_forces_accumulate(const float *restrict x, const float *restrict y,
-                                     const float *restrict z, const float *restrict rest,
-                                     const float *restrict mask, float k, int D, size_t from,
-                                     size_t to, float *tx, float *ty, float *tz,
-                                     float *restrict fx, float *restrict fy, float *restrict fz)
-{
-#pragma omp simd safelen(FUSE_REACH)
-    for (size_t L = from; L < to; L++) {
-        float dx = x[L + D] - x[L], dy = y[L + D] - y[L], dz = z[L + D] - z[L];
-        float len = sqrtf(dx * dx + dy * dy + dz * dz);
-        float safe = len > 0.0f ? len : 1.0f;
-        float s = k * mask[L] * (len - rest[L]) / safe;
-        float sx = s * dx, sy = s * dy, sz = s * dz;
-        tx[L] = sx;
-        ty[L] = sy;
-        tz[L] = sz;
-        fx[L - from] = (fx[L - from] + sx) - tx[L - D];
-        fy[L - from] = (fy[L - from] + sy) - ty[L - D];
-        fz[L - from] = (fz[L - from] + sz) - tz[L - D];
-    }
-}
-
 /* f += (pull of my own spring) - (pull of the spring that ends on me). */
 static void accumulate(float *restrict f, const float *restrict t, const float *restrict t_back,
                        size_t n)
@@ -176,17 +148,10 @@ void spring_block(const spring_plan *p, float k, const float *x, const float *y,
     }
     for (int o = 0; o < p->noff; o++) {
         const int D = p->D[o];
-        const float *rest = p->rest + (size_t)o * p->src_len;
-        if (D >= FUSE_REACH) {
-            /* the halo rows are sources only; the interior both */
-            spring_forces(g[0], g[1], g[2], rest, p->mask[o], k, D, inner, t[0], t[1], t[2]);
-            spring_forces_accumulate(g[0], g[1], g[2], rest, p->mask[o], k, D, inner, src,
-                                     t[0], t[1], t[2], f[0], f[1], f[2]);
-        } else {
-            spring_forces(g[0], g[1], g[2], rest, p->mask[o], k, D, src, t[0], t[1], t[2]);
-            for (int c = 0; c < 3; c++)
-                accumulate(f[c], t[c] + inner, t[c] + inner - D, n_inner);
-        }
+        spring_forces(g[0], g[1], g[2], p->rest + (size_t)o * p->src_len, p->mask[o], k, D, src,
+                      t[0], t[1], t[2]);
+        for (int c = 0; c < 3; c++)
+            accumulate(f[c], t[c] + inner, t[c] + inner - D, n_inner);
     }
     /* fold the ghost columns onto the vertices they stand for */
     for (int r = 0; r < nb; r++)

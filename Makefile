@@ -9,7 +9,7 @@ PREFIX  ?= /usr/local
 # only lets sqrtf vectorise and changes no result.
 BASEFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
             -ffp-contract=off -fno-math-errno -fopenmp -MMD -MP
-PKGS      = inih
+PKGS      = inih glfw3 glew stb
 LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
@@ -18,13 +18,18 @@ PHYSICS = physics/params.c physics/shape.c physics/broadphase.c physics/events.c
 CONFIG  = config/diag.c config/params_table.c config/config.c config/cli.c
 APP     = app/report.c app/headless.c
 CORE    = $(PHYSICS) $(CONFIG) $(APP)
+# The renderer and what drives it: the on-screen demo and the offscreen captures.
+RENDER  = render/mat4.c render/camera.c render/window.c render/shader.c render/palette.c \
+          render/sky.c render/riverbed.c render/water.c render/dinghy_mesh.c render/hud.c \
+          render/offscreen.c render/png.c render/input.c render/render.c
+GFX     = $(RENDER) app/frame_clock.c app/video.c app/capture.c app/demo.c
 TESTS   = tests/test_physics.c tests/test_parallel.c tests/test_config.c
 
 B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 
 .SECONDARY:
-.PHONY: all deps test test-unit test-asan test-tsan test-cli run clean install
+.PHONY: all deps test test-unit test-asan test-tsan test-cli test-render run clean install
 all: deps dinghy
 
 deps:
@@ -37,7 +42,7 @@ $(B)/rel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-dinghy: $(call objs,rel,dinghy.c $(CORE))
+dinghy: $(call objs,rel,dinghy.c $(CORE) $(GFX))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(LIBS) -o $@
 
 $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $(call objs,rel,$(CORE))
@@ -63,7 +68,7 @@ $(B)/tsan/test_parallel: $(B)/tsan/tests/test_parallel.o $(B)/tsan/tests/support
 
 UNIT = $(patsubst tests/%.c,%,$(TESTS))
 
-test: deps test-unit test-cli test-asan test-tsan
+test: deps test-unit test-cli test-render test-asan test-tsan
 	@echo "make test: all suites passed"
 
 test-unit: $(addprefix $(B)/rel/,$(UNIT))
@@ -79,6 +84,18 @@ test-asan: $(addprefix $(B)/asan/,$(UNIT))
 test-tsan: $(B)/tsan/test_parallel
 	@echo "== $< (ThreadSanitizer)"
 	@TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$<
+
+# ---- the renderer's tests, on Xvfb with Mesa's llvmpipe (no GPU or display needed);
+# -noreset: Xvfb otherwise resets when its last client leaves, and the next
+# test's connection can land in the middle of that reset ----
+XVFB = xvfb-run -a -s '-screen 0 1280x720x24 -noreset'
+$(B)/rel/test_render: $(B)/rel/tests/test_render.o $(B)/rel/tests/support.o $(call objs,rel,$(CORE) $(GFX))
+	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(LIBS) -o $@
+
+test-render: dinghy $(B)/rel/test_render
+	@echo "== test_render (Xvfb, Mesa llvmpipe)"
+	@$(XVFB) ./$(B)/rel/test_render
+	@$(XVFB) bash tests/test_render.sh ./dinghy
 
 run: all
 	./dinghy

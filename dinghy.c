@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/capture.h"
+#include "app/demo.h"
 #include "app/headless.h"
 #include "config/cli.h"
 #include "config/config.h"
@@ -19,6 +21,10 @@ static int load_settings(const cli_options *o, dinghy_settings *p, diag_list *d)
         config_set_assignment(p, o->sets[i], d);
     if (o->threads >= 0)
         p->sim.threads = o->threads;
+    if (o->width > 0)
+        p->render.width = o->width;
+    if (o->height > 0)
+        p->render.height = o->height;
     if (d->count == 0)
         config_check(p, o->config ? o->config : "parameters", d);
     return d->count ? -1 : 0;
@@ -67,10 +73,13 @@ int main(int argc, char **argv)
         warn_stability(&settings.sim);
         if (opt.mode == MODE_HEADLESS) {
             rc = headless_run(&settings.sim, opt.steps >= 0 ? opt.steps : 1000, opt.dump);
+        } else if (opt.screenshot || opt.record || opt.video) {
+            capture_request req = {opt.screenshot, opt.record, opt.video,
+                                   opt.frames > 0 ? opt.frames : CAPTURE_DEFAULT_FRAMES,
+                                   opt.steps > 0 ? opt.steps : 0};
+            rc = capture_run(&settings, &req);
         } else {
-            fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
-                    "'dinghy --headless --steps 2000' instead\n");
-            rc = 4;
+            rc = demo_run(&settings);
         }
     }
     diag_free(&d);

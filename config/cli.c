@@ -19,12 +19,20 @@ static int parse_long(const char *s, long lo, long hi, long *out)
     return 0;
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && !strcmp(s + n - k, suffix);
+}
+
 int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
 {
     memset(o, 0, sizeof *o);
     o->mode = MODE_DEMO;
     o->steps = -1;
     o->threads = -1;
+    o->frames = -1;
+    o->width = o->height = -1;
     o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
     if (!o->sets) {
         diag_add(d, "out of memory");
@@ -68,11 +76,40 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
         } else if (!strcmp(a, "--set")) {
             NEED_VALUE();
             o->sets[o->nsets++] = val;
+        } else if (!strcmp(a, "--screenshot")) {
+            NEED_VALUE();
+            if (!has_suffix(val, ".png"))
+                diag_add(d, "--screenshot '%s': the file name must end in .png", val);
+            o->screenshot = val;
+        } else if (!strcmp(a, "--record")) {
+            NEED_VALUE();
+            o->record = val;
+        } else if (!strcmp(a, "--video")) {
+            NEED_VALUE();
+            if (!has_suffix(val, ".mp4"))
+                diag_add(d, "--video '%s': the file name must end in .mp4", val);
+            o->video = val;
+        } else if (!strcmp(a, "--frames")) {
+            NEED_VALUE();
+            if (parse_long(val, 1, 1000000L, &o->frames))
+                diag_add(d, "--frames '%s': expected a whole number from 1 to 1000000", val);
+        } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
+            NEED_VALUE();
+            long px;
+            if (parse_long(val, 16, 16384, &px))
+                diag_add(d, "%s '%s': expected a whole number of pixels from 16 to 16384", a, val);
+            else
+                *(a[2] == 'w' ? &o->width : &o->height) = (int)px;
         } else {
             diag_add(d, "unknown option '%s' (see --help)", a);
         }
 #undef NEED_VALUE
     }
+    int pictures = o->screenshot || o->record || o->video;
+    if (pictures && o->mode == MODE_HEADLESS)
+        diag_add(d, "--headless draws nothing: leave it out to use --screenshot, --record or --video");
+    if (o->frames >= 0 && !o->record && !o->video)
+        diag_add(d, "--frames needs --record DIR or --video FILE.mp4");
     return d->count == before ? 0 : -1;
 }
 
@@ -94,6 +131,13 @@ void cli_print_help(const char *prog)
            "  --config FILE        read parameters from an INI file\n"
            "  --set section.key=value   override one parameter (repeatable, after --config)\n"
            "  --print-config       print the effective configuration as INI and exit\n"
+           "  --screenshot FILE.png  render offscreen after --steps N steps (default 0), write a PNG\n"
+           "  --record DIR         write numbered PNG frames DIR/frame_00000.png ... (render.fps a second)\n"
+           "  --video FILE.mp4     encode the frames to MP4 with ffmpeg (apt-get install ffmpeg)\n"
+           "  --frames K           frames for --record / --video (default 150)\n"
+           "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
+           "  demo keys: mouse drag orbit (left) / pan (right, middle), wheel zoom, F follow,\n"
+           "             Space pause, N step, R reset, +/- speed, P screenshot, H/F1 help, Esc quit\n"
            "  --version            print the version and exit\n"
            "  --help               this text\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"

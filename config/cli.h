@@ -15,6 +15,12 @@ typedef struct {
     const char **sets;      /* --set assignments, in order */
     int nsets;
     int help, version, print_config;
+    /* pictures (render/, app/capture.c) */
+    const char *screenshot; /* --screenshot FILE.png, or NULL */
+    const char *record;     /* --record DIR, or NULL */
+    const char *video;      /* --video FILE.mp4, or NULL */
+    long frames;            /* --frames K, -1 when not given */
+    int width, height;      /* --width W, --height H (override render.*), -1 when not given */
 } cli_options;
 
 /* Parses argv into o; problems go to d, one line each. Returns 0 when the

@@ -10,6 +10,8 @@ packages=(
     libinih-dev            # INI parsing
     libcmocka-dev          # unit tests
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
+    libglfw3-dev libglew-dev libstb-dev   # the renderer: window + GL context, GL loader, PNG + HUD text
+    xvfb xauth libgl1-mesa-dri            # renderer tests and captures without a display or GPU
 )
 
 missing=()

@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# End-to-end checks of the pictures: no display, GL failure, screenshots,
+# recordings, the flags. Run under xvfb-run (make test-render does).
+# usage: tests/test_render.sh ./dinghy
+set -u
+bin=${1:-./dinghy}
+pass=0 fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok()   { pass=$((pass + 1)); echo "ok   $1"; }
+bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
+
+# expect NAME CODE PATTERN -- ARGS: exit code CODE and stderr+stdout matching PATTERN
+expect() {
+    local name=$1 code=$2 pattern=$3; shift 4
+    local out rc
+    out=$("$bin" "$@" 2>&1); rc=$?
+    if [[ $rc -eq $code ]] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"
+    else bad "$name (exit $rc, wanted $code; output: ${out:0:300})"; fi
+}
+
+# Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian).
+png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
+
+# No display: exit 4 at once, one line saying so and what to do instead.
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$bin" 2>&1); rc=$?
+if [[ $rc -eq 4 && $(wc -l <<<"$out") -eq 1 && $out == *"no display"* \
+      && $out == *"xvfb-run -a dinghy --screenshot out.png"* && $out == *"--headless"* \
+      && $out == *"desktop session"* ]]; then ok "no display: exit 4 with one line saying what to do"
+else bad "no display (exit $rc): $out"; fi
+out=$(DISPLAY=:77 "$bin" 2>&1); rc=$?
+if [[ $rc -eq 4 && $out == *"Failed to open display :77"* ]]; then ok "unreachable display: exit 4 naming it"
+else bad "unreachable display (exit $rc): $out"; fi
+out=$(env -u DISPLAY "$bin" --screenshot "$tmp/x.png" 2>&1); rc=$?
+if [[ $rc -eq 4 && $out == *"no display"* && ! -e $tmp/x.png ]]; then ok "no display for --screenshot: exit 4"
+else bad "no display for --screenshot (exit $rc): $out"; fi
+# A driver that offers less than OpenGL 3.3: the driver's message, exit 4.
+out=$(MESA_GL_VERSION_OVERRIDE=3.0 "$bin" --screenshot "$tmp/x.png" 2>&1); rc=$?
+if [[ $rc -eq 4 && $out == *"cannot create an OpenGL 3.3 core context: GLX"* ]]; then ok "no GL 3.3: exit 4 with the driver's message"
+else bad "no GL 3.3 (exit $rc): $out"; fi
+
+# Screenshots: the requested size, from flags or from the config.
+expect "screenshot writes a PNG" 0 "^wrote $tmp/a.png \(200 x 120 pixels, step 20" -- \
+    --screenshot "$tmp/a.png" --steps 20 --width 200 --height 120 --set scene.name=single
+[[ $(png_size "$tmp/a.png" 2>/dev/null) == 200x120 ]] && ok "screenshot is 200 x 120" || bad "screenshot size $(png_size "$tmp/a.png" 2>&1)"
+"$bin" --screenshot "$tmp/b.png" --set render.width=96 --set render.height=64 --set scene.name=single >/dev/null 2>&1
+[[ $(png_size "$tmp/b.png" 2>/dev/null) == 96x64 ]] && ok "render.width/height set the size" || bad "config size $(png_size "$tmp/b.png" 2>&1)"
+
+# Recording: K numbered frames, no more.
+expect "record writes K frames" 0 "^wrote 4 frames to $tmp/rec/frame_00000.png" -- \
+    --record "$tmp/rec" --frames 4 --width 96 --height 64 --set scene.name=single
+n=$(ls "$tmp/rec" 2>/dev/null | grep -c '^frame_0000[0-3]\.png$')
+total=$(ls "$tmp/rec" 2>/dev/null | wc -l)
+[[ $n -eq 4 && $total -eq 4 ]] && ok "frames 00000..00003 and nothing else" || bad "record dir: $(ls "$tmp/rec" 2>&1)"
+[[ $(png_size "$tmp/rec/frame_00003.png" 2>/dev/null) == 96x64 ]] && ok "frames have the size" || bad "frame size"
+if cmp -s "$tmp/rec/frame_00000.png" "$tmp/rec/frame_00003.png"; then bad "frames 0 and 3 are identical"
+else ok "the frames move"; fi
+
+# Video without ffmpeg on the PATH: says how to install it.
+out=$(PATH=/nonexistent "$bin" --video "$tmp/v.mp4" --frames 2 2>&1); rc=$?
+if [[ $rc -eq 2 && $out == *"apt-get install ffmpeg"* ]]; then ok "video without ffmpeg: exit 2, how to install"
+else bad "video without ffmpeg (exit $rc): $out"; fi
+
+# Bad flags.
+expect "screenshot must be .png" 2 "--screenshot 'x.jpg': the file name must end in .png" -- --screenshot x.jpg
+expect "video must be .mp4" 2 "--video 'x.avi': the file name must end in .mp4" -- --video x.avi
+expect "frames needs record or video" 2 "--frames needs --record DIR or --video FILE.mp4" -- --frames 3
+expect "bad --frames" 2 "--frames '0': expected a whole number from 1 to 1000000" -- --record "$tmp/r2" --frames 0
+expect "bad --width" 2 "--width '8': expected a whole number of pixels from 16 to 16384" -- --screenshot "$tmp/c.png" --width 8
+expect "headless draws nothing" 2 "--headless draws nothing" -- --headless --screenshot "$tmp/c.png"
+expect "render.fps range" 2 "render.fps = 0 is out of range" -- --record "$tmp/r3" --set render.fps=0
+expect "unwritable screenshot exits 2" 2 "cannot write image file '/nonexistent/dir/x.png'" -- \
+    --screenshot /nonexistent/dir/x.png --width 32 --height 32 --set scene.name=single
+expect "help lists the picture flags" 0 "--record DIR" -- --help
+
+echo "render-cli: $pass passed, $fail failed"
+[[ $fail -eq 0 ]]

@@ -89,8 +89,10 @@ test-tsan: $(B)/tsan/test_parallel
 # -noreset: Xvfb otherwise resets when its last client leaves, and the next
 # test's connection can land in the middle of that reset ----
 XVFB = xvfb-run -a -s '-screen 0 1280x720x24 -noreset'
+# --wrap: the test counts the allocations the project's own code makes per frame.
 $(B)/rel/test_render: $(B)/rel/tests/test_render.o $(B)/rel/tests/support.o $(call objs,rel,$(CORE) $(GFX))
-	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(LIBS) -o $@
+	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc \
+	    $(TEST_LIBS) $(LIBS) -o $@
 
 test-render: dinghy $(B)/rel/test_render
 	@echo "== test_render (Xvfb, Mesa llvmpipe)"

@@ -79,7 +79,7 @@ int main(int argc, char **argv)
                                    opt.steps > 0 ? opt.steps : 0};
             rc = capture_run(&settings, &req);
         } else {
-            rc = demo_run(&settings);
+            rc = demo_run(&settings, opt.frames);
         }
     }
     diag_free(&d);

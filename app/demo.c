@@ -52,7 +52,7 @@ static void screenshot(renderer *r, dinghy_sim *sim, render_window *win, double 
         fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
 }
 
-int demo_run(const dinghy_settings *settings)
+int demo_run(const dinghy_settings *settings, long max_frames)
 {
     char err[1024];
     render_window *win = NULL;
@@ -67,6 +67,15 @@ int demo_run(const dinghy_settings *settings)
         fprintf(stderr, "dinghy: %s\n", err);
         window_close(win);
         return 2;
+    }
+    if (settings->sim.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
+        /* All cores for the tick would leave none for a CPU renderer: the
+         * two then stall each other (measured here: 5x slower steps). */
+        int threads = omp_get_num_procs() / 2;
+        sim_set_threads(sim, threads);
+        fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s), so the physics uses %d of "
+                "%d cores; set sim.threads or --threads to choose\n", window_renderer_name(),
+                threads, omp_get_num_procs());
     }
     renderer *r = render_create(sim, err, sizeof err);
     input *in = r ? input_attach(win, render_camera(r)) : NULL;
@@ -90,7 +99,7 @@ int demo_run(const dinghy_settings *settings)
     double last = window_time();
     stats_window sw = {last, 0, 0, 0.0, sim_time(sim)};
 
-    while (!window_should_close(win)) {
+    for (long frame = 0; !window_should_close(win) && (max_frames <= 0 || frame < max_frames); frame++) {
         window_poll();
         input_actions a = input_take(in);
         if (a.quit)
@@ -125,8 +134,7 @@ int demo_run(const dinghy_settings *settings)
         double t0 = omp_get_wtime();
         long done = steps > 0 ? sim_step(sim, steps) : 0;
         double spent = omp_get_wtime() - t0;
-        if (!paused)
-            frame_clock_measured(&clock, done, spent);
+        frame_clock_measured(&clock, paused ? 0 : done, spent);
         if (done < steps || sim_blowup(sim).happened) {
             char msg[1024];
             sim_blowup_message(sim, msg, sizeof msg);
@@ -151,7 +159,7 @@ int demo_run(const dinghy_settings *settings)
             hs.speed = clock.speed;
             hs.follow = render_following(r);
             hud_format(text, sizeof text, &hs, show_help);
-            render_hud(r, text, 2.0f * window_ui_scale(win));
+            render_hud(r, text, 1.5f * window_ui_scale(win));
             if (a.screenshot)
                 screenshot(r, sim, win, now);
         }

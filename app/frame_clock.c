@@ -9,6 +9,7 @@ void frame_clock_init(frame_clock *c, double dt)
     c->speed = 1.0;
     c->backlog = 0.0;
     c->step_cost = 0.0;
+    c->last_physics = 0.0;
 }
 
 long frame_clock_steps(frame_clock *c, double elapsed)
@@ -19,9 +20,12 @@ long frame_clock_steps(frame_clock *c, double elapsed)
         elapsed = FRAME_CLOCK_MAX_ELAPSED;
     c->backlog += elapsed * c->speed;
     double wanted = floor(c->backlog / c->dt + 1e-9);
+    double budget = elapsed - c->last_physics; /* what drawing and waiting took */
+    if (budget < FRAME_CLOCK_BUDGET)
+        budget = FRAME_CLOCK_BUDGET;
     /* Until a step has been timed, a 60 Hz frame's worth: the first frame
      * must not stall on a scene too big for this machine. */
-    double cap = c->step_cost > 0.0 ? FRAME_CLOCK_BUDGET / c->step_cost : ceil(1.0 / (60.0 * c->dt));
+    double cap = c->step_cost > 0.0 ? budget / c->step_cost : ceil(1.0 / (60.0 * c->dt));
     if (cap < 1.0)
         cap = 1.0;
     if (wanted > cap) {
@@ -36,6 +40,7 @@ long frame_clock_steps(frame_clock *c, double elapsed)
 
 void frame_clock_measured(frame_clock *c, long steps, double seconds)
 {
+    c->last_physics = seconds >= 0.0 ? seconds : 0.0;
     if (steps <= 0 || !(seconds >= 0.0))
         return;
     double cost = seconds / (double)steps;

@@ -108,8 +108,8 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
     int pictures = o->screenshot || o->record || o->video;
     if (pictures && o->mode == MODE_HEADLESS)
         diag_add(d, "--headless draws nothing: leave it out to use --screenshot, --record or --video");
-    if (o->frames >= 0 && !o->record && !o->video)
-        diag_add(d, "--frames needs --record DIR or --video FILE.mp4");
+    if (o->frames >= 0 && o->mode == MODE_HEADLESS)
+        diag_add(d, "--frames counts pictures: use --steps N with --headless");
     return d->count == before ? 0 : -1;
 }
 
@@ -134,7 +134,7 @@ void cli_print_help(const char *prog)
            "  --screenshot FILE.png  render offscreen after --steps N steps (default 0), write a PNG\n"
            "  --record DIR         write numbered PNG frames DIR/frame_00000.png ... (render.fps a second)\n"
            "  --video FILE.mp4     encode the frames to MP4 with ffmpeg (apt-get install ffmpeg)\n"
-           "  --frames K           frames for --record / --video (default 150)\n"
+           "  --frames K           frames for --record / --video (default 150); the demo stops after K\n"
            "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
            "  demo keys: mouse drag orbit (left) / pan (right, middle), wheel zoom, F follow,\n"
            "             Space pause, N step, R reset, +/- speed, P screenshot, H/F1 help, Esc quit\n"

@@ -58,7 +58,7 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
     int n = snprintf(buf, len,
                      "%.0f fps   %.0f steps/s   %.3f ms/step   %d threads\n"
                      "%d dinghies   %zu vertices   t = %.2f s\n"
-                     "%s   speed %gx (reached %.2fx)   follow %s",
+                     "%s   speed %gx (reached %.2fx)   follow: %s",
                      s->fps, s->steps_per_s, s->ms_per_step, s->threads, s->dinghies, s->vertices,
                      s->sim_time, s->paused ? "PAUSED" : "running", s->speed, s->realtime_ratio,
                      follow);
@@ -66,10 +66,10 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
         return;
     snprintf(buf + n, len - (size_t)n, "%s",
              show_help ? "\n\n"
-                         "left drag  orbit      right/middle drag  pan      wheel  zoom\n"
-                         "F  follow next dinghy   Space  pause   N  single step   R  reset\n"
-                         "+ / -  simulation speed   P  screenshot   H / F1  hide help   Esc  quit"
-                       : "\nH  help");
+                         "drag: orbit (left), pan (right/middle)   wheel: zoom\n"
+                         "F follow   Space pause   N step   R reset\n"
+                         "+/- speed   P screenshot   H/F1 help   Esc quit"
+                       : "\nH: help");
 }
 
 hud *hud_create(char *err, size_t err_len)

@@ -67,6 +67,19 @@ window_status window_open(render_window **out, const char *title, int width, int
         return s;
     }
     glfwMakeContextCurrent(g);
+    if (visible && window_software_renderer()) {
+        /* Multisampling costs a CPU renderer about half its frame rate, and
+         * the CPU is what the physics needs: open the window again without. */
+        glfwDestroyWindow(g);
+        glfwWindowHint(GLFW_SAMPLES, 0);
+        if (!(g = glfwCreateWindow(width, height, title, NULL, NULL))) {
+            window_status s = fail(WINDOW_GL_FAILED, err, err_len,
+                                   "cannot create an OpenGL 3.3 core context");
+            glfwTerminate();
+            return s;
+        }
+        glfwMakeContextCurrent(g);
+    }
     glewExperimental = GL_TRUE; /* needed for core profiles with GLEW 2.x */
     GLenum e = glewInit();
     if (e != GLEW_OK) {
@@ -94,6 +107,20 @@ window_status window_open(render_window **out, const char *title, int width, int
         fprintf(stderr, "dinghy: GLFW warning: %s\n", last_error);
     *out = w;
     return WINDOW_OK;
+}
+
+const char *window_renderer_name(void)
+{
+    /* glGetString is core GL 1.0, exported by libGL itself: usable before glewInit. */
+    const GLubyte *name = glGetString(GL_RENDERER);
+    return name ? (const char *)name : "unknown";
+}
+
+int window_software_renderer(void)
+{
+    const char *name = window_renderer_name();
+    return strstr(name, "llvmpipe") || strstr(name, "softpipe") || strstr(name, "swrast") ||
+           strstr(name, "Software Rasterizer");
 }
 
 void window_close(render_window *w)

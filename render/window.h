@@ -37,6 +37,11 @@ void window_framebuffer_size(const render_window *w, int *width, int *height);
 /* The monitor's content scale (2 on a typical HiDPI screen): how much to
  * enlarge text and other fixed-size drawing. */
 float window_ui_scale(const render_window *w);
+/* The OpenGL renderer's name (GL_RENDERER) of the current context. */
+const char *window_renderer_name(void);
+/* 1 when the current context renders on the CPU (Mesa's llvmpipe,
+ * softpipe, swrast): drawing then competes with the physics for cores. */
+int window_software_renderer(void);
 /* Seconds on a monotonic clock. */
 double window_time(void);
 /* The underlying GLFWwindow, for the input module (as void * so that this

@@ -33,6 +33,20 @@
 #define H 270
 #define DROP_STEPS 1500
 
+/* The test binary is linked with --wrap=malloc,calloc,realloc: every
+ * allocation made by the project's own code (not the GL driver's) is
+ * counted here. */
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+static long allocations;
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n) { allocations++; return __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t size) { allocations++; return __real_calloc(n, size); }
+void *__wrap_realloc(void *p, size_t n) { allocations++; return __real_realloc(p, n); }
+
 /* ---- camera (no GL) ---- */
 
 static orbit_camera test_camera(void)
@@ -117,10 +131,17 @@ static void clock_caps_slow_frames(void **state)
     /* untimed: a 60 Hz frame's worth at most */
     assert_int_equal(frame_clock_steps(&c, 0.2), 17);
     assert_true(c.backlog == 0.0);
-    /* 2 ms a step: the 30 ms budget allows 15, and the rest is forgiven */
+    /* 2 ms a step, 20 ms of physics in a 40 ms frame: the 30 ms budget
+     * allows 15 steps, and the rest is forgiven */
     frame_clock_measured(&c, 10, 0.020);
-    assert_int_equal(frame_clock_steps(&c, 0.2), 15);
+    assert_int_equal(frame_clock_steps(&c, 0.040), 15);
     assert_true(c.backlog == 0.0);
+    /* a slow renderer (180 ms besides the physics): the physics gets as
+     * much, 90 steps, not the whole 200 */
+    frame_clock_measured(&c, 10, 0.020);
+    assert_int_equal(frame_clock_steps(&c, 0.200), 90);
+    assert_true(c.backlog == 0.0);
+    frame_clock_measured(&c, 0, 0.0);
     assert_int_equal(frame_clock_steps(&c, 0.005), 5);
     assert_int_equal(frame_clock_steps(&c, NAN), 0);
     assert_int_equal(frame_clock_steps(&c, -1.0), 0);
@@ -175,10 +196,10 @@ static void hud_text_reports_state(void **state)
     assert_non_null(strstr(buf, "32768 vertices"));
     assert_non_null(strstr(buf, "PAUSED"));
     assert_non_null(strstr(buf, "speed 0.5x"));
-    assert_non_null(strstr(buf, "follow dinghy 7"));
-    assert_non_null(strstr(buf, "Esc  quit"));
+    assert_non_null(strstr(buf, "follow: dinghy 7"));
+    assert_non_null(strstr(buf, "Esc quit"));
     hud_format(buf, sizeof buf, &s, 0);
-    assert_null(strstr(buf, "Esc  quit"));
+    assert_null(strstr(buf, "Esc quit"));
 }
 
 /* ---- pictures (GL under Xvfb) ---- */
@@ -448,6 +469,36 @@ static void broken_shader_reports_the_driver_log(void **state)
     window_close(win);
 }
 
+/* A frame as the demo draws it (step, scene, HUD, follow, offscreen
+ * read-back) makes no allocation in the project's code. */
+static void frames_allocate_nothing(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    scene_view v = open_view(&s);
+    char err[512], text[HUD_TEXT_MAX];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    if (!o)
+        fail_msg("offscreen_create: %s", err);
+    hud_stats hs = {60.0, 950.0, 1.05, 2, 4, 2048, 3.5, 0, 1.0, 0.98, 1};
+    render_follow(v.r, 1);
+    long before = allocations;
+    for (int frame = 0; frame < 5; frame++) {
+        sim_step(v.sim, 10);
+        sim_clear_events(v.sim);
+        offscreen_bind(o);
+        render_draw(v.r, v.sim, W, H, frame / 60.0);
+        hud_format(text, sizeof text, &hs, frame % 2);
+        render_hud(v.r, text, 2.0f);
+        offscreen_read(o);
+    }
+    print_message("%ld allocations in 5 frames\n", allocations - before);
+    assert_int_equal(allocations - before, 0);
+    assert_true(allocations > 0); /* the counter does count: creation allocated */
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
 static void render_project_matches_the_camera(void **state)
 {
     (void)state;
@@ -483,6 +534,7 @@ int main(void)
         cmocka_unit_test(screenshot_changes_as_the_dinghies_fall),
         cmocka_unit_test(broken_shader_reports_the_driver_log),
         cmocka_unit_test(render_project_matches_the_camera),
+        cmocka_unit_test(frames_allocate_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

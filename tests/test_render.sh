@@ -40,6 +40,12 @@ out=$(MESA_GL_VERSION_OVERRIDE=3.0 "$bin" --screenshot "$tmp/x.png" 2>&1); rc=$?
 if [[ $rc -eq 4 && $out == *"cannot create an OpenGL 3.3 core context: GLX"* ]]; then ok "no GL 3.3: exit 4 with the driver's message"
 else bad "no GL 3.3 (exit $rc): $out"; fi
 
+# The demo itself, for a few frames (a window on Xvfb); with a CPU renderer
+# it leaves a core to the renderer.
+note=""
+(( $(nproc) > 1 )) && note="OpenGL renders on the CPU \(llvmpipe.*\), so the physics uses $(( $(nproc) / 2 )) of $(nproc) cores"
+expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 --height 200 --set scene.name=pair
+
 # Screenshots: the requested size, from flags or from the config.
 expect "screenshot writes a PNG" 0 "^wrote $tmp/a.png \(200 x 120 pixels, step 20" -- \
     --screenshot "$tmp/a.png" --steps 20 --width 200 --height 120 --set scene.name=single
@@ -65,7 +71,7 @@ else bad "video without ffmpeg (exit $rc): $out"; fi
 # Bad flags.
 expect "screenshot must be .png" 2 "--screenshot 'x.jpg': the file name must end in .png" -- --screenshot x.jpg
 expect "video must be .mp4" 2 "--video 'x.avi': the file name must end in .mp4" -- --video x.avi
-expect "frames needs record or video" 2 "--frames needs --record DIR or --video FILE.mp4" -- --frames 3
+expect "frames is no headless flag" 2 "--frames counts pictures: use --steps N with --headless" -- --headless --frames 3
 expect "bad --frames" 2 "--frames '0': expected a whole number from 1 to 1000000" -- --record "$tmp/r2" --frames 0
 expect "bad --width" 2 "--width '8': expected a whole number of pixels from 16 to 16384" -- --screenshot "$tmp/c.png" --width 8
 expect "headless draws nothing" 2 "--headless draws nothing" -- --headless --screenshot "$tmp/c.png"

@@ -21,7 +21,7 @@ CORE    = $(PHYSICS) $(CONFIG) $(APP)
 # The renderer and what drives it: the on-screen demo and the offscreen captures.
 RENDER  = render/mat4.c render/camera.c render/window.c render/shader.c render/palette.c \
           render/sky.c render/riverbed.c render/water.c render/dinghy_mesh.c render/hud.c \
-          render/offscreen.c render/png.c render/input.c render/render.c
+          render/gpu_mesh.c render/offscreen.c render/png.c render/input.c render/render.c
 GFX     = $(RENDER) app/frame_clock.c app/video.c app/capture.c app/demo.c
 TESTS   = tests/test_physics.c tests/test_parallel.c tests/test_config.c
 

@@ -7,14 +7,14 @@
 
 #include "gl.h"
 #include "glsl_common.h"
+#include "gpu_mesh.h"
 #include "palette.h"
 #include "shader.h"
 
 struct dinghy_mesh {
     size_t vertices;
     float *staging; /* 6 floats per vertex, allocated once */
-    GLuint program, vao, vbo, ibo;
-    GLsizei index_count;
+    gpu_mesh gpu;
 };
 
 #define STR2(x) #x
@@ -66,7 +66,7 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
 {
     int P = sim_dinghy_count(sim), M = sim_segments(sim), N = sim_sides(sim);
     size_t nv = sim_vertex_count(sim), ni = nv * 6;
-    if (nv > UINT32_MAX || nv / (size_t)P > 0x7fffffff) {
+    if (nv > UINT32_MAX / 6 || ni > 0x7fffffff) { /* 32-bit indices, GLsizei counts */
         snprintf(err, err_len, "too many vertices to draw (%zu)", nv);
         return NULL;
     }
@@ -81,18 +81,18 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         return NULL;
     }
     m->vertices = nv;
-    m->program = shader_program("dinghy", vs, fs, err, err_len);
-    if (!m->program) {
+    m->gpu.program = shader_program("dinghy", vs, fs, err, err_len);
+    if (!m->gpu.program) {
         free(idx);
         dinghy_mesh_destroy(m);
         return NULL;
     }
-    glUseProgram(m->program);
-    glUniform1i(shader_uniform(m->program, "u_per_dinghy"), M * N);
+    glUseProgram(m->gpu.program);
+    glUniform1i(shader_uniform(m->gpu.program, "u_per_dinghy"), M * N);
     float palette[PALETTE_SIZE][3];
     for (int i = 0; i < PALETTE_SIZE; i++)
         palette_colour(i, palette[i]);
-    glUniform3fv(shader_uniform(m->program, "u_palette"), PALETTE_SIZE, &palette[0][0]);
+    glUniform3fv(shader_uniform(m->gpu.program, "u_palette"), PALETTE_SIZE, &palette[0][0]);
 
     size_t k = 0;
     for (int p = 0; p < P; p++)
@@ -106,19 +106,8 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
                 idx[k++] = i00; idx[k++] = i10; idx[k++] = i11;
                 idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
             }
-    m->index_count = (GLsizei)k;
-    glGenVertexArrays(1, &m->vao);
-    glBindVertexArray(m->vao);
-    glGenBuffers(1, &m->vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, m->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof(float) * 6 * nv), NULL, GL_STREAM_DRAW);
-    glGenBuffers(1, &m->ibo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, m->ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * k), idx, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
+    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * 6 * nv, 1, idx, k);
+    gpu_mesh_layout_position_normal();
     glBindVertexArray(0);
     free(idx);
     return m;
@@ -137,30 +126,20 @@ void dinghy_mesh_upload(dinghy_mesh *m, dinghy_sim *sim)
         o[4] = n.y[i];
         o[5] = n.z[i];
     }
-    GLsizeiptr bytes = (GLsizeiptr)(sizeof(float) * 6 * m->vertices);
-    glBindBuffer(GL_ARRAY_BUFFER, m->vbo);
-    /* Orphan the old storage so the driver need not wait for last frame's draw. */
-    glBufferData(GL_ARRAY_BUFFER, bytes, NULL, GL_STREAM_DRAW);
-    glBufferSubData(GL_ARRAY_BUFFER, 0, bytes, m->staging);
+    size_t bytes = sizeof(float) * 6 * m->vertices;
+    gpu_mesh_stream(&m->gpu, m->staging, bytes, bytes);
 }
 
 void dinghy_mesh_draw(const dinghy_mesh *m)
 {
-    glUseProgram(m->program);
-    glBindVertexArray(m->vao);
-    glDrawElements(GL_TRIANGLES, m->index_count, GL_UNSIGNED_INT, (void *)0);
+    gpu_mesh_draw(&m->gpu, -1);
 }
 
 void dinghy_mesh_destroy(dinghy_mesh *m)
 {
     if (!m)
         return;
-    if (m->program) {
-        glDeleteBuffers(1, &m->vbo);
-        glDeleteBuffers(1, &m->ibo);
-        glDeleteVertexArrays(1, &m->vao);
-        glDeleteProgram(m->program);
-    }
+    gpu_mesh_destroy(&m->gpu);
     free(m->staging);
     free(m);
 }

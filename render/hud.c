@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "gl.h"
+#include "gpu_mesh.h"
 #include "shader.h"
 
 #if defined(__GNUC__)
@@ -26,7 +27,7 @@
 #define MAX_QUADS (BUFFER_BYTES / (4 * VERTEX_BYTES))
 
 struct hud {
-    GLuint program, vao, vbo, ibo;
+    gpu_mesh gpu;
     int u_viewport, u_origin, u_scale;
     char text[HUD_TEXT_MAX];
     unsigned char *vertices; /* BUFFER_BYTES, allocated once */
@@ -84,28 +85,21 @@ hud *hud_create(char *err, size_t err_len)
         hud_destroy(h);
         return NULL;
     }
-    h->program = shader_program("HUD", vs, fs, err, err_len);
-    if (!h->program) {
+    h->gpu.program = shader_program("HUD", vs, fs, err, err_len);
+    if (!h->gpu.program) {
         free(idx);
         hud_destroy(h);
         return NULL;
     }
-    h->u_viewport = shader_uniform(h->program, "u_viewport");
-    h->u_origin = shader_uniform(h->program, "u_origin");
-    h->u_scale = shader_uniform(h->program, "u_scale");
+    h->u_viewport = shader_uniform(h->gpu.program, "u_viewport");
+    h->u_origin = shader_uniform(h->gpu.program, "u_origin");
+    h->u_scale = shader_uniform(h->gpu.program, "u_scale");
     for (uint32_t q = 0; q < MAX_QUADS; q++) {
         const uint32_t corner[6] = {0, 1, 2, 0, 2, 3};
         for (int k = 0; k < 6; k++)
             idx[6 * q + k] = 4 * q + corner[k];
     }
-    glGenVertexArrays(1, &h->vao);
-    glBindVertexArray(h->vao);
-    glGenBuffers(1, &h->vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
-    glBufferData(GL_ARRAY_BUFFER, BUFFER_BYTES, NULL, GL_STREAM_DRAW);
-    glGenBuffers(1, &h->ibo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, h->ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * 6 * MAX_QUADS), idx, GL_STATIC_DRAW);
+    gpu_mesh_create(&h->gpu, NULL, BUFFER_BYTES, 1, idx, 6 * (size_t)MAX_QUADS);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, VERTEX_BYTES, (void *)0);
     glEnableVertexAttribArray(1);
@@ -139,15 +133,12 @@ void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, fl
     glDisable(GL_DEPTH_TEST);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
-    glUseProgram(h->program);
+    glUseProgram(h->gpu.program);
     glUniform2f(h->u_viewport, (float)fb_w, (float)fb_h);
     glUniform2f(h->u_origin, x + pad * scale, y + pad * scale);
     glUniform1f(h->u_scale, scale);
-    glBindVertexArray(h->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, h->vbo);
-    glBufferData(GL_ARRAY_BUFFER, BUFFER_BYTES, NULL, GL_STREAM_DRAW); /* orphan */
-    glBufferSubData(GL_ARRAY_BUFFER, 0, (GLsizeiptr)quads * 4 * VERTEX_BYTES, h->vertices);
-    glDrawElements(GL_TRIANGLES, quads * 6, GL_UNSIGNED_INT, (void *)0);
+    gpu_mesh_stream(&h->gpu, h->vertices, (size_t)quads * 4 * VERTEX_BYTES, BUFFER_BYTES);
+    gpu_mesh_draw(&h->gpu, quads * 6);
     glDisable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);
 }
@@ -156,12 +147,7 @@ void hud_destroy(hud *h)
 {
     if (!h)
         return;
-    if (h->program) {
-        glDeleteBuffers(1, &h->vbo);
-        glDeleteBuffers(1, &h->ibo);
-        glDeleteVertexArrays(1, &h->vao);
-        glDeleteProgram(h->program);
-    }
+    gpu_mesh_destroy(&h->gpu);
     free(h->vertices);
     free(h);
 }

@@ -8,6 +8,7 @@
 
 #include "gl.h"
 #include "glsl_common.h"
+#include "gpu_mesh.h"
 #include "shader.h"
 
 #define GRID 200            /* vertices per side */
@@ -16,8 +17,7 @@
 
 struct riverbed {
     float cx, cy, half_width, level;
-    GLuint program, vao, vbo, ibo;
-    GLsizei index_count;
+    gpu_mesh gpu;
 };
 
 static const char *vs = "#version 330 core\n" GLSL_COMMON
@@ -91,8 +91,8 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
     r->cy = centre[1];
     r->half_width = half_width;
     r->level = level;
-    r->program = shader_program("river bed", vs, fs, err, err_len);
-    if (!r->program)
+    r->gpu.program = shader_program("river bed", vs, fs, err, err_len);
+    if (!r->gpu.program)
         goto fail;
     const float e = 0.05f; /* finite-difference step for normals, m */
     for (int j = 0; j < GRID; j++)
@@ -114,19 +114,8 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
             idx[k++] = a; idx[k++] = b; idx[k++] = d;
             idx[k++] = a; idx[k++] = d; idx[k++] = c;
         }
-    r->index_count = (GLsizei)k;
-    glGenVertexArrays(1, &r->vao);
-    glBindVertexArray(r->vao);
-    glGenBuffers(1, &r->vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, r->vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(sizeof *verts * 6 * GRID * GRID), verts, GL_STATIC_DRAW);
-    glGenBuffers(1, &r->ibo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, r->ibo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(sizeof *idx * k), idx, GL_STATIC_DRAW);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
+    gpu_mesh_create(&r->gpu, verts, sizeof *verts * 6 * GRID * GRID, 0, idx, k);
+    gpu_mesh_layout_position_normal();
     glBindVertexArray(0);
     free(verts);
     free(idx);
@@ -140,20 +129,13 @@ fail:
 
 void riverbed_draw(const riverbed *r)
 {
-    glUseProgram(r->program);
-    glBindVertexArray(r->vao);
-    glDrawElements(GL_TRIANGLES, r->index_count, GL_UNSIGNED_INT, (void *)0);
+    gpu_mesh_draw(&r->gpu, -1);
 }
 
 void riverbed_destroy(riverbed *r)
 {
     if (!r)
         return;
-    if (r->program) {
-        glDeleteBuffers(1, &r->vbo);
-        glDeleteBuffers(1, &r->ibo);
-        glDeleteVertexArrays(1, &r->vao);
-        glDeleteProgram(r->program);
-    }
+    gpu_mesh_destroy(&r->gpu);
     free(r);
 }

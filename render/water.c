@@ -5,10 +5,11 @@
 
 #include "gl.h"
 #include "glsl_common.h"
+#include "gpu_mesh.h"
 #include "shader.h"
 
 struct water {
-    GLuint program, vao, vbo;
+    gpu_mesh gpu;
 };
 
 static const char *vs = "#version 330 core\n" GLSL_COMMON
@@ -46,19 +47,16 @@ water *water_create(const float centre[2], float half_size, char *err, size_t er
     water *w = calloc(1, sizeof *w);
     if (!w)
         return NULL;
-    w->program = shader_program("water", vs, fs, err, err_len);
-    if (!w->program) {
+    w->gpu.program = shader_program("water", vs, fs, err, err_len);
+    if (!w->gpu.program) {
         free(w);
         return NULL;
     }
     float x0 = centre[0] - half_size, x1 = centre[0] + half_size;
     float y0 = centre[1] - half_size, y1 = centre[1] + half_size;
-    const float quad[12] = {x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1};
-    glGenVertexArrays(1, &w->vao);
-    glBindVertexArray(w->vao);
-    glGenBuffers(1, &w->vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, w->vbo);
-    glBufferData(GL_ARRAY_BUFFER, sizeof quad, quad, GL_STATIC_DRAW);
+    const float quad[8] = {x0, y0, x1, y0, x1, y1, x0, y1};
+    const uint32_t idx[6] = {0, 1, 2, 0, 2, 3};
+    gpu_mesh_create(&w->gpu, quad, sizeof quad, 0, idx, 6);
     glEnableVertexAttribArray(0);
     glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 2 * sizeof(float), (void *)0);
     glBindVertexArray(0);
@@ -70,9 +68,7 @@ void water_draw(const water *w)
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
     glDepthMask(GL_FALSE);
-    glUseProgram(w->program);
-    glBindVertexArray(w->vao);
-    glDrawArrays(GL_TRIANGLES, 0, 6);
+    gpu_mesh_draw(&w->gpu, -1);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }
@@ -81,8 +77,6 @@ void water_destroy(water *w)
 {
     if (!w)
         return;
-    glDeleteBuffers(1, &w->vbo);
-    glDeleteVertexArrays(1, &w->vao);
-    glDeleteProgram(w->program);
+    gpu_mesh_destroy(&w->gpu);
     free(w);
 }

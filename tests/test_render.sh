@@ -4,21 +4,7 @@
 # usage: tests/test_render.sh ./dinghy
 set -u
 bin=${1:-./dinghy}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-
-# expect NAME CODE PATTERN -- ARGS: exit code CODE and stderr+stdout matching PATTERN
-expect() {
-    local name=$1 code=$2 pattern=$3; shift 4
-    local out rc
-    out=$("$bin" "$@" 2>&1); rc=$?
-    if [[ $rc -eq $code ]] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"
-    else bad "$name (exit $rc, wanted $code; output: ${out:0:300})"; fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 # Width and height from a PNG's IHDR chunk (bytes 16..23, big-endian).
 png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4 "x" $5*16777216+$6*65536+$7*256+$8}'; }
@@ -67,6 +53,19 @@ else ok "the frames move"; fi
 out=$(PATH=/nonexistent "$bin" --video "$tmp/v.mp4" --frames 2 2>&1); rc=$?
 if [[ $rc -eq 2 && $out == *"apt-get install ffmpeg"* ]]; then ok "video without ffmpeg: exit 2, how to install"
 else bad "video without ffmpeg (exit $rc): $out"; fi
+
+# Video through a stand-in ffmpeg that keeps the raw frames it is sent: the
+# frames arrive whole (K x W x H x 3 bytes); an ffmpeg that fails is reported.
+mkdir -p "$tmp/bin"
+printf '#!/bin/sh\nfor a; do out=$a; done\ncat > "$out.raw"\n' >"$tmp/bin/ffmpeg"
+chmod +x "$tmp/bin/ffmpeg"
+PATH="$tmp/bin:$PATH" expect "video pipes frames to ffmpeg" 0 "^wrote $tmp/v.mp4 \(3 frames, 30 fps\)" -- \
+    --video "$tmp/v.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
+[[ $(stat -c %s "$tmp/v.mp4.raw" 2>/dev/null) -eq $((3 * 96 * 64 * 3)) ]] && ok "ffmpeg got 3 whole RGB frames" \
+    || bad "ffmpeg got $(stat -c %s "$tmp/v.mp4.raw" 2>&1) bytes"
+printf '#!/bin/sh\necho "ffmpeg: Unknown encoder libx264" >&2\nexit 1\n' >"$tmp/bin/ffmpeg"
+PATH="$tmp/bin:$PATH" expect "failing ffmpeg exits 2" 2 "ffmpeg (stopped reading frames|failed)" -- \
+    --video "$tmp/w.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
 
 # Bad flags.
 expect "screenshot must be .png" 2 "--screenshot 'x.jpg': the file name must end in .png" -- --screenshot x.jpg

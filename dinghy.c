@@ -5,6 +5,8 @@
 
 #include "app/audio_run.h"
 #include "app/bench.h"
+#include "app/capture.h"
+#include "app/demo.h"
 #include "app/headless.h"
 #include "app/headless_watch.h"
 #include "config/build.h"
@@ -18,20 +20,29 @@
 
 /* The layers of the effective settings: the config file the lookup finds
  * (config_find_file), then --set, then --threads, which acts as one more
- * --set so that it also holds across hot reloads. Prints which file is used.
- * sets has room for o->nsets + 1 entries. */
+ * --set so that it also holds across hot reloads; --width and --height
+ * likewise. note says which file is used. sets has room for o->nsets + 3
+ * entries, flag_sets holds the text of the flags' assignments. */
 static void config_layers(const cli_options *o, config_source *src, const char **sets,
-                          char *threads_set, size_t threads_len, char *path, size_t path_len)
+                          char flag_sets[3][40], char *path, size_t path_len, char *note,
+                          size_t note_len)
 {
-    char note[4400];
-    config_file_kind kind = config_find_file(o->config, path, path_len, note, sizeof note);
-    fprintf(stderr, "dinghy: %s\n", note);
+    config_file_kind kind = config_find_file(o->config, path, path_len, note, note_len);
     int n = 0;
     for (int i = 0; i < o->nsets; i++)
         sets[n++] = o->sets[i];
+    /* flags that stand for keys act as the last --set, so they hold across reloads */
     if (o->threads >= 0) {
-        snprintf(threads_set, threads_len, "sim.threads=%d", o->threads);
-        sets[n++] = threads_set;
+        snprintf(flag_sets[0], sizeof flag_sets[0], "sim.threads=%d", o->threads);
+        sets[n++] = flag_sets[0];
+    }
+    if (o->width > 0) {
+        snprintf(flag_sets[1], sizeof flag_sets[1], "render.width=%d", o->width);
+        sets[n++] = flag_sets[1];
+    }
+    if (o->height > 0) {
+        snprintf(flag_sets[2], sizeof flag_sets[2], "render.height=%d", o->height);
+        sets[n++] = flag_sets[2];
     }
     src->path = kind == CONFIG_FILE_NONE ? NULL : path;
     src->sets = sets;
@@ -55,9 +66,17 @@ static int sets_scene(const cli_options *o)
 }
 
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
-static int run(const cli_options *opt, const config_source *src)
+static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
-    int watching = opt->watch && opt->mode == MODE_HEADLESS && !opt->print_config;
+    int pictures = opt->screenshot || opt->record || opt->video;
+    /* the demo always follows the config file; headless runs with --watch */
+    int demo = opt->mode == MODE_DEMO && !pictures && !opt->print_config;
+    int watching = !opt->print_config && ((opt->watch && opt->mode == MODE_HEADLESS)
+                                          || (demo && src->path));
+    /* The demo says which file it uses once its window is up, so that no
+     * display stays a one-line message. */
+    if (!demo)
+        fprintf(stderr, "dinghy: %s\n", config_note);
     if (watching && !src->path) {
         fprintf(stderr, "dinghy: --watch needs a config file to watch; give one with --config "
                 "FILE (or run from a directory with a dinghy.ini)\n");
@@ -79,7 +98,7 @@ static int run(const cli_options *opt, const config_source *src)
         config_write_ini(&settings, stdout);
     } else {
         warn_stability(&settings.sim);
-        if (watch) {
+        if (watch && opt->mode == MODE_HEADLESS) {
             rc = headless_watch_run(watch, &settings, opt->steps, opt->dump);
         } else if (opt->mode == MODE_BENCH) {
             bench_options b = {
@@ -99,10 +118,14 @@ static int run(const cli_options *opt, const config_source *src)
                 rc = audio_headless_run(&settings, steps, opt->dump, opt->mute);
             else
                 rc = headless_run(&settings.sim, steps, opt->dump);
+        } else if (pictures) {
+            capture_request req = {opt->screenshot, opt->record, opt->video,
+                                   opt->frames > 0 ? opt->frames : CAPTURE_DEFAULT_FRAMES,
+                                   opt->steps > 0 ? opt->steps : 0};
+            rc = capture_run(&settings, &req);
         } else {
-            fprintf(stderr, "dinghy: the on-screen demo is not built yet; run "
-                    "'dinghy --headless --steps 2000' instead\n");
-            rc = 4;
+            demo_options demo_opt = {opt->frames, opt->mute, config_note};
+            rc = demo_run(&settings, watch, &demo_opt);
         }
     }
     config_watch_close(watch);
@@ -131,12 +154,12 @@ int main(int argc, char **argv)
         return 0;
     }
     int rc = 2;
-    const char **sets = malloc(sizeof *sets * (size_t)(opt.nsets + 1));
+    const char **sets = malloc(sizeof *sets * (size_t)(opt.nsets + 3));
     if (sets) {
         config_source src;
-        char threads_set[32], path[4096];
-        config_layers(&opt, &src, sets, threads_set, sizeof threads_set, path, sizeof path);
-        rc = run(&opt, &src);
+        char flag_sets[3][40], path[4096], note[4400];
+        config_layers(&opt, &src, sets, flag_sets, path, sizeof path, note, sizeof note);
+        rc = run(&opt, &src, note);
     } else {
         fprintf(stderr, "dinghy: out of memory\n");
     }

@@ -278,6 +278,9 @@ audio *audio_open(const audio_params *p, audio_timing timing, int muted)
 
     char why[300] = "";
     int saved = quiet_begin();
+    /* SDL would otherwise take over SIGINT and SIGTERM and turn them into
+     * SDL_QUIT events nobody reads: Ctrl-C must still stop the program. */
+    SDL_SetHint(SDL_HINT_NO_SIGNAL_HANDLERS, "1");
     if (SDL_InitSubSystem(SDL_INIT_AUDIO) != 0) {
         snprintf(why, sizeof why, "SDL audio did not start (%s)", SDL_GetError());
     } else {

@@ -41,6 +41,12 @@ static int parse_thread_list(const char *s, cli_options *o)
     return 0;
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n > k && !strcmp(s + n - k, suffix);
+}
+
 int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
 {
     memset(o, 0, sizeof *o);
@@ -48,6 +54,8 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
     o->steps = -1;
     o->threads = -1;
     o->repeat = -1;
+    o->frames = -1;
+    o->width = o->height = -1;
     o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
     if (!o->sets) {
         diag_add(d, "out of memory");
@@ -116,6 +124,30 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
             o->audio = 1;
         } else if (!strcmp(a, "--mute")) {
             o->mute = 1;
+        } else if (!strcmp(a, "--screenshot")) {
+            NEED_VALUE();
+            if (!has_suffix(val, ".png"))
+                diag_add(d, "--screenshot '%s': the file name must end in .png", val);
+            o->screenshot = val;
+        } else if (!strcmp(a, "--record")) {
+            NEED_VALUE();
+            o->record = val;
+        } else if (!strcmp(a, "--video")) {
+            NEED_VALUE();
+            if (!has_suffix(val, ".mp4"))
+                diag_add(d, "--video '%s': the file name must end in .mp4", val);
+            o->video = val;
+        } else if (!strcmp(a, "--frames")) {
+            NEED_VALUE();
+            if (parse_long(val, 1, 1000000L, &o->frames))
+                diag_add(d, "--frames '%s': expected a whole number from 1 to 1000000", val);
+        } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
+            NEED_VALUE();
+            long px;
+            if (parse_long(val, 16, 16384, &px))
+                diag_add(d, "%s '%s': expected a whole number of pixels from 16 to 16384", a, val);
+            else
+                *(a[2] == 'w' ? &o->width : &o->height) = (int)px;
         } else {
             diag_add(d, "unknown option '%s' (see --help)", a);
         }
@@ -125,6 +157,13 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
         diag_add(d, "--threads: a list of thread counts needs --bench; give one number");
     if ((o->csv || o->json || o->repeat >= 0 || o->reference_kernel) && o->mode != MODE_BENCH)
         diag_add(d, "--csv, --json, --repeat and --kernel go with --bench");
+    int pictures = o->screenshot || o->record || o->video;
+    if (pictures && o->mode != MODE_DEMO)
+        diag_add(d, "--%s draws nothing: leave it out to use --screenshot, --record or --video",
+                 o->mode == MODE_BENCH ? "bench" : "headless");
+    if (o->frames >= 0 && o->mode != MODE_DEMO)
+        diag_add(d, "--frames counts pictures: use --steps N with --%s",
+                 o->mode == MODE_BENCH ? "bench" : "headless");
     return d->count == before ? 0 : -1;
 }
 
@@ -161,6 +200,13 @@ void cli_print_help(const char *prog)
            "  --audio              headless: play sound, paced by the sound device (no card:\n"
            "                       one line says so and the run goes on silent)\n"
            "  --mute               silence all sound\n"
+           "  --screenshot FILE.png  render offscreen after --steps N steps (default 0), write a PNG\n"
+           "  --record DIR         write numbered PNG frames DIR/frame_00000.png ... (render.fps a second)\n"
+           "  --video FILE.mp4     encode the frames to MP4 with ffmpeg (apt-get install ffmpeg)\n"
+           "  --frames K           frames for --record / --video (default 150); the demo stops after K\n"
+           "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
+           "  demo keys: mouse drag orbit (left) / pan (right, middle), wheel zoom, F follow,\n"
+           "             Space pause, N step, R reset, +/- speed, P screenshot, H/F1 help, Esc quit\n"
            "  --version            print the version and exit\n"
            "  --help               this text\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"

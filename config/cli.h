@@ -25,6 +25,12 @@ typedef struct {
     int watch;              /* --watch: a headless run follows saves of the config file */
     int audio;              /* --audio: a headless run plays sound */
     int mute;               /* --mute: sound plays silence */
+    /* pictures (render/, app/capture.c) */
+    const char *screenshot; /* --screenshot FILE.png, or NULL */
+    const char *record;     /* --record DIR, or NULL */
+    const char *video;      /* --video FILE.mp4, or NULL */
+    long frames;            /* --frames K, -1 when not given */
+    int width, height;      /* --width W, --height H (override render.*), -1 when not given */
 } cli_options;
 
 /* Parses argv into o; problems go to d, one line each. Returns 0 when the

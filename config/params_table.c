@@ -38,6 +38,7 @@ const param_key param_table[] = {
     {"dinghy.contact_range", PK_DOUBLE, OFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", 0},
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", 0},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", 0},
+    {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", 0},
     {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", 0},
     {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", 0},
     {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", 0},

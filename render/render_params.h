@@ -5,11 +5,12 @@
 typedef struct {
     int width;   /* window or screenshot width, pixels */
     int height;  /* window or screenshot height, pixels */
+    int fps;     /* frames per simulated second of --record and --video */
 } render_params;
 
 static inline render_params render_params_default(void)
 {
-    render_params r = {1280, 720};
+    render_params r = {1280, 720, 30};
     return r;
 }
 

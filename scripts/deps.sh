@@ -12,6 +12,8 @@ packages=(
     libsdl2-dev libsdl2-mixer-dev   # sound
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
     gnuplot-nox            # make bench plots
+    libglfw3-dev libglew-dev libstb-dev   # the renderer: window + GL context, GL loader, PNG + HUD text
+    xvfb xauth libgl1-mesa-dri            # renderer tests and captures without a display or GPU
 )
 
 missing=()

@@ -3,21 +3,7 @@
 # usage: tests/test_cli.sh ./dinghy
 set -u
 bin=${1:-./dinghy}
-pass=0 fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok()   { pass=$((pass + 1)); echo "ok   $1"; }
-bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-
-# expect NAME CODE PATTERN -- ARGS: exit code CODE and stderr+stdout matching PATTERN
-expect() {
-    local name=$1 code=$2 pattern=$3; shift 4
-    local out rc
-    out=$("$bin" "$@" 2>&1); rc=$?
-    if [[ $rc -eq $code ]] && grep -qE -- "$pattern" <<<"$out"; then ok "$name"
-    else bad "$name (exit $rc, wanted $code; output: ${out:0:300})"; fi
-}
+source "$(dirname "$0")/cli_lib.sh"
 
 hash_of() { "$bin" --headless "$@" 2>/dev/null | sed -n 's/.*hash \([0-9a-f]\{16\}\).*/\1/p'; }
 

@@ -1,0 +1,159 @@
+/* Offscreen captures: screenshot, PNG frames, video. */
+#include "capture.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../render/offscreen.h"
+#include "../render/png.h"
+#include "../render/window.h"
+#include "video.h"
+
+int capture_snapshot(renderer *r, dinghy_sim *sim, int width, int height, double time_s,
+                     const char *path, char *err, size_t err_len)
+{
+    offscreen *o = offscreen_create(width, height, err, err_len);
+    if (!o)
+        return -1;
+    offscreen_bind(o);
+    render_draw(r, sim, width, height, time_s);
+    int rc = png_write_rgb(path, offscreen_read(o), width, height, err, err_len);
+    offscreen_destroy(o);
+    return rc;
+}
+
+static int make_dir(const char *dir, char *err, size_t err_len)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return 0;
+    if (mkdir(dir, 0777) != 0) {
+        snprintf(err, err_len, "--record: cannot create directory '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Steps the simulation; 0, or 3 with the blow-up message printed. */
+static int advance(dinghy_sim *sim, long steps)
+{
+    if (steps <= 0)
+        return 0;
+    if (sim_step(sim, steps) == steps && !sim_blowup(sim).happened)
+        return 0;
+    char msg[1024];
+    sim_blowup_message(sim, msg, sizeof msg);
+    fprintf(stderr, "dinghy: %s\n", msg);
+    return 3;
+}
+
+/* Writes the frames of a recording; returns the exit code. */
+static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_settings *s,
+                  const capture_request *req, video_pipe *video, char *err, size_t err_len)
+{
+    int w = s->render.width, h = s->render.height;
+    double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.dt);
+    char path[4096];
+    for (long k = 0; k < req->frames; k++) {
+        offscreen_bind(o);
+        render_draw(r, sim, w, h, sim_time(sim));
+        const unsigned char *rgb = offscreen_read(o);
+        if (req->record_dir) {
+            snprintf(path, sizeof path, "%s/frame_%05ld.png", req->record_dir, k);
+            if (png_write_rgb(path, rgb, w, h, err, err_len) != 0)
+                return 2;
+        }
+        if (video && video_write(video, rgb, err, err_len) != 0)
+            return 2;
+        /* Rounded per frame but never drifting: frame k is at k / fps seconds. */
+        long steps = (long)floor((double)(k + 1) * steps_per_frame + 0.5) -
+                     (long)floor((double)k * steps_per_frame + 0.5);
+        if (k + 1 < req->frames) {
+            int rc = advance(sim, steps);
+            if (rc)
+                return rc;
+        }
+        sim_clear_events(sim);
+    }
+    return 0;
+}
+
+int capture_run(const dinghy_settings *s, const capture_request *req)
+{
+    char err[1024] = "";
+    if (req->video && !video_ffmpeg_available()) {
+        fprintf(stderr, "dinghy: %s\n", VIDEO_NO_FFMPEG_MESSAGE);
+        return 2;
+    }
+    if (req->record_dir && make_dir(req->record_dir, err, sizeof err) != 0) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 2;
+    }
+    render_window *win = NULL;
+    if (window_open(&win, "dinghy capture", 64, 64, 0, err, sizeof err) != WINDOW_OK) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 4;
+    }
+    int rc = 0;
+    dinghy_sim *sim = sim_create(&s->sim, err, sizeof err);
+    renderer *r = NULL;
+    offscreen *o = NULL;
+    video_pipe *video = NULL;
+    if (!sim) {
+        rc = 2;
+        goto done;
+    }
+    /* The renderer frames the camera on the starting positions, so every
+     * capture of a scene is taken from the same place. */
+    r = render_create(sim, err, sizeof err);
+    o = r ? offscreen_create(s->render.width, s->render.height, err, sizeof err) : NULL;
+    if (!o) {
+        rc = 4;
+        goto done;
+    }
+    if ((rc = advance(sim, req->steps)) != 0) {
+        err[0] = '\0'; /* already reported */
+        goto done;
+    }
+    sim_clear_events(sim);
+    if (req->screenshot) {
+        offscreen_bind(o);
+        render_draw(r, sim, s->render.width, s->render.height, sim_time(sim));
+        if (png_write_rgb(req->screenshot, offscreen_read(o), s->render.width, s->render.height,
+                          err, sizeof err) != 0) {
+            rc = 2;
+            goto done;
+        }
+        printf("wrote %s (%d x %d pixels, step %ld, t = %.3f s)\n", req->screenshot,
+               s->render.width, s->render.height, sim_steps_done(sim), sim_time(sim));
+    }
+    if (req->record_dir || req->video) {
+        if (req->video &&
+            !(video = video_open(req->video, s->render.width, s->render.height, s->render.fps, err,
+                                 sizeof err))) {
+            rc = 2;
+            goto done;
+        }
+        rc = record(r, sim, o, s, req, video, err, sizeof err);
+        if (rc == 3)
+            err[0] = '\0';
+        if (rc == 0 && req->record_dir)
+            printf("wrote %ld frames to %s/frame_00000.png ... (%d fps)\n", req->frames,
+                   req->record_dir, s->render.fps);
+    }
+done:
+    if (video && video_close(video, rc ? NULL : err, rc ? 0 : sizeof err) != 0 && rc == 0)
+        rc = 2;
+    else if (video && rc == 0)
+        printf("wrote %s (%ld frames, %d fps)\n", req->video, req->frames, s->render.fps);
+    if (rc && err[0])
+        fprintf(stderr, "dinghy: %s\n", err);
+    offscreen_destroy(o);
+    render_destroy(r);
+    sim_destroy(sim);
+    window_close(win);
+    return rc;
+}

@@ -1,0 +1,255 @@
+/* The demo loop: physics on its own fixed-dt clock, a frame drawn per
+ * vsync, keys and statistics. */
+#include "demo.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "../audio/audio.h"
+#include "../audio/scene_sound.h"
+#include "../physics/sim.h"
+#include "../render/hud.h"
+#include "../render/input.h"
+#include "../render/render.h"
+#include "../render/window.h"
+#include "capture.h"
+#include "frame_clock.h"
+#include "reload.h"
+
+/* Frame statistics over a window of about half a second, for the HUD. */
+typedef struct {
+    double since;      /* wall time the window opened, s */
+    long frames, steps;
+    double step_wall;  /* wall time in sim_step, s */
+    double sim_start;  /* simulated time when the window opened, s */
+} stats_window;
+
+static void stats_update(stats_window *w, hud_stats *h, double now, double sim_now)
+{
+    double span = now - w->since;
+    if (span < 0.5)
+        return;
+    h->fps = (double)w->frames / span;
+    h->steps_per_s = (double)w->steps / span;
+    h->ms_per_step = w->steps ? 1000.0 * w->step_wall / (double)w->steps : 0.0;
+    h->realtime_ratio = (sim_now - w->sim_start) / span;
+    w->since = now;
+    w->frames = w->steps = 0;
+    w->step_wall = 0.0;
+    w->sim_start = sim_now;
+}
+
+static void screenshot(renderer *r, dinghy_sim *sim, render_window *win, double t)
+{
+    char path[64], err[512];
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    strftime(path, sizeof path, "dinghy-%Y%m%d-%H%M%S.png", &tm);
+    int w, h;
+    window_framebuffer_size(win, &w, &h);
+    if (capture_snapshot(r, sim, w, h, t, path, err, sizeof err) == 0)
+        printf("dinghy: saved %s\n", path);
+    else
+        fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
+}
+
+/* Pans each event by where it shows on screen: -1 left edge, 1 right edge. */
+static void event_pans(const renderer *r, const sim_event *ev, size_t n, int width, float *pan)
+{
+    for (size_t i = 0; i < n; i++) {
+        float px, py;
+        pan[i] = 0.0f;
+        if (width > 0 && render_project(r, ev[i].position, &px, &py) == 0) {
+            float p = 2.0f * px / (float)width - 1.0f;
+            pan[i] = p < -1.0f ? -1.0f : p > 1.0f ? 1.0f : p;
+        }
+    }
+}
+
+/* Appends the latest rejected reload to the HUD text, so a typo shows on
+ * screen until the next good save. */
+static void hud_append_reload(char *text, size_t len, const reload_report *rep)
+{
+    size_t used = strlen(text);
+    int n = snprintf(text + used, len - used, "\n\n%s", rep->summary);
+    for (int i = 0; n >= 0 && i < rep->errors.stored && used + (size_t)n < len; i++) {
+        used += (size_t)n;
+        n = snprintf(text + used, len - used, "\n%s", rep->errors.lines[i]);
+    }
+}
+
+/* Rebuilds the renderer and its input for a new simulation (a structural
+ * hot reload changes the sizes of every buffer). Returns 0, or -1 with err. */
+static int renderer_for(renderer **r, input **in, render_window *win, dinghy_sim *sim, char *err,
+                        size_t err_len)
+{
+    input_detach(*in);
+    render_destroy(*r);
+    *in = NULL;
+    *r = render_create(sim, err, err_len);
+    if (*r)
+        *in = input_attach(win, render_camera(*r));
+    return *r && *in ? 0 : -1;
+}
+
+int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt)
+{
+    const long max_frames = opt->max_frames;
+    char err[1024];
+    render_window *win = NULL;
+    /* The window first: without a display the demo stops at once. */
+    if (window_open(&win, "dinghy: rapids", settings->render.width, settings->render.height, 1, err,
+                    sizeof err) != WINDOW_OK) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 4;
+    }
+    if (opt->config_note)
+        fprintf(stderr, "dinghy: %s\n", opt->config_note);
+    dinghy_sim *sim = sim_create(&settings->sim, err, sizeof err);
+    if (!sim) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        window_close(win);
+        return 2;
+    }
+    if (settings->sim.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
+        /* All cores for the tick would leave none for a CPU renderer: the
+         * two then stall each other (measured here: 5x slower steps). */
+        int threads = omp_get_num_procs() / 2;
+        sim_set_threads(sim, threads);
+        fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s), so the physics uses %d of "
+                "%d cores; set sim.threads or --threads to choose\n", window_renderer_name(),
+                threads, omp_get_num_procs());
+    }
+    renderer *r = render_create(sim, err, sizeof err);
+    input *in = r ? input_attach(win, render_camera(r)) : NULL;
+    if (!in) {
+        fprintf(stderr, "dinghy: %s\n", r ? "out of memory" : err);
+        render_destroy(r);
+        sim_destroy(sim);
+        window_close(win);
+        return 4;
+    }
+
+    /* No sound device is not an error: audio_open says so in one line. */
+    audio *snd = settings->audio.enabled ? audio_open(&settings->audio, AUDIO_REALTIME, opt->mute) : NULL;
+    static float pan[SIM_EVENT_CAPACITY]; /* set up once: no allocation per frame */
+    reload_report rep = {0};
+    int show_reload_errors = 0;
+
+    frame_clock clock;
+    frame_clock_init(&clock, settings->sim.dt);
+    hud_stats hs = {0};
+    hs.threads = sim_threads(sim);
+    hs.dinghies = sim_dinghy_count(sim);
+    hs.vertices = sim_vertex_count(sim);
+    hs.follow = -1;
+    int paused = 0, show_help = 1, rc = 0;
+    char text[HUD_TEXT_MAX];
+    double last = window_time();
+    stats_window sw = {last, 0, 0, 0.0, sim_time(sim)};
+
+    for (long frame = 0; !window_should_close(win) && (max_frames <= 0 || frame < max_frames); frame++) {
+        window_poll();
+        input_actions a = input_take(in);
+        if (a.quit)
+            break;
+        if (a.toggle_pause % 2)
+            paused = !paused;
+        if (a.toggle_help % 2)
+            show_help = !show_help;
+        for (int i = 0; i < a.faster; i++)
+            frame_clock_change_speed(&clock, 1);
+        for (int i = 0; i < a.slower; i++)
+            frame_clock_change_speed(&clock, -1);
+        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then off */
+            int next = render_following(r) + a.follow_next;
+            render_follow(r, next < sim_dinghy_count(sim) ? next : -1);
+        } else if (a.panned) {
+            render_follow(r, -1);
+        }
+        if (a.reset) {
+            sim_reset(sim);
+            sim_clear_events(sim);
+            clock.backlog = 0.0;
+        }
+
+        /* Hot reload: a save of the config file applies on this frame. */
+        reload_result rr = watch ? reload_poll(watch, settings, &sim, &rep) : RELOAD_NONE;
+        if (rr != RELOAD_NONE) {
+            reload_report_print(&rep, stderr);
+            show_reload_errors = rr == RELOAD_REJECTED;
+            if (rr == RELOAD_REBUILT && renderer_for(&r, &in, win, sim, err, sizeof err) != 0) {
+                fprintf(stderr, "dinghy: %s\n", err);
+                rc = 4;
+                break;
+            }
+            if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
+                frame_clock_init(&clock, settings->sim.dt);
+                audio_set_params(snd, &settings->audio);
+                hs.threads = sim_threads(sim);
+                hs.dinghies = sim_dinghy_count(sim);
+                hs.vertices = sim_vertex_count(sim);
+            }
+        }
+
+        double now = window_time();
+        long steps = frame_clock_steps(&clock, now - last);
+        last = now;
+        if (paused)
+            steps = a.single_step;
+        double t0 = omp_get_wtime();
+        long done = steps > 0 ? sim_step(sim, steps) : 0;
+        double spent = omp_get_wtime() - t0;
+        frame_clock_measured(&clock, paused ? 0 : done, spent);
+        if (done < steps || sim_blowup(sim).happened) {
+            char msg[1024];
+            sim_blowup_message(sim, msg, sizeof msg);
+            fprintf(stderr, "dinghy: %s\n", msg);
+            rc = 3;
+            break;
+        }
+        sw.steps += done;
+        sw.step_wall += spent;
+
+        int fw, fh;
+        window_framebuffer_size(win, &fw, &fh);
+        /* Sound: this frame's contact starts and splashes, panned by where
+         * they are on screen; the water follows how fast the dinghies go. */
+        if (snd) {
+            size_t n;
+            const sim_event *ev = sim_events(sim, &n, NULL);
+            event_pans(r, ev, n, fw, pan);
+            audio_scene sc = audio_scene_of(sim);
+            audio_frame_info fi = {now, sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed)};
+            audio_frame(snd, &fi, ev, pan, n);
+        }
+        sim_clear_events(sim);
+
+        if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
+            render_draw(r, sim, fw, fh, now);
+            sw.frames++;
+            stats_update(&sw, &hs, now, sim_time(sim));
+            hs.sim_time = sim_time(sim);
+            hs.paused = paused;
+            hs.speed = clock.speed;
+            hs.follow = render_following(r);
+            hud_format(text, sizeof text, &hs, show_help);
+            if (show_reload_errors)
+                hud_append_reload(text, sizeof text, &rep);
+            render_hud(r, text, 1.5f * window_ui_scale(win));
+            if (a.screenshot)
+                screenshot(r, sim, win, now);
+        }
+        window_swap(win);
+    }
+    audio_close(snd);
+    reload_report_free(&rep);
+    input_detach(in);
+    render_destroy(r);
+    sim_destroy(sim);
+    window_close(win);
+    return rc;
+}

@@ -1,0 +1,99 @@
+/* Orbit camera math. */
+#include "camera.h"
+
+#include <math.h>
+
+static float clampf(float v, float lo, float hi)
+{
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+orbit_camera camera_framing(const float lo[3], const float hi[3])
+{
+    orbit_camera c;
+    for (int i = 0; i < 3; i++)
+        c.target[i] = 0.5f * (lo[i] + hi[i]);
+    float dx = hi[0] - lo[0], dy = hi[1] - lo[1], dz = hi[2] - lo[2];
+    float radius = 0.5f * sqrtf(dx * dx + dy * dy + dz * dz);
+    if (radius < 1.0f)
+        radius = 1.0f;
+    c.fovy = 0.85f;  /* about 49 degrees */
+    c.yaw = -2.75f;  /* from upstream (-x) and a little to the side, looking down the river */
+    c.pitch = 0.36f; /* low enough that the sky shows above the far banks */
+    /* The bounding sphere just fills the height of the view; the crowd is
+     * wider than tall, so it overfills a wide window a little, which looks closer. */
+    c.distance = clampf(0.72f * radius / sinf(0.5f * c.fovy), CAMERA_MIN_DISTANCE, CAMERA_MAX_DISTANCE);
+    return c;
+}
+
+void camera_eye(const orbit_camera *c, float eye[3])
+{
+    float cp = cosf(c->pitch);
+    eye[0] = c->target[0] + c->distance * cp * cosf(c->yaw);
+    eye[1] = c->target[1] + c->distance * cp * sinf(c->yaw);
+    eye[2] = c->target[2] + c->distance * sinf(c->pitch);
+}
+
+void camera_orbit(orbit_camera *c, float dyaw, float dpitch)
+{
+    c->yaw = fmodf(c->yaw + dyaw, 6.28318531f);
+    c->pitch = clampf(c->pitch + dpitch, CAMERA_MIN_PITCH, CAMERA_MAX_PITCH);
+}
+
+/* Right and up unit vectors of the view plane. */
+static void view_axes(const orbit_camera *c, float right[3], float up[3])
+{
+    float eye[3], f[3], z[3] = {0.0f, 0.0f, 1.0f};
+    camera_eye(c, eye);
+    for (int i = 0; i < 3; i++)
+        f[i] = c->target[i] - eye[i];
+    vec3_normalize(f);
+    vec3_cross(f, z, right);
+    vec3_normalize(right);
+    vec3_cross(right, f, up);
+}
+
+void camera_pan(orbit_camera *c, float dx, float dy, float viewport_h)
+{
+    if (viewport_h <= 0.0f)
+        return;
+    float right[3], up[3];
+    view_axes(c, right, up);
+    float metres_per_px = 2.0f * c->distance * tanf(0.5f * c->fovy) / viewport_h;
+    for (int i = 0; i < 3; i++)
+        c->target[i] += metres_per_px * (-dx * right[i] + dy * up[i]);
+}
+
+void camera_zoom(orbit_camera *c, float steps)
+{
+    c->distance = clampf(c->distance * powf(0.88f, steps), CAMERA_MIN_DISTANCE, CAMERA_MAX_DISTANCE);
+}
+
+mat4 camera_view(const orbit_camera *c)
+{
+    float eye[3], up[3] = {0.0f, 0.0f, 1.0f};
+    camera_eye(c, eye);
+    return mat4_look_at(eye, c->target, up);
+}
+
+mat4 camera_projection(const orbit_camera *c, float aspect)
+{
+    /* Near plane scaled with the distance keeps depth precision where the
+     * dinghies are; the far plane reaches the horizon of the water. */
+    float znear = clampf(0.02f * c->distance, 0.05f, 5.0f);
+    return mat4_perspective(c->fovy, aspect, znear, 3000.0f);
+}
+
+int camera_project(const orbit_camera *c, int w, int h, const float world[3], float *px, float *py)
+{
+    if (w <= 0 || h <= 0)
+        return -1;
+    mat4 vp = mat4_mul(camera_projection(c, (float)w / (float)h), camera_view(c));
+    float clip[4];
+    mat4_apply(&vp, world, 1.0f, clip);
+    if (clip[3] <= 1e-6f)
+        return -1;
+    *px = (0.5f + 0.5f * clip[0] / clip[3]) * (float)w;
+    *py = (0.5f - 0.5f * clip[1] / clip[3]) * (float)h;
+    return 0;
+}

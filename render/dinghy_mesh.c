@@ -1,0 +1,145 @@
+/* Dinghy meshes: one VBO (position + normal interleaved), one index buffer. */
+#include "dinghy_mesh.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gl.h"
+#include "glsl_common.h"
+#include "gpu_mesh.h"
+#include "palette.h"
+#include "shader.h"
+
+struct dinghy_mesh {
+    size_t vertices;
+    float *staging; /* 6 floats per vertex, allocated once */
+    gpu_mesh gpu;
+};
+
+#define STR2(x) #x
+#define STR(x) STR2(x)
+static const char *vs = "#version 330 core\n" GLSL_COMMON
+    "#define PALETTE_SIZE " STR(PALETTE_SIZE) "\n"
+    "layout(location = 0) in vec3 a_pos;\n"
+    "layout(location = 1) in vec3 a_normal;\n"
+    "uniform int u_per_dinghy; /* vertices per dinghy */\n"
+    "uniform vec3 u_palette[PALETTE_SIZE];\n"
+    "out vec3 v_pos;\n"
+    "out vec3 v_normal;\n"
+    "flat out vec3 v_base;\n"
+    PALETTE_INDEX_GLSL
+    "void main() {\n"
+    "    v_pos = a_pos;\n"
+    "    v_normal = a_normal;\n"
+    "    v_base = u_palette[palette_index(gl_VertexID / u_per_dinghy)];\n"
+    "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
+    "}\n";
+
+/* Blinn-Phong with a broad, soft highlight (rubber, not metal), sky and
+ * water-bounce ambient, a rim sheen, absorption below the waterline and a
+ * thin foam line where the surface cuts the tube. */
+static const char *fs = "#version 330 core\n" GLSL_COMMON
+    "in vec3 v_pos;\n"
+    "in vec3 v_normal;\n"
+    "flat in vec3 v_base;\n"
+    "out vec4 colour;\n"
+    "void main() {\n"
+    "    vec3 n = normalize(v_normal);\n"
+    "    if (!gl_FrontFacing && dot(n, eye.xyz - v_pos) < 0.0) n = -n;\n"
+    "    vec3 v = normalize(eye.xyz - v_pos);\n"
+    "    vec3 l = sun.xyz;\n"
+    "    float diffuse = max(dot(n, l), 0.0);\n"
+    "    float spec = pow(max(dot(n, normalize(l + v)), 0.0), 36.0) * 0.55 * step(0.0, dot(n, l));\n"
+    "    vec3 ambient = mix(vec3(0.16, 0.24, 0.26), vec3(0.36, 0.42, 0.52), 0.5 + 0.5 * n.z);\n"
+    "    vec3 c = v_base * (ambient + 0.80 * diffuse * SUN_LIGHT) + spec * SUN_LIGHT;\n"
+    "    c += 0.12 * pow(1.0 - max(dot(n, v), 0.0), 3.0) * HORIZON;\n"
+    "    float depth = water.x + wave_height(v_pos.xy) - v_pos.z;\n"
+    "    if (depth > 0.0)\n"
+    "        c = mix(c * vec3(0.75, 0.92, 0.95), DEEP_WATER, 1.0 - exp(-1.4 * depth));\n"
+    "    float foam = 1.0 - smoothstep(0.0, 0.035, abs(depth));\n"
+    "    c = mix(c, vec3(0.96, 0.98, 1.0), 0.75 * foam);\n"
+    "    colour = vec4(haze(c, v_pos), 1.0);\n"
+    "}\n";
+
+dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
+{
+    int P = sim_dinghy_count(sim), M = sim_segments(sim), N = sim_sides(sim);
+    size_t nv = sim_vertex_count(sim), ni = nv * 6;
+    if (nv > UINT32_MAX / 6 || ni > 0x7fffffff) { /* 32-bit indices, GLsizei counts */
+        snprintf(err, err_len, "too many vertices to draw (%zu)", nv);
+        return NULL;
+    }
+    dinghy_mesh *m = calloc(1, sizeof *m);
+    uint32_t *idx = malloc(sizeof *idx * ni);
+    if (m)
+        m->staging = malloc(sizeof *m->staging * 6 * nv);
+    if (!m || !idx || !m->staging) {
+        snprintf(err, err_len, "out of memory for the dinghy meshes (%zu vertices)", nv);
+        free(idx);
+        dinghy_mesh_destroy(m);
+        return NULL;
+    }
+    m->vertices = nv;
+    m->gpu.program = shader_program("dinghy", vs, fs, err, err_len);
+    if (!m->gpu.program) {
+        free(idx);
+        dinghy_mesh_destroy(m);
+        return NULL;
+    }
+    glUseProgram(m->gpu.program);
+    glUniform1i(shader_uniform(m->gpu.program, "u_per_dinghy"), M * N);
+    float palette[PALETTE_SIZE][3];
+    for (int i = 0; i < PALETTE_SIZE; i++)
+        palette_colour(i, palette[i]);
+    glUniform3fv(shader_uniform(m->gpu.program, "u_palette"), PALETTE_SIZE, &palette[0][0]);
+
+    size_t k = 0;
+    for (int p = 0; p < P; p++)
+        for (int a = 0; a < M; a++)
+            for (int b = 0; b < N; b++) {
+                uint32_t base = (uint32_t)p * (uint32_t)(M * N);
+                uint32_t i00 = base + (uint32_t)(a * N + b);
+                uint32_t i10 = base + (uint32_t)(((a + 1) % M) * N + b);
+                uint32_t i01 = base + (uint32_t)(a * N + (b + 1) % N);
+                uint32_t i11 = base + (uint32_t)(((a + 1) % M) * N + (b + 1) % N);
+                idx[k++] = i00; idx[k++] = i10; idx[k++] = i11;
+                idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
+            }
+    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * 6 * nv, 1, idx, k);
+    gpu_mesh_layout_position_normal();
+    glBindVertexArray(0);
+    free(idx);
+    return m;
+}
+
+void dinghy_mesh_upload(dinghy_mesh *m, dinghy_sim *sim)
+{
+    sim_state_view s = sim_state(sim);
+    sim_normals_view n = sim_normals(sim);
+    float *o = m->staging;
+    for (size_t i = 0; i < m->vertices; i++, o += 6) {
+        o[0] = s.x[i];
+        o[1] = s.y[i];
+        o[2] = s.z[i];
+        o[3] = n.x[i];
+        o[4] = n.y[i];
+        o[5] = n.z[i];
+    }
+    size_t bytes = sizeof(float) * 6 * m->vertices;
+    gpu_mesh_stream(&m->gpu, m->staging, bytes, bytes);
+}
+
+void dinghy_mesh_draw(const dinghy_mesh *m)
+{
+    gpu_mesh_draw(&m->gpu, -1);
+}
+
+void dinghy_mesh_destroy(dinghy_mesh *m)
+{
+    if (!m)
+        return;
+    gpu_mesh_destroy(&m->gpu);
+    free(m->staging);
+    free(m);
+}

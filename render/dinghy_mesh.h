@@ -1,0 +1,26 @@
+/* The dinghies as smooth-lit triangle meshes, all of them in one draw.
+ *
+ * Positions and the tick's per-vertex normals go to the GPU once per frame
+ * in one interleaved buffer, staged in memory allocated at creation; the
+ * index buffer (two triangles per grid quad, wrapping round both ways) is
+ * built once. Each dinghy gets its palette colour (palette.h) in the
+ * shader from its vertex index, so no colour data is uploaded. */
+#ifndef DINGHY_DINGHY_MESH_H
+#define DINGHY_DINGHY_MESH_H
+
+#include <stddef.h>
+
+#include "../physics/sim.h"
+
+typedef struct dinghy_mesh dinghy_mesh;
+
+/* Sized for sim's dinghies, segments and sides (fixed for a simulation's
+ * life). Needs a current GL context; NULL with a message in err. */
+dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len);
+/* Uploads the current positions and normals (sim_normals computes them on
+ * first use after a step, hence the non-const sim). */
+void dinghy_mesh_upload(dinghy_mesh *m, dinghy_sim *sim);
+void dinghy_mesh_draw(const dinghy_mesh *m);
+void dinghy_mesh_destroy(dinghy_mesh *m);
+
+#endif

@@ -1,0 +1,40 @@
+/* The heads-up display: statistics and key help as text (stb_easy_font)
+ * on a translucent panel. Buffers are allocated once at creation; drawing
+ * a frame allocates nothing. */
+#ifndef DINGHY_HUD_H
+#define DINGHY_HUD_H
+
+#include <stddef.h>
+
+/* What the HUD reports. */
+typedef struct {
+    double fps;             /* frames drawn per second of wall time */
+    double steps_per_s;     /* physics steps per second of wall time */
+    double ms_per_step;     /* wall time of one physics step, ms */
+    int threads;            /* threads of the tick */
+    int dinghies;
+    size_t vertices;
+    double sim_time;        /* simulated time, s */
+    int paused;
+    double speed;           /* asked simulation speed, 1 = real time */
+    double realtime_ratio;  /* simulated seconds per wall second actually reached */
+    int follow;             /* dinghy the camera follows, -1 for none */
+} hud_stats;
+
+/* Longest text hud_draw shows, bytes. */
+#define HUD_TEXT_MAX 2048
+
+/* Writes the HUD text: the statistics, then the key help when show_help. */
+void hud_format(char *buf, size_t len, const hud_stats *s, int show_help);
+
+typedef struct hud hud;
+
+/* Needs a current GL context; NULL with a message in err. */
+hud *hud_create(char *err, size_t err_len);
+/* Draws `text` (lines split by '\n', at most HUD_TEXT_MAX bytes) with its
+ * top-left corner at (x, y) pixels from the viewport's top-left, on a
+ * viewport of fb_w x fb_h pixels, glyphs enlarged `scale` times. */
+void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, float scale);
+void hud_destroy(hud *h);
+
+#endif

@@ -1,0 +1,198 @@
+/* The renderer: per-frame uniforms and the order of the passes. */
+#include "render.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dinghy_mesh.h"
+#include "gl.h"
+#include "glsl_common.h"
+#include "hud.h"
+#include "riverbed.h"
+#include "sky.h"
+#include "water.h"
+
+#define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
+
+/* The "Frame" uniform block of glsl_common.h, std140 layout. */
+typedef struct {
+    float view_proj[16];
+    float eye[4], sun[4], water[4], ray_right[4], ray_up[4], ray_fwd[4];
+} frame_block;
+
+struct renderer {
+    sky *sky;
+    riverbed *bed;
+    dinghy_mesh *mesh;
+    water *water;
+    hud *hud;
+    GLuint frame_ubo;
+    orbit_camera camera;
+    int width, height;  /* last viewport */
+    int follow;         /* dinghy followed, -1 for none */
+    int follow_fresh;   /* just started following: move in close */
+    int dinghies;
+    float ring_size;    /* outer radius of a dinghy, m */
+    float haze_distance;
+};
+
+renderer *render_create(dinghy_sim *sim, char *err, size_t err_len)
+{
+    renderer *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, err_len, "out of memory for the renderer");
+        return NULL;
+    }
+    const sim_params *p = sim_get_params(sim);
+    float level = (float)p->water_level;
+    r->ring_size = (float)(p->major_radius + p->minor_radius);
+    r->follow = -1;
+    r->dinghies = sim_dinghy_count(sim);
+    float lo[3] = {1e30f, 1e30f, level - (float)p->minor_radius};
+    float hi[3] = {-1e30f, -1e30f, level + (float)p->minor_radius};
+    for (int i = 0; i < sim_dinghy_count(sim); i++) {
+        sim_dinghy_summary s = sim_summary(sim, i);
+        for (int k = 0; k < 2; k++) {
+            lo[k] = fminf(lo[k], (float)s.com[k] - r->ring_size);
+            hi[k] = fmaxf(hi[k], (float)s.com[k] + r->ring_size);
+        }
+    }
+    r->camera = camera_framing(lo, hi);
+    float centre[2] = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1])};
+    float half_width = 0.5f * (hi[1] - lo[1]) + 6.0f; /* room to drift */
+    r->haze_distance = 220.0f + 3.0f * r->camera.distance;
+
+    if (!(r->sky = sky_create(err, err_len)) ||
+        !(r->bed = riverbed_create(centre, half_width, level, err, err_len)) ||
+        !(r->mesh = dinghy_mesh_create(sim, err, err_len)) ||
+        !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len)) ||
+        !(r->hud = hud_create(err, err_len))) {
+        render_destroy(r);
+        return NULL;
+    }
+    glGenBuffers(1, &r->frame_ubo);
+    glBindBuffer(GL_UNIFORM_BUFFER, r->frame_ubo);
+    glBufferData(GL_UNIFORM_BUFFER, sizeof(frame_block), NULL, GL_STREAM_DRAW);
+    glBindBufferBase(GL_UNIFORM_BUFFER, FRAME_BLOCK_BINDING, r->frame_ubo);
+    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
+    glDisable(GL_CULL_FACE); /* the tube's inside shows where it is cut open by the near plane */
+    return r;
+}
+
+void render_destroy(renderer *r)
+{
+    if (!r)
+        return;
+    if (r->frame_ubo)
+        glDeleteBuffers(1, &r->frame_ubo);
+    hud_destroy(r->hud);
+    water_destroy(r->water);
+    dinghy_mesh_destroy(r->mesh);
+    riverbed_destroy(r->bed);
+    sky_destroy(r->sky);
+    free(r);
+}
+
+static void set4(float out[4], const float v[3], float w)
+{
+    out[0] = v[0];
+    out[1] = v[1];
+    out[2] = v[2];
+    out[3] = w;
+}
+
+static void update_follow(renderer *r, dinghy_sim *sim)
+{
+    if (r->follow < 0)
+        return;
+    sim_dinghy_summary s = sim_summary(sim, r->follow);
+    /* Ease toward the dinghy so the view does not jitter with its wobble. */
+    float ease = r->follow_fresh ? 1.0f : 0.15f;
+    for (int k = 0; k < 3; k++)
+        r->camera.target[k] += ease * ((float)s.com[k] - r->camera.target[k]);
+    if (r->follow_fresh)
+        r->camera.distance = 6.0f * r->ring_size;
+    r->follow_fresh = 0;
+}
+
+static void upload_frame(renderer *r, const sim_params *p, double time_s)
+{
+    frame_block f;
+    float aspect = (float)r->width / (float)r->height;
+    mat4 vp = mat4_mul(camera_projection(&r->camera, aspect), camera_view(&r->camera));
+    memcpy(f.view_proj, vp.m, sizeof f.view_proj);
+    float eye[3], fwd[3], right[3], up[3], z[3] = {0.0f, 0.0f, 1.0f};
+    camera_eye(&r->camera, eye);
+    for (int k = 0; k < 3; k++)
+        fwd[k] = r->camera.target[k] - eye[k];
+    vec3_normalize(fwd);
+    vec3_cross(fwd, z, right);
+    vec3_normalize(right);
+    vec3_cross(right, fwd, up);
+    float t = tanf(0.5f * r->camera.fovy);
+    for (int k = 0; k < 3; k++) {
+        right[k] *= t * aspect;
+        up[k] *= t;
+    }
+    float sun[3] = {0.42f, -0.50f, 0.76f}; /* behind the default camera's right shoulder */
+    vec3_normalize(sun);
+    set4(f.eye, eye, 1.0f);
+    set4(f.sun, sun, 0.0f);
+    float water[3] = {(float)p->water_level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
+    set4(f.water, water, 0.0f);
+    set4(f.ray_right, right, 0.0f);
+    set4(f.ray_up, up, 0.0f);
+    set4(f.ray_fwd, fwd, 0.0f);
+    glBindBuffer(GL_UNIFORM_BUFFER, r->frame_ubo);
+    glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof f, &f);
+}
+
+void render_draw(renderer *r, dinghy_sim *sim, int width, int height, double time_s)
+{
+    r->width = width > 0 ? width : 1;
+    r->height = height > 0 ? height : 1;
+    update_follow(r, sim);
+    upload_frame(r, sim_get_params(sim), time_s);
+    dinghy_mesh_upload(r->mesh, sim);
+    glViewport(0, 0, r->width, r->height);
+    glClear(GL_DEPTH_BUFFER_BIT);
+    sky_draw(r->sky);                /* fills every pixel: no colour clear needed */
+    riverbed_draw(r->bed);
+    dinghy_mesh_draw(r->mesh);
+    water_draw(r->water);            /* translucent, last of the scene */
+}
+
+void render_hud(renderer *r, const char *text, float scale)
+{
+    hud_draw(r->hud, text, 8.0f * scale, 8.0f * scale, r->width, r->height, scale);
+}
+
+int render_project(const renderer *r, const float world[3], float *px, float *py)
+{
+    return camera_project(&r->camera, r->width, r->height, world, px, py);
+}
+
+void render_viewport(const renderer *r, int *width, int *height)
+{
+    *width = r->width;
+    *height = r->height;
+}
+
+orbit_camera *render_camera(renderer *r)
+{
+    return &r->camera;
+}
+
+void render_follow(renderer *r, int index)
+{
+    r->follow = index >= 0 && index < r->dinghies ? index : -1;
+    r->follow_fresh = r->follow >= 0;
+}
+
+int render_following(const renderer *r)
+{
+    return r->follow;
+}

@@ -1,0 +1,48 @@
+/* The renderer of the dinghy scene: sky, river bed, dinghies, water, HUD.
+ *
+ * It reads the physics only through physics/sim.h (state, normals,
+ * summaries, parameters) and draws into whatever framebuffer is bound: a
+ * window's or an offscreen target. Everything it needs is allocated in
+ * render_create; drawing a frame allocates nothing. Needs a current GL 3.3
+ * core context (window.h) for its whole life. */
+#ifndef DINGHY_RENDER_H
+#define DINGHY_RENDER_H
+
+#include <stddef.h>
+
+#include "../physics/sim.h"
+#include "camera.h"
+
+typedef struct renderer renderer;
+
+/* Builds the GPU resources for sim (whose sizes are fixed for its life),
+ * frames the camera on the dinghies' current positions at the water level
+ * and lays the river round them. NULL with a one-line message in err
+ * (e.g. a shader's compile log) on failure. */
+renderer *render_create(dinghy_sim *sim, char *err, size_t err_len);
+void render_destroy(renderer *r);
+
+/* Draws sim's current state into the bound framebuffer, a viewport of
+ * width x height pixels. time_s (s) animates the ripples. */
+void render_draw(renderer *r, dinghy_sim *sim, int width, int height, double time_s);
+
+/* Draws text over the last frame at its top-left corner, glyphs enlarged
+ * `scale` times (the screen's content scale times a base size). */
+void render_hud(renderer *r, const char *text, float scale);
+
+/* Projects a world point (m) to pixels of the last drawn viewport, origin
+ * top-left, y down. Returns 0 when the point is in front of the camera
+ * (the pixel may still be outside the viewport), -1 otherwise. */
+int render_project(const renderer *r, const float world[3], float *px, float *py);
+/* Size of the last drawn viewport, pixels. */
+void render_viewport(const renderer *r, int *width, int *height);
+
+/* The camera, for the input handler. */
+orbit_camera *render_camera(renderer *r);
+
+/* Makes the camera follow dinghy `index` (moves in closer the first time),
+ * or stop following when index < 0 or out of range. */
+void render_follow(renderer *r, int index);
+int render_following(const renderer *r); /* -1 when not following */
+
+#endif

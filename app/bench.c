@@ -102,54 +102,71 @@ static long default_steps(size_t vertices)
     return s < 10 ? 10 : s > 2000 ? 2000 : s;
 }
 
-/* Times one scene at one thread count; fills the timing fields of row. */
-static int time_tick(const sim_params *p, int threads, long steps, int repeat, bench_row *row)
+/* Times one scene at every thread count, the thread counts interleaved
+ * within each repeat (1, 2, 1, 2, ...) so that a machine whose speed drifts
+ * (a busy neighbour, a VM) treats them alike. Fills the timing fields of
+ * rows[0 .. n). Returns 0, 2 (out of memory) or 3 (blew up). */
+static int time_tick(const sim_params *p, const int *threads, int n, long steps, int repeat,
+                     bench_row *rows)
 {
-    sim_params q = *p;
-    q.threads = threads;
-    char err[256];
-    dinghy_sim *sim = sim_create(&q, err, sizeof err);
-    if (!sim) {
-        fprintf(stderr, "dinghy: bench: %s\n", err);
-        return 2;
-    }
-    double ms[1000], phases[1000][PHASE_COUNT];
-    for (int r = 0; r < repeat; r++) {
-        sim_reset(sim);
-        sim_step(sim, 1); /* untimed warm-up: threads up, caches warm */
-        sim_reset(sim);
-        sim_reset_phase_times(sim);
-        double t0 = omp_get_wtime();
-        long done = sim_step(sim, steps);
-        ms[r] = (omp_get_wtime() - t0) * 1e3 / (double)steps;
-        sim_phase_times(sim, phases[r]);
-        if (done < steps) {
-            char msg[1024];
-            sim_blowup_message(sim, msg, sizeof msg);
-            fprintf(stderr, "dinghy: bench scene %s: %s\n", row->scene, msg);
-            sim_destroy(sim);
-            return 3;
+    dinghy_sim *sims[MAX_THREAD_COUNTS] = {0};
+    double *ms = calloc((size_t)n * (size_t)repeat, sizeof *ms);
+    double *phases = calloc((size_t)n * (size_t)repeat * PHASE_COUNT, sizeof *phases);
+    int rc = ms && phases ? 0 : 2;
+    for (int t = 0; t < n && rc == 0; t++) {
+        sim_params q = *p;
+        q.threads = threads[t];
+        char err[256];
+        sims[t] = sim_create(&q, err, sizeof err);
+        if (!sims[t]) {
+            fprintf(stderr, "dinghy: bench: %s\n", err);
+            rc = 2;
         }
     }
-    double sorted[1000];
-    memcpy(sorted, ms, sizeof ms[0] * (size_t)repeat);
-    qsort(sorted, (size_t)repeat, sizeof sorted[0], cmp_double);
-    row->ms_median = sorted[repeat / 2];
-    row->ms_min = sorted[0];
-    int med = 0;
-    for (int r = 0; r < repeat; r++)
-        if (ms[r] == row->ms_median)
-            med = r;
-    for (int k = 0; k < PHASE_COUNT; k++)
-        row->phase_ms[k] = phases[med][k] * 1e3 / (double)steps;
-    row->threads = sim_threads(sim);
-    row->hash = sim_hash(sim);
-    row->dinghies = sim_dinghy_count(sim);
-    row->vertices = sim_vertex_count(sim);
-    row->springs = sim_spring_count(sim);
-    row->bytes_per_vertex = (double)sim_memory_bytes(sim) / (double)row->vertices;
-    sim_destroy(sim);
-    return 0;
+    for (int r = 0; r < repeat && rc == 0; r++)
+        for (int t = 0; t < n && rc == 0; t++) {
+            dinghy_sim *sim = sims[t];
+            sim_reset(sim);
+            sim_step(sim, 1); /* untimed warm-up: threads up, caches warm */
+            sim_reset(sim);
+            sim_reset_phase_times(sim);
+            double t0 = omp_get_wtime();
+            long done = sim_step(sim, steps);
+            ms[t * repeat + r] = (omp_get_wtime() - t0) * 1e3 / (double)steps;
+            sim_phase_times(sim, &phases[(t * repeat + r) * PHASE_COUNT]);
+            if (done < steps) {
+                char msg[1024];
+                sim_blowup_message(sim, msg, sizeof msg);
+                fprintf(stderr, "dinghy: bench scene %s: %s\n", rows[t].scene, msg);
+                rc = 3;
+            }
+        }
+    for (int t = 0; t < n && rc == 0; t++) {
+        bench_row *row = &rows[t];
+        const double *mt = &ms[t * repeat];
+        double sorted[1000];
+        memcpy(sorted, mt, sizeof sorted[0] * (size_t)repeat);
+        qsort(sorted, (size_t)repeat, sizeof sorted[0], cmp_double);
+        row->ms_median = sorted[repeat / 2];
+        row->ms_min = sorted[0];
+        int med = 0;
+        for (int r = 0; r < repeat; r++)
+            if (mt[r] == row->ms_median)
+                med = r;
+        for (int k = 0; k < PHASE_COUNT; k++)
+            row->phase_ms[k] = phases[(t * repeat + med) * PHASE_COUNT + k] * 1e3 / (double)steps;
+        row->threads = sim_threads(sims[t]);
+        row->hash = sim_hash(sims[t]);
+        row->dinghies = sim_dinghy_count(sims[t]);
+        row->vertices = sim_vertex_count(sims[t]);
+        row->springs = sim_spring_count(sims[t]);
+        row->bytes_per_vertex = (double)sim_memory_bytes(sims[t]) / (double)row->vertices;
+    }
+    for (int t = 0; t < n; t++)
+        sim_destroy(sims[t]);
+    free(ms);
+    free(phases);
+    return rc;
 }
 
 /* The serial reference tick: one thread, no phases; the hash is of the
@@ -301,25 +318,27 @@ int bench_run(const sim_params *params, const bench_options *opt)
         long steps = opt->steps > 0 ? opt->steps : default_steps(vertices);
         if (opt->reference && opt->steps <= 0)
             steps = steps / 20 > 0 ? steps / 20 : 1;
-        int first = nrows;
-        for (int t = 0; t < nthreads && nrows < MAX_ROWS; t++) {
+        int first = nrows, n = nthreads < MAX_ROWS - nrows ? nthreads : MAX_ROWS - nrows;
+        for (int t = 0; t < n; t++) {
+            memset(&rows[first + t], 0, sizeof rows[0]);
+            snprintf(rows[first + t].scene, sizeof rows[0].scene, "%s", name);
+            rows[first + t].steps = steps;
+        }
+        rc = opt->reference ? time_reference(&p, steps, opt->repeat, &rows[first])
+                            : time_tick(&p, threads, n, steps, opt->repeat, &rows[first]);
+        if (rc)
+            break;
+        for (int t = 0; t < n; t++) {
             bench_row *r = &rows[nrows];
-            memset(r, 0, sizeof *r);
-            snprintf(r->scene, sizeof r->scene, "%s", name);
-            r->steps = steps;
-            rc = opt->reference ? time_reference(&p, steps, opt->repeat, r)
-                                : time_tick(&p, threads[t], steps, opt->repeat, r);
-            if (rc)
-                break;
             r->ns_vertex_step = r->ms_median * 1e6 / (double)r->vertices;
             r->speedup = rows[first].ms_median / r->ms_median;
             r->efficiency = r->speedup * rows[first].threads / r->threads;
             if (t == 0)
                 print_table_header(r, steps);
             print_table_row(r);
-            fflush(stdout);
             nrows++;
         }
+        fflush(stdout);
         for (int i = first + 1; i < nrows && rc == 0; i++)
             if (rows[i].hash != rows[first].hash) {
                 printf("\n*** HASH MISMATCH in scene %s: %016" PRIx64 " with %d threads, %016" PRIx64

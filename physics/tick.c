@@ -274,15 +274,14 @@ int tick_step(dinghy_sim *s)
 
         for (size_t r = r0; r < r1; r++)
             centre_row(s, in, r);
-#pragma omp barrier
+        /* One dinghy needs no barrier here: each thread goes on with the
+         * rows whose centres it computed, and the dinghy's centre is only
+         * read after this region. */
         if (P > 1) {
+#pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
                 dinghy_centre(s, p);
-        } else {
-            /* one dinghy: its centre is read only after this region */
-#pragma omp single nowait
-            dinghy_centre(s, 0);
         }
         PHASE_END(PHASE_CENTRES)
 
@@ -330,8 +329,10 @@ int tick_step(dinghy_sim *s)
     }
     if (oom)
         return -1;
-    if (P == 1)
+    if (P == 1) {
+        dinghy_centre(s, 0);
         events_dinghy(&s->ev, &s->bp, 0);
+    }
     events_merge(&s->ev, &s->bp, s->c0, out->vx, out->vy, out->vz, s->V, s->step + 1);
     s->cur = 1 - s->cur;
     s->step++;

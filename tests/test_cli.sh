@@ -40,5 +40,20 @@ if [[ ${out:0:1} == "{" && $out == *'"steps": 5'* ]]; then ok "dump to stdout is
 else bad "dump to stdout: ${out:0:200}"; fi
 expect "unwritable dump exits 2" 2 "cannot write dump file" -- --headless --steps 1 --set scene.name=single --dump /nonexistent/dir/x.json
 
+# --bench: a table per scene, the same hash for every thread count, CSV and JSON.
+out=$("$bin" --bench --threads 1,2 --steps 20 --repeat 1 --set scene.name=pair \
+      --csv "$tmp/b.csv" --json "$tmp/b.json" 2>&1); rc=$?
+hashes=$(awk -F, '!/^#/ && NR > 2 {print $11}' "$tmp/b.csv" | sort -u | wc -l)
+if [[ $rc -eq 0 && $out == *"scene pair: 2 dinghies, 1024 vertices"* && $out == *"OMP_PROC_BIND=close"* \
+      && $(head -1 "$tmp/b.csv") == "# cpu:"* \
+      && $(sed -n 2p "$tmp/b.csv") == scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,speedup,efficiency,hash* \
+      && $(grep -c '^pair,2,1024,' "$tmp/b.csv") -eq 2 && $hashes -eq 1 && $(grep -c '"hash"' "$tmp/b.json") -eq 2 ]]; then
+    ok "bench: table, one hash for 1 and 2 threads, CSV and JSON"
+else bad "bench (exit $rc): ${out:0:400} / $(cat "$tmp/b.csv" 2>&1 | head -4)"; fi
+expect "bench reference kernel" 0 "reference kernel" -- --bench --kernel reference --steps 2 --repeat 1 --set scene.name=single
+expect "bench flags need --bench" 2 "go with --bench" -- --headless --csv x.csv
+expect "thread lists need --bench" 2 "needs --bench" -- --headless --threads 1,2
+expect "bad thread list" 2 "--threads '1,,2'" -- --bench --threads 1,,2
+
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

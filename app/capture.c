@@ -9,6 +9,7 @@
 
 #include "../render/offscreen.h"
 #include "../render/png.h"
+#include "report.h"
 #include "../render/window.h"
 #include "video.h"
 
@@ -42,12 +43,8 @@ static int advance(dinghy_sim *sim, long steps)
 {
     if (steps <= 0)
         return 0;
-    if (sim_step(sim, steps) == steps && !sim_blowup(sim).happened)
-        return 0;
-    char msg[1024];
-    sim_blowup_message(sim, msg, sizeof msg);
-    fprintf(stderr, "dinghy: %s\n", msg);
-    return 3;
+    sim_step(sim, steps); /* stops short only when the state blows up */
+    return report_blowup(sim);
 }
 
 /* Writes the frames of a recording; returns the exit code. */

@@ -15,6 +15,7 @@
 #include "../render/render.h"
 #include "../render/window.h"
 #include "capture.h"
+#include "report.h"
 #include "frame_clock.h"
 #include "reload.h"
 
@@ -204,13 +205,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         long done = steps > 0 ? sim_step(sim, steps) : 0;
         double spent = omp_get_wtime() - t0;
         frame_clock_measured(&clock, paused ? 0 : done, spent);
-        if (done < steps || sim_blowup(sim).happened) {
-            char msg[1024];
-            sim_blowup_message(sim, msg, sizeof msg);
-            fprintf(stderr, "dinghy: %s\n", msg);
-            rc = 3;
+        if ((rc = report_blowup(sim)) != 0) /* sim_step stops short only then */
             break;
-        }
         sw.steps += done;
         sw.step_wall += spent;
 

@@ -40,10 +40,7 @@ int headless_run_hooked(const sim_params *params, long steps, const char *dump,
     double t0 = omp_get_wtime();
     long done = hooks ? step_frames(sim, steps, hooks) : sim_step(sim, steps);
     double wall = omp_get_wtime() - t0;
-    if (done < steps || sim_blowup(sim).happened) {
-        char msg[1024];
-        sim_blowup_message(sim, msg, sizeof msg);
-        fprintf(stderr, "dinghy: %s\n", msg);
+    if (report_blowup(sim) != 0) { /* sim_step stops short only then */
         sim_destroy(sim);
         return 3;
     }

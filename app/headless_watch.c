@@ -8,6 +8,7 @@
 #include "../physics/sim.h"
 #include "headless.h"
 #include "reload.h"
+#include "report.h"
 
 /* Simulated time per frame, s: the demo's frame. */
 #define FRAME_S (1.0 / 60.0)
@@ -70,13 +71,8 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
             n = steps - done;
         long got = sim_step(sim, n);
         done += got;
-        if (got < n || sim_blowup(sim).happened) {
-            char msg[1024];
-            sim_blowup_message(sim, msg, sizeof msg);
-            fprintf(stderr, "dinghy: %s\n", msg);
-            rc = 3;
+        if ((rc = report_blowup(sim)) != 0) /* sim_step stops short only then */
             break;
-        }
         deadline += FRAME_S;
         double t = now_s();
         if (deadline > t)

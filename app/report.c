@@ -33,6 +33,16 @@ void report_write_json(dinghy_sim *sim, FILE *out)
     fprintf(out, "\n  ]\n}\n");
 }
 
+int report_blowup(const dinghy_sim *sim)
+{
+    if (!sim_blowup(sim).happened)
+        return 0;
+    char msg[1024];
+    sim_blowup_message(sim, msg, sizeof msg);
+    fprintf(stderr, "dinghy: %s\n", msg);
+    return 3;
+}
+
 int report_dump(dinghy_sim *sim, const char *path)
 {
     if (strcmp(path, "-") == 0) {

@@ -1,4 +1,5 @@
 /* dinghy: wires the command line, the configuration and the run modes. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,21 @@ static int sets_scene(const cli_options *o)
     return 0;
 }
 
+/* Makes sure an output file can be written before any work is done: a
+ * long run must not end in "cannot write". Creates the file empty. */
+static int check_output(const char *flag, const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "dinghy: %s %s: cannot write: %s\n", flag, path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}
+
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
 static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
@@ -91,7 +107,10 @@ static int run(const cli_options *opt, const config_source *src, const char *con
     dinghy_settings settings;
     diag_list d = {0};
     int rc = 0;
-    if (config_build(src, &settings, &d) != 0) {
+    if (check_output("--dump", opt->dump) || check_output("--csv", opt->csv)
+        || check_output("--json", opt->json)) {
+        rc = 2;
+    } else if (config_build(src, &settings, &d) != 0) {
         diag_print_prefixed(&d, "dinghy: ", stderr);
         rc = 2;
     } else if (opt->print_config) {
@@ -138,7 +157,7 @@ int main(int argc, char **argv)
     cli_options opt;
     diag_list d = {0};
     if (cli_parse(argc, argv, &opt, &d) != 0) {
-        diag_print(&d, stderr);
+        diag_print_prefixed(&d, "dinghy: ", stderr);
         diag_free(&d);
         cli_free(&opt);
         return 2;

@@ -83,8 +83,10 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
     double wall = now_s() - start;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    /* A rebuilt scene starts again from step 0: report the scene that is
+     * running, so that the summary, the dump and the time agree. */
     if (rc == 0)
-        rc = headless_report(sim, done, wall, dump);
+        rc = headless_report(sim, sim_steps_done(sim), wall, dump);
     reload_report_free(&r);
     sim_destroy(sim);
     return rc;

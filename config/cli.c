@@ -41,6 +41,35 @@ static int parse_thread_list(const char *s, cli_options *o)
     return 0;
 }
 
+/* "unknown option", with the likely flag meant: a typo, or --flag=value. */
+static void unknown_option(const char *a, diag_list *d)
+{
+    static const char *const flags[] = {
+        "--help", "--version", "--headless", "--print-config", "--steps", "--threads", "--bench",
+        "--repeat", "--csv", "--json", "--kernel", "--dump", "--config", "--set", "--watch",
+        "--audio", "--mute", "--screenshot", "--record", "--video", "--frames", "--width",
+        "--height",
+    };
+    const char *eq = strchr(a, '=');
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
+    const char *best = NULL;
+    int best_d = 3; /* at most two edits away */
+    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        int dist = param_edit_distance(name, flags[i]);
+        if (dist < best_d) {
+            best_d = dist;
+            best = flags[i];
+        }
+    }
+    if (best && eq)
+        diag_add(d, "unknown option '%s'; write '%s %s' (a space, not '=')", a, best, eq + 1);
+    else if (best)
+        diag_add(d, "unknown option '%s'; did you mean '%s'?", a, best);
+    else
+        diag_add(d, "unknown option '%s' (see --help)", a);
+}
+
 static int has_suffix(const char *s, const char *suffix)
 {
     size_t n = strlen(s), k = strlen(suffix);
@@ -149,10 +178,17 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
             else
                 *(a[2] == 'w' ? &o->width : &o->height) = (int)px;
         } else {
-            diag_add(d, "unknown option '%s' (see --help)", a);
+            unknown_option(a, d);
         }
 #undef NEED_VALUE
     }
+    if ((o->dump || o->watch || o->audio) && o->mode != MODE_HEADLESS)
+        diag_add(d, "--dump, --watch and --audio go with --headless");
+    if (o->audio && o->watch)
+        diag_add(d, "--audio and --watch do not go together: a --watch run is silent");
+    if ((o->width > 0 || o->height > 0) && o->mode != MODE_DEMO)
+        diag_add(d, "--width and --height size pictures and the window: not with --%s",
+                 o->mode == MODE_BENCH ? "bench" : "headless");
     if (o->nthread_counts > 1 && o->mode != MODE_BENCH)
         diag_add(d, "--threads: a list of thread counts needs --bench; give one number");
     if ((o->csv || o->json || o->repeat >= 0 || o->reference_kernel) && o->mode != MODE_BENCH)

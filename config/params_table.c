@@ -19,6 +19,7 @@ const param_key param_table[] = {
     {"world.gravity", PK_DOUBLE, OFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity", 0},
     {"water.level", PK_DOUBLE, OFF(water_level), -1000, 1000, "m", "height of the still water surface", 0},
     {"water.buoyancy", PK_DOUBLE, OFF(buoyancy), 0, 100000, "1/s^2", "upward acceleration per metre a vertex is under water", 0},
+    {"water.drag", PK_DOUBLE, OFF(water_drag), 0, 1000, "1/s", "extra velocity damping rate of vertices under water", 0},
     {"water.density", PK_DOUBLE, OFF(water_density), 1, 100000, "kg/m^3", "water density (not used by the seed buoyancy model)", 0},
     {"scene.name", PK_SCENE, OFF(scene), 0, SCENE_KIND_COUNT - 1, "", "scene: single, pair, grid, rapids or packed", 1},
     {"scene.count", PK_INT, OFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes", 1},

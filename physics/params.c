@@ -16,6 +16,7 @@ sim_params sim_params_default(void)
     p.water_level = 0.0;
     p.buoyancy = 100.0;
     p.water_density = 1000.0;
+    p.water_drag = 8.0;
     p.scene = SCENE_RAPIDS;
     p.count = 64;
     p.spacing = 2.4;

@@ -28,6 +28,8 @@ typedef struct {
     double water_level;   /* height of the still water surface, m */
     double buoyancy;      /* seed buoyancy: upward acceleration per metre of depth, 1/s^2 */
     double water_density; /* kg/m^3; not used by the seed buoyancy model */
+    double water_drag;    /* extra damping rate under water, 1/s: a vertex below the
+                             surface gets v *= exp(-(damping + water_drag) dt) */
     /* [scene] */
     scene_kind scene;     /* which scene builder to run */
     int count;            /* number of dinghies (grid, rapids, packed) */

@@ -184,14 +184,17 @@ static void one_step(ref_sim *r)
             r->seg_push[p * M + a] = g;
         }
 
-    /* 6. Integrate: symplectic Euler with gravity, seed buoyancy, damping. */
-    double damp = exp(-k->damping * k->dt);
+    /* 6. Integrate: symplectic Euler with gravity, seed buoyancy, damping
+     * (stronger under water: the water drags). */
+    double damp_air = exp(-k->damping * k->dt);
+    double damp_water = exp(-(k->damping + k->water_drag) * k->dt);
     for (int p = 0; p < P; p++)
         for (int m = 0; m < M; m++)
             for (int n = 0; n < N; n++) {
                 size_t i = vid(r, p, m, n);
                 vec3 a = scale(add(r->force[i], r->seg_push[p * M + m]), 1.0 / mass);
                 a.z -= k->gravity + k->buoyancy * fmin(0.0, r->x[i].z - k->water_level);
+                double damp = r->x[i].z < k->water_level ? damp_water : damp_air;
                 r->v[i] = scale(add(r->v[i], scale(a, k->dt)), damp);
                 r->x[i] = add(r->x[i], scale(r->v[i], k->dt));
             }

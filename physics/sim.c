@@ -152,6 +152,7 @@ static void record_blowup(dinghy_sim *s)
         sim_blowup_info *info = &s->blowup;
         info->happened = 1;
         info->step = s->step;
+        info->time = s->time;
         info->dinghy = (int)(r / (size_t)s->M);
         info->non_finite = s->row_bad[r] == 2;
         for (int n = 0; n < s->N; n++) {
@@ -184,6 +185,7 @@ long sim_step(dinghy_sim *s, long steps)
                 /* out of memory growing the neighbour list: report as a blow-up */
                 s->blowup.happened = 1;
                 s->blowup.step = s->step + 1;
+                s->blowup.time = s->time;
                 s->blowup.speed = NAN;
                 s->blowup.non_finite = 1;
             }
@@ -220,7 +222,7 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
     else
         snprintf(what, sizeof what, "a runaway speed of %.3g m/s (limit %.0f)", b->speed,
                  SIM_RUNAWAY_SPEED);
-    char cause[256];
+    char cause[512];
     if (p->dt > bound)
         snprintf(cause, sizeof cause,
                  "sim.dt = %g s is above the stability bound %.3g s = sqrt(2 m / (B^2 k)) "
@@ -229,11 +231,12 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
                  p->band, p->stiffness);
     else
         snprintf(cause, sizeof cause,
-                 "sim.dt = %g s is within the spring bound %.3g s, so suspect "
-                 "dinghy.repulsion (%g), dinghy.pressure (%g) or water.buoyancy (%g) being too "
-                 "strong for this dt", p->dt, bound, p->repulsion, p->pressure, p->buoyancy);
+                 "sim.dt = %g s is within the spring bound %.3g s, so suspect a start that is "
+                 "far from rest (dinghies overlapping, or deep under water: scene.height) or "
+                 "dinghy.repulsion (%g), dinghy.pressure (%g) or water.buoyancy (%g) too strong "
+                 "for this dt", p->dt, bound, p->repulsion, p->pressure, p->buoyancy);
     snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): dinghy %d vertex %d has %s; "
-             "likely cause: %s", b->step, b->step * p->dt, b->dinghy, b->vertex, what, cause);
+             "likely cause: %s", b->step, b->time, b->dinghy, b->vertex, what, cause);
 }
 
 void sim_set_threads(dinghy_sim *s, int threads)
@@ -254,6 +257,7 @@ void sim_set_tunables(dinghy_sim *s, const sim_params *p)
     q->water_level = p->water_level;
     q->buoyancy = p->buoyancy;
     q->water_density = p->water_density;
+    q->water_drag = p->water_drag;
     q->stiffness = p->stiffness;
     q->pressure = p->pressure;
     q->repulsion = p->repulsion;

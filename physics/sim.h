@@ -38,6 +38,7 @@ long sim_step(dinghy_sim *sim, long steps);
 typedef struct {
     int happened;      /* 0 while the state is healthy */
     long step;         /* 1-based number of the step that blew up */
+    double time;       /* simulated time at its end, s */
     int dinghy;        /* lowest index of a dinghy with a bad vertex */
     int vertex;        /* its first bad vertex, index within the dinghy */
     int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */

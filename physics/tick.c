@@ -116,13 +116,14 @@ static void contacts_row(dinghy_sim *s, size_t row)
 
 /* Constants of the integration step, in float. */
 typedef struct {
-    float dt, inv_m, damp, grav, buoy, level, pressure;
+    float dt, inv_m, damp, damp_water, grav, buoy, level, pressure;
     float cx, cy, cz;  /* the row's segment centre, m */
     float gx, gy, gz;  /* the row's repulsion force per vertex, N */
 } euler_consts;
 
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
- * v = (v + a dt) exp(-beta dt); x += v dt. Every array is its own
+ * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
+ * Every array is its own
  * (restrict parameters let the compiler vectorise without alias checks). */
 static void euler_run(const euler_consts *k, int N,
                       const float *restrict x, const float *restrict y, const float *restrict z,
@@ -131,7 +132,8 @@ static void euler_run(const euler_consts *k, int N,
                       float *restrict ox, float *restrict oy, float *restrict oz,
                       float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
-    const float dt = k->dt, inv_m = k->inv_m, damp = k->damp, grav = k->grav, buoy = k->buoy;
+    const float dt = k->dt, inv_m = k->inv_m, grav = k->grav, buoy = k->buoy;
+    const float damp_air = k->damp, damp_water = k->damp_water;
     const float level = k->level, pr = k->pressure, cx = k->cx, cy = k->cy, cz = k->cz;
     const float gx = k->gx, gy = k->gy, gz = k->gz;
     for (int n = 0; n < N; n++) {
@@ -144,6 +146,7 @@ static void euler_run(const euler_consts *k, int N,
         float ax = ((fx[n] + pf * px) + gx) * inv_m;
         float ay = ((fy[n] + pf * py) + gy) * inv_m;
         float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth < 0.0f ? depth : 0.0f);
+        float damp = depth < 0.0f ? damp_water : damp_air; /* water drags */
         float nvx = (vx[n] + ax * dt) * damp;
         float nvy = (vy[n] + ay * dt) * damp;
         float nvz = (vz[n] + az * dt) * damp;
@@ -217,6 +220,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .dt = (float)s->prm.dt,
         .inv_m = (float)(1.0 / sim_params_vertex_mass(&s->prm)),
         .damp = (float)exp(-s->prm.damping * s->prm.dt),
+        .damp_water = (float)exp(-(s->prm.damping + s->prm.water_drag) * s->prm.dt),
         .grav = (float)s->prm.gravity,
         .buoy = (float)s->prm.buoyancy,
         .level = (float)s->prm.water_level,

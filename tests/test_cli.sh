@@ -21,7 +21,7 @@ expect "unknown key exits 2 with a suggestion" 2 "unknown key 'dinghy.stifness';
 expect "out of range exits 2 with the range" 2 "sim.dt = 5 is out of range; allowed: 1e-06 to 0.1 s" -- --headless --set sim.dt=5
 expect "bad number exits 2" 2 "dinghy.mass = 'heavy' is not a number" -- --headless --set dinghy.mass=heavy
 expect "bad flag exits 2" 2 "unknown option '--fast'" -- --fast
-expect "bad --steps exits 2" 2 "^--steps 'x'" -- --headless --steps x
+expect "bad --steps exits 2" 2 "^dinghy: --steps 'x'" -- --headless --steps x
 expect "missing config file exits 2" 2 "nope.ini: cannot open config file" -- --headless --config "$tmp/nope.ini"
 printf '[dinghy]\nstiffness = 800\nsegments = 31.5\n' >"$tmp/bad.ini"
 expect "bad config line named with file:line" 2 "bad.ini:3: dinghy.segments = '31.5' is not a whole number" -- --headless --config "$tmp/bad.ini"
@@ -38,7 +38,11 @@ else bad "dump file: $(head -c 300 "$tmp/d.json")"; fi
 out=$("$bin" --headless --steps 5 --set scene.name=single --dump - 2>/dev/null)
 if [[ ${out:0:1} == "{" && $out == *'"steps": 5'* ]]; then ok "dump to stdout is pure JSON"
 else bad "dump to stdout: ${out:0:200}"; fi
-expect "unwritable dump exits 2" 2 "cannot write dump file" -- --headless --steps 1 --set scene.name=single --dump /nonexistent/dir/x.json
+expect "unwritable dump exits 2 before running" 2 "^dinghy: --dump /nonexistent/dir/x.json: cannot write: No such file" -- --headless --steps 100000000 --set scene.name=single --dump /nonexistent/dir/x.json
+expect "unwritable bench CSV exits 2 before running" 2 "^dinghy: --csv /nonexistent/x.csv: cannot write" -- --bench --csv /nonexistent/x.csv
+expect "--dump needs --headless" 2 "--dump, --watch and --audio go with --headless" -- --bench --dump x.json
+expect "--audio and --watch do not mix" 2 "--audio and --watch" -- --headless --watch --audio
+expect "--width is for pictures" 2 "--width and --height size pictures" -- --headless --width 100
 
 # --bench: a table per scene, the same hash for every thread count, CSV and JSON.
 out=$("$bin" --bench --threads 1,2 --steps 20 --repeat 1 --set scene.name=pair \

@@ -384,9 +384,23 @@ static void screenshot_shows_dinghies_water_and_sky(void **state)
     orbit_camera *cam = render_camera(v.r);
     float fwd[2] = {cam->target[0] - eye[0], cam->target[1] - eye[1]};
     float len = sqrtf(fwd[0] * fwd[0] + fwd[1] * fwd[1]);
-    float ahead = 0.35f * cam->distance;
-    float wpt[3] = {cam->target[0] - fwd[0] / len * ahead, cam->target[1] - fwd[1] / len * ahead,
-                    (float)s.sim.water_level};
+    /* open water between the camera and the crowd: the first point on the
+     * way whose distance to every dinghy's centre exceeds its outer radius */
+    const double clear = 1.25 * (s.sim.major_radius + s.sim.minor_radius);
+    float wpt[3] = {0.0f, 0.0f, (float)s.sim.water_level};
+    for (float ahead = 0.35f * cam->distance; ahead < cam->distance; ahead += 0.05f) {
+        wpt[0] = cam->target[0] - fwd[0] / len * ahead;
+        wpt[1] = cam->target[1] - fwd[1] / len * ahead;
+        double nearest = 1e30;
+        for (int p = 0; p < sim_dinghy_count(v.sim); p++) {
+            sim_dinghy_summary d = sim_summary(v.sim, p);
+            double dx = d.com[0] - wpt[0], dy = d.com[1] - wpt[1];
+            if (sqrt(dx * dx + dy * dy) < nearest)
+                nearest = sqrt(dx * dx + dy * dy);
+        }
+        if (nearest > clear)
+            break;
+    }
     check_water(&im, v.r, wpt);
 
     float px, py, c[3];

@@ -133,7 +133,7 @@ static void euler_run(const euler_consts *k, int N,
                       float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
     const float dt = k->dt, inv_m = k->inv_m, grav = k->grav, buoy = k->buoy;
-    const float damp_air = k->damp, damp_water = k->damp_water;
+    const float damp_air = k->damp, drag_step = k->damp - k->damp_water;
     const float level = k->level, pr = k->pressure, cx = k->cx, cy = k->cy, cz = k->cz;
     const float gx = k->gx, gy = k->gy, gz = k->gz;
     for (int n = 0; n < N; n++) {
@@ -143,10 +143,13 @@ static void euler_run(const euler_consts *k, int N,
         float plen = sqrtf(px * px + py * py + pz * pz + 1e-30f);
         float pf = pr / plen;
         float depth = z[n] - level;
+        /* 1 under water, else 0, from the sign bit: gcc stops vectorising
+         * this loop at a second select on depth < 0 */
+        float wet = 0.5f - 0.5f * copysignf(1.0f, depth);
         float ax = ((fx[n] + pf * px) + gx) * inv_m;
         float ay = ((fy[n] + pf * py) + gy) * inv_m;
-        float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth < 0.0f ? depth : 0.0f);
-        float damp = depth < 0.0f ? damp_water : damp_air; /* water drags */
+        float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
+        float damp = damp_air - drag_step * wet; /* the water drags */
         float nvx = (vx[n] + ax * dt) * damp;
         float nvy = (vy[n] + ay * dt) * damp;
         float nvz = (vz[n] + az * dt) * damp;

@@ -190,8 +190,9 @@ int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list 
 
 double config_bytes_per_vertex(void)
 {
-    /* two state buffers (6 floats each), forces (3), normals (3) */
-    return (2 * 6 + 3 + 3) * sizeof(float);
+    /* two state buffers (6 floats each) and normals (3): the per-vertex
+     * arrays of physics/sim.c; forces live in per-thread scratch */
+    return (2 * 6 + 3) * sizeof(float);
 }
 
 /* Fills buf with where the problem among `keys` (space-separated names)

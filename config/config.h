@@ -51,7 +51,7 @@ int config_stability_advice(const sim_params *p, char *buf, size_t len);
  * gives p again, and writing that gives the same bytes. */
 void config_write_ini(const dinghy_settings *p, FILE *out);
 
-/* Bytes of memory the simulation of p needs per vertex (state, scratch). */
+/* Bytes of memory a simulation needs per vertex (state and normals). */
 double config_bytes_per_vertex(void);
 
 #endif

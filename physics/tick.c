@@ -71,14 +71,30 @@ static float gap_power(float gap, float e, int int_e)
 /* Repulsion on segment a of dinghy p from every segment of its broad-phase
  * neighbours: S (gap^-e - range^-e) along the centre-line separation, for
  * tube gaps below the contact range. The same for each vertex of the row. */
-static void contacts_row(dinghy_sim *s, size_t row)
+typedef struct {
+    float S, e, range, tubes; /* strength N, exponent, contact range m, 2r m */
+    int int_e;                /* e when a small whole number (no powf), else 0 */
+    float shift;              /* range^-e: the law is zero at the range */
+} contact_consts;
+
+/* The contact law's constants, once per step. */
+static contact_consts contact_consts_of(const sim_params *prm)
+{
+    contact_consts c;
+    c.S = (float)prm->repulsion;
+    c.e = (float)prm->repulsion_exponent;
+    c.range = (float)prm->contact_range;
+    c.tubes = (float)(2.0 * prm->minor_radius);
+    c.int_e = (c.e == floorf(c.e) && c.e >= 1.0f && c.e <= 16.0f) ? (int)c.e : 0;
+    c.shift = gap_power(c.range, c.e, c.int_e);
+    return c;
+}
+
+static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
 {
     const int M = s->M, p = (int)(row / (size_t)M);
-    const float S = (float)s->prm.repulsion, e = (float)s->prm.repulsion_exponent;
-    const float range = (float)s->prm.contact_range;
-    const float tubes = (float)(2.0 * s->prm.minor_radius);
-    const int int_e = (e == floorf(e) && e >= 1.0f && e <= 16.0f) ? (int)e : 0;
-    const float shift = gap_power(range, e, int_e);
+    const float S = c->S, e = c->e, range = c->range, tubes = c->tubes, shift = c->shift;
+    const int int_e = c->int_e;
     const float ax = s->cx[row], ay = s->cy[row], az = s->cz[row];
     const int m = (int)(row % (size_t)M);
     float gx = 0.0f, gy = 0.0f, gz = 0.0f;
@@ -260,6 +276,7 @@ int tick_step(dinghy_sim *s)
     const int P = s->P;
     const double reach = 2.0 * (s->prm.major_radius + s->prm.minor_radius) + s->prm.contact_range;
     int oom = 0;
+    const contact_consts contact = contact_consts_of(&s->prm);
     s->bp.cell_size = reach;
     if (P == 1) /* no neighbours to look for */
         s->bp.nb_start[0] = s->bp.nb_start[1] = 0;
@@ -315,7 +332,7 @@ int tick_step(dinghy_sim *s)
          * centres and repulsion) or what was finished before a barrier. */
         if (!oom)
             for (size_t r = r0; r < r1; r++)
-                contacts_row(s, r);
+                contacts_row(s, &contact, r);
         PHASE_END(PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)

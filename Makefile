@@ -14,7 +14,7 @@ LIBS      = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 
 PHYSICS = physics/params.c physics/shape.c physics/springs.c physics/broadphase.c physics/events.c physics/scene.c \
-          physics/tick.c physics/sim.c physics/reference.c
+          physics/tick.c physics/sim.c physics/checkpoint.c physics/reference.c
 CONFIG  = config/diag.c config/params_table.c config/config.c config/cli.c
 APP     = app/report.c app/headless.c app/bench.c
 CORE    = $(PHYSICS) $(CONFIG) $(APP)

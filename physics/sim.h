@@ -50,6 +50,18 @@ sim_blowup_info sim_blowup(const dinghy_sim *sim);
  * against the stability bound of physics.md section 2) into buf. */
 void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
 
+/* A saved copy of the dynamic state (positions, velocities, step count,
+ * simulated time) and of the tunable parameters, to go back to after a
+ * blow-up. sim_checkpoint_new allocates room for this simulation's size;
+ * save and restore allocate nothing. restore returns -1 (and changes
+ * nothing) when the checkpoint belongs to a simulation of another size;
+ * it clears the blow-up and the pending events. */
+typedef struct sim_checkpoint sim_checkpoint;
+sim_checkpoint *sim_checkpoint_new(const dinghy_sim *sim);
+void sim_checkpoint_save(const dinghy_sim *sim, sim_checkpoint *cp);
+int sim_checkpoint_restore(dinghy_sim *sim, const sim_checkpoint *cp);
+void sim_checkpoint_free(sim_checkpoint *cp);
+
 /* Changes the number of threads for later steps; 0 = all cores. */
 void sim_set_threads(dinghy_sim *sim, int threads);
 int sim_threads(const dinghy_sim *sim);

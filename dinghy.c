@@ -15,7 +15,7 @@
 #include "config/config.h"
 #include "config/find.h"
 #include "config/watch.h"
-#include "physics/params.h"
+#include "physics/defs.h"
 
 #define DINGHY_VERSION "0.1.0"
 
@@ -50,7 +50,7 @@ static void config_layers(const cli_options *o, config_source *src, const char *
     src->nsets = n;
 }
 
-static void warn_stability(const sim_params *p)
+static void warn_stability(const sim_def *p)
 {
     char advice[512];
     if (config_stability_advice(p, advice, sizeof advice))
@@ -130,13 +130,13 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                 .csv = opt->csv,
                 .json = opt->json,
             };
-            rc = bench_run(&settings.sim, &b);
+            rc = bench_run(&settings.sim, &settings.scene, &b);
         } else if (opt->mode == MODE_HEADLESS) {
             long steps = opt->steps >= 0 ? opt->steps : 1000;
             if (opt->audio && settings.audio.enabled)
                 rc = audio_headless_run(&settings, steps, opt->dump, opt->mute);
             else
-                rc = headless_run(&settings.sim, steps, opt->dump);
+                rc = headless_run(&settings.sim, &settings.scene, steps, opt->dump);
         } else if (pictures) {
             capture_request req = {opt->screenshot, opt->record, opt->video,
                                    opt->frames > 0 ? opt->frames : CAPTURE_DEFAULT_FRAMES,

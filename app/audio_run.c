@@ -48,10 +48,10 @@ int audio_headless_run(const dinghy_settings *settings, long steps, const char *
     r.sound = audio_open(&settings->audio, AUDIO_PACED, muted);
     r.dropped = 0;
     if (!r.sound)
-        return headless_run(&settings->sim, steps, dump);
-    long per = lround(1.0 / (AUDIO_RUN_FPS * settings->sim.dt));
+        return headless_run(&settings->sim, &settings->scene, steps, dump);
+    long per = lround(1.0 / (AUDIO_RUN_FPS * settings->sim.solver.dt));
     headless_hooks hooks = {per > 0 ? per : 1, on_frame, &r};
-    int rc = headless_run_hooked(&settings->sim, steps, dump, &hooks);
+    int rc = headless_run_hooked(&settings->sim, &settings->scene, steps, dump, &hooks);
     audio_drain(r.sound, TAIL_SECONDS);
     audio_stats s = audio_get_stats(r.sound);
     print_stats(&s, r.dropped, muted);

@@ -12,7 +12,6 @@
 #include <unistd.h>
 
 #include "../physics/reference.h"
-#include "../physics/scene.h"
 #include "../physics/sim.h"
 
 #ifndef DINGHY_CFLAGS
@@ -80,21 +79,32 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The standard suite: small to large, sparse to contact-heavy. */
+/* One scene of the suite: a registry scene at one ring count. */
 typedef struct {
-    const char *name;
-    scene_kind kind;
-    int count;
+    char name[32];
+    scene_def layout;
 } suite_scene;
 
-static const suite_scene suite[] = {
-    {"single", SCENE_SINGLE, 1},
-    {"grid16", SCENE_GRID, 16},
-    {"grid256", SCENE_GRID, 256},
-    {"rapids", SCENE_RAPIDS, 64},
-    {"packed", SCENE_PACKED, 64},
-    {"grid4096", SCENE_GRID, 4096},
-};
+/* The standard suite: every registry scene at each of its bench counts,
+ * in registry order (small to large within a scene). Returns the count. */
+static int build_suite(const scene_def *base, suite_scene *out, int max)
+{
+    int n = 0;
+    for (int i = 0; i < scene_registry_count; i++) {
+        const scene_entry *e = scene_registry[i];
+        int several = e->bench_counts && e->bench_counts[0] && e->bench_counts[1];
+        for (const int *c = e->bench_counts; c && *c && n < max; c++, n++) {
+            out[n].layout = *base;
+            out[n].layout.index = i;
+            out[n].layout.count = *c;
+            if (several)
+                snprintf(out[n].name, sizeof out[n].name, "%s%d", e->name, *c);
+            else
+                snprintf(out[n].name, sizeof out[n].name, "%s", e->name);
+        }
+    }
+    return n;
+}
 
 static long default_steps(size_t vertices)
 {
@@ -106,18 +116,18 @@ static long default_steps(size_t vertices)
  * within each repeat (1, 2, 1, 2, ...) so that a machine whose speed drifts
  * (a busy neighbour, a VM) treats them alike. Fills the timing fields of
  * rows[0 .. n). Returns 0, 2 (out of memory) or 3 (blew up). */
-static int time_tick(const sim_params *p, const int *threads, int n, long steps, int repeat,
-                     bench_row *rows)
+static int time_tick(const sim_def *p, const scene_def *layout, const int *threads, int n,
+                     long steps, int repeat, bench_row *rows)
 {
     dinghy_sim *sims[MAX_THREAD_COUNTS] = {0};
     double *ms = calloc((size_t)n * (size_t)repeat, sizeof *ms);
     double *phases = calloc((size_t)n * (size_t)repeat * PHASE_COUNT, sizeof *phases);
     int rc = ms && phases ? 0 : 2;
     for (int t = 0; t < n && rc == 0; t++) {
-        sim_params q = *p;
-        q.threads = threads[t];
+        sim_def q = *p;
+        q.solver.threads = threads[t];
         char err[256];
-        sims[t] = sim_create(&q, err, sizeof err);
+        sims[t] = scene_create(&q, layout, 0, err, sizeof err);
         if (!sims[t]) {
             fprintf(stderr, "dinghy: bench: %s\n", err);
             rc = 2;
@@ -126,9 +136,9 @@ static int time_tick(const sim_params *p, const int *threads, int n, long steps,
     for (int r = 0; r < repeat && rc == 0; r++)
         for (int t = 0; t < n && rc == 0; t++) {
             dinghy_sim *sim = sims[t];
-            sim_reset(sim);
+            scene_rebuild(sim, layout);
             sim_step(sim, 1); /* untimed warm-up: threads up, caches warm */
-            sim_reset(sim);
+            scene_rebuild(sim, layout);
             sim_reset_phase_times(sim);
             double t0 = omp_get_wtime();
             long done = sim_step(sim, steps);
@@ -157,7 +167,7 @@ static int time_tick(const sim_params *p, const int *threads, int n, long steps,
             row->phase_ms[k] = phases[(t * repeat + med) * PHASE_COUNT + k] * 1e3 / (double)steps;
         row->threads = sim_threads(sims[t]);
         row->hash = sim_hash(sims[t]);
-        row->dinghies = sim_dinghy_count(sims[t]);
+        row->dinghies = sim_ring_count(sims[t]);
         row->vertices = sim_vertex_count(sims[t]);
         row->springs = sim_spring_count(sims[t]);
         row->bytes_per_vertex = (double)sim_memory_bytes(sims[t]) / (double)row->vertices;
@@ -171,12 +181,21 @@ static int time_tick(const sim_params *p, const int *threads, int n, long steps,
 
 /* The serial reference tick: one thread, no phases, and no state hash
  * (its double-precision state is not the tick's; shown as "-"). */
-static int time_reference(const sim_params *p, long steps, int repeat, bench_row *row)
+static int time_reference(const sim_def *p, const scene_def *layout, long steps, int repeat,
+                          bench_row *row)
 {
     double ms[1000];
+    char err[256];
+    dinghy_sim *sim = scene_create(p, layout, 0, err, sizeof err);
+    if (!sim) {
+        fprintf(stderr, "dinghy: bench: %s\n", err);
+        return 2;
+    }
+    row->dinghies = sim_ring_count(sim);
     for (int r = 0; r < repeat; r++) {
-        ref_sim *ref = ref_create(p);
+        ref_sim *ref = ref_create(sim);
         if (!ref) {
+            sim_destroy(sim);
             fprintf(stderr, "dinghy: bench: out of memory for the reference tick\n");
             return 2;
         }
@@ -187,13 +206,13 @@ static int time_reference(const sim_params *p, long steps, int repeat, bench_row
         row->vertices = ref_vertex_count(ref);
         ref_destroy(ref);
     }
+    sim_destroy(sim);
     qsort(ms, (size_t)repeat, sizeof ms[0], cmp_double);
     row->ms_median = ms[repeat / 2];
     row->ms_min = ms[0];
     row->threads = 1;
     row->hash = 0;
-    row->dinghies = scene_dinghy_count(p);
-    row->springs = row->vertices * (size_t)(p->band * p->band) / 2;
+    row->springs = row->vertices * (size_t)(p->ring.band * p->ring.band) / 2;
     row->bytes_per_vertex = 0.0;
     memset(row->phase_ms, 0, sizeof row->phase_ms);
     return 0;
@@ -286,7 +305,7 @@ void bench_place_threads(char **argv)
     unsetenv("OMP_PLACES");
 }
 
-int bench_run(const sim_params *params, const bench_options *opt)
+int bench_run(const sim_def *params, const scene_def *layout, const bench_options *opt)
 {
     int default_threads[MAX_THREAD_COUNTS], nthreads = 0;
     const int *threads = opt->threads;
@@ -306,18 +325,21 @@ int bench_run(const sim_params *params, const bench_options *opt)
     machine_line(machine, sizeof machine);
     printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
 
-    int nscenes = opt->custom_scene ? 1 : (int)(sizeof suite / sizeof suite[0]);
+    suite_scene suite[MAX_ROWS];
+    int nscenes = build_suite(layout, suite, MAX_ROWS);
+    if (opt->custom_scene) {
+        nscenes = 1;
+        suite[0].layout = *layout;
+        snprintf(suite[0].name, sizeof suite[0].name, "%s", scene_of(layout)->name);
+    }
     bench_row rows[MAX_ROWS];
     int nrows = 0, rc = 0;
     for (int s = 0; s < nscenes && rc == 0; s++) {
-        sim_params p = *params;
-        const char *name = scene_kind_name(p.scene);
-        if (!opt->custom_scene) {
-            p.scene = suite[s].kind;
-            p.count = suite[s].count;
-            name = suite[s].name;
-        }
-        size_t vertices = (size_t)scene_dinghy_count(&p) * (size_t)p.segments * (size_t)p.sides;
+        const sim_def *p = params;
+        const scene_def *lay = &suite[s].layout;
+        const char *name = suite[s].name;
+        size_t vertices = (size_t)scene_of(lay)->ring_count(lay) * (size_t)p->ring.segments
+                        * (size_t)p->ring.sides;
         long steps = opt->steps > 0 ? opt->steps : default_steps(vertices);
         if (opt->reference && opt->steps <= 0)
             steps = steps / 20 > 0 ? steps / 20 : 1;
@@ -327,8 +349,8 @@ int bench_run(const sim_params *params, const bench_options *opt)
             snprintf(rows[first + t].scene, sizeof rows[0].scene, "%s", name);
             rows[first + t].steps = steps;
         }
-        rc = opt->reference ? time_reference(&p, steps, opt->repeat, &rows[first])
-                            : time_tick(&p, threads, n, steps, opt->repeat, &rows[first]);
+        rc = opt->reference ? time_reference(p, lay, steps, opt->repeat, &rows[first])
+                            : time_tick(p, lay, threads, n, steps, opt->repeat, &rows[first]);
         if (rc)
             break;
         for (int t = 0; t < n; t++) {

@@ -2,14 +2,15 @@
 #ifndef DINGHY_BENCH_H
 #define DINGHY_BENCH_H
 
-#include "../physics/params.h"
+#include "../physics/defs.h"
+#include "../scenes/scene.h"
 
 typedef struct {
     const int *threads;   /* thread counts to time; NULL = 1, 2, 4, ... and the core count */
     int nthreads;
     long steps;           /* timed steps per repeat; <= 0 = about 2e7 vertex-steps */
     int repeat;           /* timed repeats per thread count; median and min reported */
-    int custom_scene;     /* 1: time only `params`' scene; 0: the standard suite */
+    int custom_scene;     /* 1: time only the layout's scene; 0: the suite of the scene registry */
     int reference;        /* 1: time the serial reference tick instead */
     const char *csv;      /* CSV output file or NULL */
     const char *json;     /* JSON output file or NULL */
@@ -18,7 +19,7 @@ typedef struct {
 /* Runs the benchmark, prints tables to stdout. Returns the exit code:
  * 0 ok, 1 a state hash differed between thread counts, 2 an output file
  * could not be written, 3 a scene blew up. */
-int bench_run(const sim_params *params, const bench_options *opt);
+int bench_run(const sim_def *def, const scene_def *layout, const bench_options *opt);
 
 /* Re-executes the program with OMP_PROC_BIND=close and OMP_PLACES=cores
  * unless the user set either (the OpenMP runtime reads them at start-up).

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../scenes/scene.h"
 #include "../render/offscreen.h"
 #include "../render/png.h"
 #include "report.h"
@@ -52,7 +53,7 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
                   const capture_request *req, video_pipe *video, char *err, size_t err_len)
 {
     int w = s->render.width, h = s->render.height;
-    double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.dt);
+    double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.solver.dt);
     char path[4096];
     for (long k = 0; k < req->frames; k++) {
         offscreen_bind(o);
@@ -95,7 +96,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         return 4;
     }
     int rc = 0;
-    dinghy_sim *sim = sim_create(&s->sim, err, sizeof err);
+    dinghy_sim *sim = scene_create(&s->sim, &s->scene, 0, err, sizeof err);
     renderer *r = NULL;
     offscreen *o = NULL;
     video_pipe *video = NULL;

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "../audio/audio.h"
+#include "../scenes/scene.h"
 #include "../audio/scene_sound.h"
 #include "../physics/sim.h"
 #include "../render/hud.h"
@@ -109,13 +110,13 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     }
     if (opt->config_note)
         fprintf(stderr, "dinghy: %s\n", opt->config_note);
-    dinghy_sim *sim = sim_create(&settings->sim, err, sizeof err);
+    dinghy_sim *sim = scene_create(&settings->sim, &settings->scene, 0, err, sizeof err);
     if (!sim) {
         fprintf(stderr, "dinghy: %s\n", err);
         window_close(win);
         return 2;
     }
-    if (settings->sim.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
+    if (settings->sim.solver.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
         /* All cores for the tick would leave none for a CPU renderer: the
          * two then stall each other (measured here: 5x slower steps). */
         int threads = omp_get_num_procs() / 2;
@@ -141,10 +142,10 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     int show_reload_errors = 0;
 
     frame_clock clock;
-    frame_clock_init(&clock, settings->sim.dt);
+    frame_clock_init(&clock, settings->sim.solver.dt);
     hud_stats hs = {0};
     hs.threads = sim_threads(sim);
-    hs.dinghies = sim_dinghy_count(sim);
+    hs.dinghies = sim_ring_count(sim);
     hs.vertices = sim_vertex_count(sim);
     hs.follow = -1;
     int paused = 0, show_help = 1, rc = 0;
@@ -167,12 +168,12 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             frame_clock_change_speed(&clock, -1);
         if (a.follow_next) { /* cycles 0, 1, ..., P-1, then off */
             int next = render_following(r) + a.follow_next;
-            render_follow(r, next < sim_dinghy_count(sim) ? next : -1);
+            render_follow(r, next < sim_ring_count(sim) ? next : -1);
         } else if (a.panned) {
             render_follow(r, -1);
         }
         if (a.reset) {
-            sim_reset(sim);
+            scene_rebuild(sim, &settings->scene);
             sim_clear_events(sim);
             clock.backlog = 0.0;
         }
@@ -188,10 +189,10 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                 break;
             }
             if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
-                frame_clock_init(&clock, settings->sim.dt);
+                frame_clock_init(&clock, settings->sim.solver.dt);
                 audio_set_params(snd, &settings->audio);
                 hs.threads = sim_threads(sim);
-                hs.dinghies = sim_dinghy_count(sim);
+                hs.dinghies = sim_ring_count(sim);
                 hs.vertices = sim_vertex_count(sim);
             }
         }

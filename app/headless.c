@@ -8,9 +8,9 @@
 #include "../physics/sim.h"
 #include "report.h"
 
-int headless_run(const sim_params *params, long steps, const char *dump)
+int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump)
 {
-    return headless_run_hooked(params, steps, dump, NULL);
+    return headless_run_hooked(def, layout, steps, dump, NULL);
 }
 
 /* Steps frame by frame, calling the hook after each; stops at a blow-up. */
@@ -28,11 +28,11 @@ static long step_frames(dinghy_sim *sim, long steps, const headless_hooks *h)
     return done;
 }
 
-int headless_run_hooked(const sim_params *params, long steps, const char *dump,
+int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps, const char *dump,
                         const headless_hooks *hooks)
 {
     char err[256];
-    dinghy_sim *sim = sim_create(params, err, sizeof err);
+    dinghy_sim *sim = scene_create(def, layout, 0, err, sizeof err);
     if (!sim) {
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
@@ -56,7 +56,7 @@ int headless_report(dinghy_sim *sim, long done, double wall, const char *dump)
     fprintf(out, "steps %ld  simulated %.3f s  wall %.3f s  %.0f steps/s  threads %d  "
             "dinghies %d  vertices %zu  hash %016" PRIx64 "\n",
             done, sim_time(sim), wall, wall > 0.0 ? done / wall : 0.0, sim_threads(sim),
-            sim_dinghy_count(sim), sim_vertex_count(sim), sim_hash(sim));
+            sim_ring_count(sim), sim_vertex_count(sim), sim_hash(sim));
     if (dump && report_dump(sim, dump) != 0)
         return 2;
     return 0;

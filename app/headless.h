@@ -2,13 +2,13 @@
 #ifndef DINGHY_HEADLESS_H
 #define DINGHY_HEADLESS_H
 
-#include "../physics/params.h"
 #include "../physics/sim.h"
+#include "../scenes/scene.h"
 
-/* Simulates `steps` steps of the scene in params, prints a one-line summary
+/* Simulates `steps` steps of the scene `layout` names, made of def, prints a one-line summary
  * and writes the JSON dump when dump is not NULL. Returns the program's exit
  * code: 0 ok, 2 dump file unwritable, 3 blew up. */
-int headless_run(const sim_params *params, long steps, const char *dump);
+int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump);
 
 /* Prints the one-line summary of a run of `done` steps that took `wall`
  * seconds (to stdout, or stderr when the dump goes to stdout) and writes the
@@ -24,7 +24,7 @@ typedef struct {
     void (*frame)(dinghy_sim *sim, void *ctx); /* may read state and events, clear events */
     void *ctx;
 } headless_hooks;
-int headless_run_hooked(const sim_params *params, long steps, const char *dump,
+int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps, const char *dump,
                         const headless_hooks *hooks);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "../scenes/scene.h"
 #include "../physics/sim.h"
 #include "headless.h"
 #include "reload.h"
@@ -39,7 +40,7 @@ static void sleep_s(double s)
 int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, const char *dump)
 {
     char err[256];
-    dinghy_sim *sim = sim_create(&settings->sim, err, sizeof err);
+    dinghy_sim *sim = scene_create(&settings->sim, &settings->scene, 0, err, sizeof err);
     if (!sim) {
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
@@ -64,7 +65,7 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         if (reload_poll(w, settings, &sim, &r) != RELOAD_NONE)
             reload_report_print(&r, stderr);
         /* Whole steps per frame; the fraction carries over to the next. */
-        owed += FRAME_S / settings->sim.dt;
+        owed += FRAME_S / settings->sim.solver.dt;
         long n = (long)owed;
         owed -= (double)n;
         if (steps >= 0 && n > steps - done)

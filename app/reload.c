@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "../scenes/scene.h"
 #include "../config/build.h"
 #include "../config/config.h"
 
@@ -46,7 +47,7 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
     config_diff(current, &next, NULL, 0, &structural);
     if (structural) {
         char err[256];
-        dinghy_sim *fresh = sim_create(&next.sim, err, sizeof err);
+        dinghy_sim *fresh = scene_create(&next.sim, &next.scene, 0, err, sizeof err);
         if (!fresh) {
             char why[320];
             snprintf(why, sizeof why, "cannot build the new scene: %s", err);
@@ -56,9 +57,7 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
         *sim = fresh;
         r->result = RELOAD_REBUILT;
     } else {
-        sim_set_tunables(*sim, &next.sim);
-        if (next.sim.threads != current->sim.threads)
-            sim_set_threads(*sim, next.sim.threads);
+        sim_set_live(*sim, &next.sim);
         r->result = RELOAD_APPLIED;
     }
     *current = next;

@@ -14,21 +14,22 @@ void report_write_json(dinghy_sim *sim, FILE *out)
 {
     double momentum[3], ke;
     sim_totals(sim, momentum, &ke);
-    const sim_params *p = sim_get_params(sim);
+    const sim_def *p = sim_get_def(sim);
+    const sim_ring_state *rings = sim_rings(sim);
     fprintf(out, "{\n  \"steps\": %ld,\n  \"time\": %.9g,\n  \"dt\": %.9g,\n  \"threads\": %d,\n"
             "  \"vertices\": %zu,\n  \"hash\": \"%016" PRIx64 "\",\n  \"momentum\": ",
-            sim_steps_done(sim), sim_time(sim), p->dt, sim_threads(sim), sim_vertex_count(sim),
+            sim_steps_done(sim), sim_time(sim), p->solver.dt, sim_threads(sim), sim_vertex_count(sim),
             sim_hash(sim));
     vec(out, momentum);
     fprintf(out, ",\n  \"kinetic_energy\": %.9g,\n  \"dinghies\": [", ke);
-    for (int i = 0; i < sim_dinghy_count(sim); i++) {
-        sim_dinghy_summary s = sim_summary(sim, i);
+    for (int i = 0; i < sim_ring_count(sim); i++) {
+        const sim_ring_state *s = &rings[i];
         fprintf(out, "%s\n    {\"com\": ", i ? "," : "");
-        vec(out, s.com);
+        vec(out, s->centre);
         fprintf(out, ", \"velocity\": ");
-        vec(out, s.velocity);
+        vec(out, s->velocity);
         fprintf(out, ", \"volume\": %.9g, \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g}",
-                s.volume, s.mean_depth, s.min_z, s.max_z);
+                s->volume, s->mean_depth, s->min_z, s->max_z);
     }
     fprintf(out, "\n  ]\n}\n");
 }

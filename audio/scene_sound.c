@@ -6,25 +6,18 @@
 audio_scene audio_scene_of(const dinghy_sim *sim)
 {
     audio_scene s = {0.0, 0.0, 0.0, 0.0, 0};
-    const sim_params *p = sim_get_params(sim);
-    int P = sim_dinghy_count(sim);
+    const ring_def *p = &sim_get_def(sim)->ring;
+    int P = sim_ring_count(sim);
     size_t V = (size_t)sim_segments(sim) * (size_t)sim_sides(sim);
     s.size = p->major_radius + p->minor_radius;
     s.vertices = (int)V;
     if (P == 0 || V == 0)
         return s;
-    sim_state_view st = sim_state(sim);
+    const sim_ring_state *rings = sim_rings(sim);
     double speed_sum = 0.0;
     for (int d = 0; d < P; d++) {
-        double x = 0.0, v[3] = {0.0, 0.0, 0.0};
-        for (size_t i = (size_t)d * V; i < (size_t)(d + 1) * V; i++) {
-            x += st.x[i];
-            v[0] += st.vx[i];
-            v[1] += st.vy[i];
-            v[2] += st.vz[i];
-        }
-        x /= (double)V;
-        speed_sum += sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]) / (double)V;
+        const double x = rings[d].centre[0], *v = rings[d].velocity;
+        speed_sum += sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
         if (d == 0 || x < s.x_min)
             s.x_min = x;
         if (d == 0 || x > s.x_max)

@@ -96,7 +96,7 @@ int config_diff(const dinghy_settings *from, const dinghy_settings *to, char *te
         if (strcmp(a, b) == 0)
             continue;
         changed++;
-        if (structural && k->structural)
+        if (structural && param_is_structural(k))
             *structural = 1;
         if (!text)
             continue;

@@ -247,7 +247,10 @@ void cli_print_help(const char *prog)
            "  --help               this text\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"
            "            4 no display / GL failure\n\n"
-           "parameters (section.key, range, meaning):\n", prog);
+           "scenes (scene.name; --bench times each at its suite's ring counts):\n", prog);
+    for (int i = 0; i < scene_registry_count; i++)
+        printf("  %-26s %s\n", scene_registry[i]->name, scene_registry[i]->description);
+    printf("\nparameters (section.key, range, meaning):\n");
     for (int i = 0; i < param_table_count; i++) {
         char range[96];
         param_range_text(&param_table[i], range, sizeof range);

@@ -10,7 +10,6 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "../physics/scene.h"
 #include "origins.h"
 #include "params_table.h"
 
@@ -71,11 +70,11 @@ static const char *suggest_scene(const char *name)
 {
     const char *best = NULL;
     int best_d = 3;
-    for (int i = 0; i < SCENE_KIND_COUNT; i++) {
-        int dist = param_edit_distance(name, scene_kind_name((scene_kind)i));
+    for (int i = 0; i < scene_registry_count; i++) {
+        int dist = param_edit_distance(name, scene_registry[i]->name);
         if (dist < best_d) {
             best_d = dist;
-            best = scene_kind_name((scene_kind)i);
+            best = scene_registry[i]->name;
         }
     }
     return best;
@@ -109,7 +108,7 @@ int config_set(dinghy_settings *p, const char *name, const char *value, const ch
     param_range_text(k, range, sizeof range);
     char *field = (char *)p + k->offset;
     if (k->type == PK_SCENE) {
-        int kind = scene_kind_from_name(value);
+        int kind = scene_index(value);
         if (kind < 0) {
             const char *hint = suggest_scene(value);
             if (hint)
@@ -119,7 +118,7 @@ int config_set(dinghy_settings *p, const char *name, const char *value, const ch
                 diag_add(d, "%s: %s = '%s' is not a scene; allowed: %s", where, name, value, range);
             return -1;
         }
-        *(scene_kind *)field = (scene_kind)kind;
+        *(int *)field = kind;
         return 0;
     }
     if (k->type == PK_U64) {
@@ -188,13 +187,6 @@ int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list 
 
 /* ---- consistency ---- */
 
-double config_bytes_per_vertex(void)
-{
-    /* two state buffers (6 floats each) and normals (3): the per-vertex
-     * arrays of physics/sim.c; forces live in per-thread scratch */
-    return (2 * 6 + 3) * sizeof(float);
-}
-
 /* Fills buf with where the problem among `keys` (space-separated names)
  * comes from: the origin of the first key that has one, else `fallback`.
  * Returns 0 when one of the keys was given a bad value, so its check would
@@ -230,37 +222,37 @@ static int where_of(const config_origins *o, const char *fallback, const char *k
     return 1;
 }
 
+/* The core checks its own definition; each problem is printed here with
+ * the key of its field and where that key was set. */
 int config_check_origins(const dinghy_settings *settings, const config_origins *o,
                          const char *fallback, diag_list *d)
 {
-    const sim_params *p = &settings->sim;
+    enum { MAX_PROBLEMS = 32 };
+    sim_problem problems[MAX_PROBLEMS];
+    int rings = scene_of(&settings->scene)->ring_count(&settings->scene);
+    int n = sim_def_check(&settings->sim, rings, problems, MAX_PROBLEMS);
     int before = d->count;
-    char where[512];
-    if (p->sides % 2 != 0 && where_of(o, fallback, "dinghy.sides", where, sizeof where))
-        diag_add(d, "%s: dinghy.sides = %d must be even (the across-tube spring joins n and n + sides/2)",
-                 where, p->sides);
-    if (p->band % 2 == 0 && where_of(o, fallback, "dinghy.band", where, sizeof where))
-        diag_add(d, "%s: dinghy.band = %d must be odd (the neighbourhood is centred)", where, p->band);
-    if ((p->band > p->segments || p->band > p->sides)
-        && where_of(o, fallback, "dinghy.band dinghy.segments dinghy.sides", where, sizeof where))
-        diag_add(d, "%s: dinghy.band = %d must be at most dinghy.segments (%d) and dinghy.sides (%d)",
-                 where, p->band, p->segments, p->sides);
-    if (p->minor_radius >= p->major_radius
-        && where_of(o, fallback, "dinghy.minor_radius dinghy.major_radius", where, sizeof where))
-        diag_add(d, "%s: dinghy.minor_radius = %g must be less than dinghy.major_radius = %g",
-                 where, p->minor_radius, p->major_radius);
-    double verts = (double)scene_dinghy_count(p) * p->segments * p->sides;
-    double need = verts * config_bytes_per_vertex();
-    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double have = (pages > 0 && page > 0) ? (double)pages * (double)page : 0.0;
-    const char *size_keys = "scene.count dinghy.segments dinghy.sides scene.name";
-    if (verts > 2e9 && where_of(o, fallback, size_keys, where, sizeof where))
-        diag_add(d, "%s: %.3g vertices is more than this program supports (2e9)", where, verts);
-    else if (have > 0.0 && need > 0.8 * have && where_of(o, fallback, size_keys, where, sizeof where))
-        diag_add(d, "%s: %.0f dinghies of %d x %d vertices need %.1f GiB, more than 80%% of this "
-                 "machine's %.1f GiB; lower scene.count or the mesh size",
-                 where, (double)scene_dinghy_count(p), p->segments, p->sides, need / 1073741824.0,
-                 have / 1073741824.0);
+    for (int i = 0; i < n && i < MAX_PROBLEMS; i++) {
+        const sim_problem *p = &problems[i];
+        const param_key *k = param_for_field(p->part, p->offset);
+        char where[512], value[64];
+        if (!k) {
+            diag_add(d, "%s: %s = %g: %s", fallback, p->quantity, p->value, p->reason);
+            continue;
+        }
+        /* the origin of the first key involved that has one */
+        char keys[256];
+        snprintf(keys, sizeof keys, "%s", k->name);
+        for (int j = 0; j < p->related; j++) {
+            const param_key *rk = param_for_field(p->part, p->related_offset[j]);
+            if (rk && strlen(keys) + strlen(rk->name) + 2 < sizeof keys)
+                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " %s", rk->name);
+        }
+        if (!where_of(o, fallback, keys, where, sizeof where))
+            continue; /* a key involved already has an error */
+        param_format(settings, k, value, sizeof value);
+        diag_add(d, "%s: %s = %s: %s", where, k->name, value, p->reason);
+    }
     return d->count == before ? 0 : -1;
 }
 
@@ -269,15 +261,15 @@ int config_check(const dinghy_settings *settings, const char *where, diag_list *
     return config_check_origins(settings, NULL, where, d);
 }
 
-int config_stability_advice(const sim_params *p, char *buf, size_t len)
+int config_stability_advice(const sim_def *p, char *buf, size_t len)
 {
-    double bound = sim_params_stable_dt(p);
-    if (!(p->dt > bound))
+    double bound = sim_def_stable_dt(p);
+    if (!(p->solver.dt > bound))
         return 0;
     snprintf(buf, len, "warning: sim.dt = %g s is above the explicit stability bound %.3g s "
              "(sqrt(2 m / (B^2 k)) with vertex mass %.3g kg, band %d, stiffness %g N/m); "
-             "the largest safe sim.dt is about %.3g s", p->dt, bound,
-             sim_params_vertex_mass(p), p->band, p->stiffness, 0.9 * bound);
+             "the largest safe sim.dt is about %.3g s", p->solver.dt, bound,
+             ring_vertex_mass(&p->ring), p->ring.band, p->ring.stiffness, 0.9 * bound);
     return 1;
 }
 
@@ -307,6 +299,6 @@ void config_write_ini(const dinghy_settings *p, FILE *out)
         param_range_text(k, range, sizeof range);
         fprintf(out, "; %s%s%s%s; default %s; allowed %s%s\n%s = %s\n", k->doc,
                 *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "", dflt, range,
-                k->structural ? "; rebuilds the scene" : "", dot + 1, value);
+                param_is_structural(k) ? "; rebuilds the scene" : "", dot + 1, value);
     }
 }

@@ -36,22 +36,20 @@ int config_load_text(dinghy_settings *p, const char *name, const char *text, siz
  * and its size into *len. Returns 0, or -1 with a message in d. */
 int config_read_file(const char *path, char **text, size_t *len, diag_list *d);
 
-/* Checks what single keys cannot: an even number of sides, an odd band no
- * larger than the grid, a tube thinner than the ring, and a scene that fits
- * in memory. `where` starts each message. Returns 0 when all is well. */
+/* Checks what single keys cannot, through the core's own check
+ * (sim_def_check: an even number of sides, an odd band no larger than the
+ * grid, a tube thinner than the ring, a scene that fits in memory), naming
+ * each problem's key. `where` starts each message. Returns 0 when all is well. */
 int config_check(const dinghy_settings *p, const char *where, diag_list *d);
 
 /* When p->dt is above the explicit stability bound for its stiffness and
  * vertex mass (physics.md section 2), writes a one-line warning giving the
  * bound and the largest safe dt into buf and returns 1; else returns 0. */
-int config_stability_advice(const sim_params *p, char *buf, size_t len);
+int config_stability_advice(const sim_def *p, char *buf, size_t len);
 
 /* Writes p as an INI file: every key in its section, each after a comment
  * giving its meaning, default and allowed range. Reading the output back
  * gives p again, and writing that gives the same bytes. */
 void config_write_ini(const dinghy_settings *p, FILE *out);
-
-/* Bytes of memory a simulation needs per vertex (state and normals). */
-double config_bytes_per_vertex(void);
 
 #endif

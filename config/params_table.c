@@ -7,44 +7,47 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define OFF(field) offsetof(dinghy_settings, sim.field)
+#define SOFF(field) offsetof(dinghy_settings, sim.solver.field)
+#define WOFF(field) offsetof(dinghy_settings, sim.world.field)
+#define DOFF(field) offsetof(dinghy_settings, sim.ring.field)
+#define COFF(field) offsetof(dinghy_settings, scene.field)
 #define ROFF(field) offsetof(dinghy_settings, render.field)
 #define AOFF(field) offsetof(dinghy_settings, audio.field)
 
 const param_key param_table[] = {
-    {"sim.dt", PK_DOUBLE, OFF(dt), 1e-6, 0.1, "s", "time step of the physics", 0},
-    {"sim.threads", PK_INT, OFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores", 0},
-    {"sim.damping", PK_DOUBLE, OFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)", 0},
-    {"sim.seed", PK_U64, OFF(seed), 0, 18446744073709551615.0, "", "seed of the rapids scene layout", 1},
-    {"world.gravity", PK_DOUBLE, OFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity", 0},
-    {"water.level", PK_DOUBLE, OFF(water_level), -1000, 1000, "m", "height of the still water surface", 0},
-    {"water.buoyancy", PK_DOUBLE, OFF(buoyancy), 0, 100000, "1/s^2", "upward acceleration per metre a vertex is under water", 0},
-    {"water.drag", PK_DOUBLE, OFF(water_drag), 0, 1000, "1/s", "extra velocity damping rate of vertices under water", 0},
-    {"water.density", PK_DOUBLE, OFF(water_density), 1, 100000, "kg/m^3", "water density (not used by the seed buoyancy model)", 0},
-    {"scene.name", PK_SCENE, OFF(scene), 0, SCENE_KIND_COUNT - 1, "", "scene: single, pair, grid, rapids or packed", 1},
-    {"scene.count", PK_INT, OFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes", 1},
-    {"scene.spacing", PK_DOUBLE, OFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)", 1},
-    {"scene.height", PK_DOUBLE, OFF(height), -100, 1000, "m", "drop height of dinghy centres above the water", 1},
-    {"scene.speed", PK_DOUBLE, OFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids", 1},
-    {"dinghy.segments", PK_INT, OFF(segments), 3, 4096, "", "M, vertices round the ring", 1},
-    {"dinghy.sides", PK_INT, OFF(sides), 2, 4096, "", "N, vertices round the tube (even)", 1},
-    {"dinghy.band", PK_INT, OFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)", 1},
-    {"dinghy.major_radius", PK_DOUBLE, OFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", 1},
-    {"dinghy.minor_radius", PK_DOUBLE, OFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", 1},
-    {"dinghy.mass", PK_DOUBLE, OFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy", 1},
-    {"dinghy.stiffness", PK_DOUBLE, OFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring", 0},
-    {"dinghy.pressure", PK_DOUBLE, OFF(pressure), 0, 1e6, "N", "inflation force on every vertex", 0},
-    {"dinghy.repulsion", PK_DOUBLE, OFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", 0},
-    {"dinghy.repulsion_exponent", PK_DOUBLE, OFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", 0},
-    {"dinghy.contact_range", PK_DOUBLE, OFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", 0},
-    {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", 0},
-    {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", 0},
-    {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", 0},
-    {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", 0},
-    {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", 0},
-    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", 0},
-    {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes", 0},
-    {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop", 0},
+    {"sim.dt", PK_DOUBLE, SOFF(dt), 1e-6, 0.1, "s", "time step of the physics"},
+    {"sim.threads", PK_INT, SOFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores"},
+    {"sim.damping", PK_DOUBLE, SOFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)"},
+    {"sim.seed", PK_U64, COFF(seed), 0, 18446744073709551615.0, "", "seed of random scene layouts"},
+    {"world.gravity", PK_DOUBLE, WOFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity"},
+    {"water.level", PK_DOUBLE, WOFF(water.level), -1000, 1000, "m", "height of the still water surface"},
+    {"water.buoyancy", PK_DOUBLE, WOFF(water.buoyancy), 0, 100000, "1/s^2", "upward acceleration per metre a vertex is under water"},
+    {"water.drag", PK_DOUBLE, WOFF(water.drag), 0, 1000, "1/s", "extra velocity damping rate of vertices under water"},
+    {"water.density", PK_DOUBLE, WOFF(water.density), 1, 100000, "kg/m^3", "water density"},
+    {"scene.name", PK_SCENE, COFF(index), 0, 0, "", "the scene to build (see dinghy --help for the list)"},
+    {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes"},
+    {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)"},
+    {"scene.height", PK_DOUBLE, COFF(height), -100, 1000, "m", "drop height of dinghy centres above the water"},
+    {"scene.speed", PK_DOUBLE, COFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids"},
+    {"dinghy.segments", PK_INT, DOFF(segments), 3, 4096, "", "M, vertices round the ring"},
+    {"dinghy.sides", PK_INT, DOFF(sides), 2, 4096, "", "N, vertices round the tube (even)"},
+    {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)"},
+    {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre"},
+    {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)"},
+    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy"},
+    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring"},
+    {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "inflation force on every vertex"},
+    {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e"},
+    {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law"},
+    {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts"},
+    {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width"},
+    {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height"},
+    {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video"},
+    {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all"},
+    {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume"},
+    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks"},
+    {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes"},
+    {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop"},
 };
 const int param_table_count = (int)(sizeof param_table / sizeof param_table[0]);
 
@@ -65,6 +68,36 @@ const char *param_sections_text(void)
                                      (int)len, name);
     }
     return text;
+}
+
+int param_is_structural(const param_key *k)
+{
+    static const struct {
+        size_t start, size;
+        sim_def_part part;
+    } parts[] = {
+        {offsetof(dinghy_settings, sim.solver), sizeof(solver_def), SIM_PART_SOLVER},
+        {offsetof(dinghy_settings, sim.world), sizeof(world_def), SIM_PART_WORLD},
+        {offsetof(dinghy_settings, sim.ring), sizeof(ring_def), SIM_PART_RING},
+    };
+    if (k->offset >= offsetof(dinghy_settings, scene)
+        && k->offset < offsetof(dinghy_settings, scene) + sizeof(scene_def))
+        return 1; /* a new layout is a new scene */
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        if (k->offset >= parts[i].start && k->offset < parts[i].start + parts[i].size)
+            return !sim_field_is_live(parts[i].part, k->offset - parts[i].start);
+    return 0; /* render and audio settings apply at once */
+}
+
+const param_key *param_for_field(sim_def_part part, size_t offset)
+{
+    size_t base = part == SIM_PART_SOLVER ? offsetof(dinghy_settings, sim.solver)
+                : part == SIM_PART_WORLD ? offsetof(dinghy_settings, sim.world)
+                : offsetof(dinghy_settings, sim.ring);
+    for (int i = 0; i < param_table_count; i++)
+        if (param_table[i].offset == base + offset)
+            return &param_table[i];
+    return NULL;
 }
 
 const param_key *param_find(const char *name)
@@ -151,14 +184,17 @@ void param_format(const dinghy_settings *p, const param_key *k, char *buf, size_
     case PK_DOUBLE: format_double(*(const double *)field, buf, len); break;
     case PK_INT: snprintf(buf, len, "%d", *(const int *)field); break;
     case PK_U64: snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field); break;
-    case PK_SCENE: snprintf(buf, len, "%s", scene_kind_name(*(const scene_kind *)field)); break;
+    case PK_SCENE: snprintf(buf, len, "%s", scene_registry[*(const int *)field]->name); break;
     }
 }
 
 void param_range_text(const param_key *k, char *buf, size_t len)
 {
     if (k->type == PK_SCENE) {
-        snprintf(buf, len, "one of single, pair, grid, rapids, packed");
+        size_t used = (size_t)snprintf(buf, len, "one of");
+        for (int i = 0; i < scene_registry_count && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "",
+                                     scene_registry[i]->name);
         return;
     }
     if (k->type == PK_U64) {

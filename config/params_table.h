@@ -17,7 +17,6 @@ typedef struct {
     double min, max;      /* allowed range, inclusive */
     const char *unit;     /* "" when dimensionless */
     const char *doc;      /* one-line meaning */
-    int structural;       /* 1: changing it needs a new scene */
 } param_key;
 
 extern const param_key param_table[];
@@ -28,6 +27,13 @@ extern const int param_table_count;
 
 /* The section names, in table order, as "sim, world, ..." text. */
 const char *param_sections_text(void);
+
+/* 1 when changing k needs a new scene: scene keys, and the physics
+ * fields the core does not take live (sim_field_is_live). */
+int param_is_structural(const param_key *k);
+
+/* The key of a physics definition field (part, offset within it), or NULL. */
+const param_key *param_for_field(sim_def_part part, size_t offset);
 
 /* The entry for "section.key", or NULL. */
 const param_key *param_find(const char *name);

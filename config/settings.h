@@ -1,14 +1,17 @@
 /* Everything a configuration sets: the physics parameters and the settings
- * of the renderer and the sound, each defined by the module that uses it. */
+ * of the scene, the renderer and the sound, each defined by the module
+ * that uses it. */
 #ifndef DINGHY_SETTINGS_H
 #define DINGHY_SETTINGS_H
 
 #include "../audio/audio_params.h"
-#include "../physics/params.h"
+#include "../physics/defs.h"
+#include "../scenes/scene.h"
 #include "../render/render_params.h"
 
 typedef struct {
-    sim_params sim;
+    sim_def sim;        /* the physics core's definition */
+    scene_def scene;    /* which scene and its layout */
     render_params render;
     audio_params audio;
 } dinghy_settings;
@@ -17,7 +20,8 @@ typedef struct {
 static inline dinghy_settings settings_default(void)
 {
     dinghy_settings s;
-    s.sim = sim_params_default();
+    s.sim = sim_def_default();
+    s.scene = scene_def_default();
     s.render = render_params_default();
     s.audio = audio_params_default();
     return s;

@@ -29,6 +29,15 @@ int broadphase_init(broadphase *bp, int P)
     return 0;
 }
 
+size_t broadphase_bytes(int P)
+{
+    size_t table = 1;
+    while (table < 2 * (size_t)P)
+        table *= 2;
+    return (size_t)P * (3 * sizeof(int) + sizeof(unsigned) + sizeof(int))
+         + (table + 1) * sizeof(int) + ((size_t)P + 1) * sizeof(int);
+}
+
 void broadphase_free(broadphase *bp)
 {
     free(bp->cell); free(bp->bucket); free(bp->bucket_start);

@@ -27,7 +27,11 @@ typedef struct {
     double cell_size;    /* m */
 } broadphase;
 
+/* Room for P dinghies (bp->P may then be set lower, to the ones there). */
 int broadphase_init(broadphase *bp, int P);
+/* Bytes broadphase_init allocates for P dinghies, less the neighbour list,
+ * which grows with contacts: nb_cap ints. */
+size_t broadphase_bytes(int P);
 void broadphase_free(broadphase *bp);
 
 /* Bins dinghy p, centre c0[3p..3p+2] (m), into its cell. */

@@ -9,7 +9,7 @@ struct sim_checkpoint {
     float *data;      /* x, y, z, vx, vy, vz, nverts floats each */
     long step;
     double time;
-    sim_params prm;
+    sim_def def;
 };
 
 sim_checkpoint *sim_checkpoint_new(const dinghy_sim *s)
@@ -43,7 +43,7 @@ void sim_checkpoint_save(const dinghy_sim *s, sim_checkpoint *cp)
         memcpy(cp->data + (size_t)k * cp->nverts, a[k], cp->nverts * sizeof(float));
     cp->step = s->step;
     cp->time = s->time;
-    cp->prm = s->prm;
+    cp->def = s->def;
 }
 
 int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
@@ -56,11 +56,11 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
         memcpy(a[k], cp->data + (size_t)k * cp->nverts, cp->nverts * sizeof(float));
     s->step = cp->step;
     s->time = cp->time;
-    sim_set_tunables(s, &cp->prm);
-    s->normals_step = -1;
+    sim_set_live(s, &cp->def);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->row_bad, 0, s->nrows);
     sim_clear_events(s);
+    sim_measure_rings(s);
     return 0;
 }
 

@@ -60,6 +60,20 @@ int events_reserve(event_state *e, size_t slots)
     return 0;
 }
 
+void events_set_count(event_state *e, int P)
+{
+    for (int p = e->P + 1; p <= P; p++) /* new rings touch nothing yet */
+        e->prev_start[p] = e->prev_start[e->P];
+    e->P = P;
+}
+
+size_t events_bytes(int P, int M)
+{
+    return (size_t)P * M * (sizeof(int) + sizeof(float))
+         + (size_t)P * (sizeof(int) + sizeof(float)) + ((size_t)P + 1) * sizeof(int)
+         + SIM_EVENT_CAPACITY * sizeof(sim_event);
+}
+
 void events_reset(event_state *e)
 {
     memset(e->prev_start, 0, sizeof *e->prev_start * ((size_t)e->P + 1));
@@ -95,19 +109,6 @@ void events_dinghy(event_state *e, const broadphase *bp, int p)
     e->splash_speed[p] = speed;
 }
 
-static void mean_velocity(const float *vx, const float *vy, const float *vz, size_t V, int p,
-                          double out[3])
-{
-    double s[3] = {0, 0, 0};
-    for (size_t i = (size_t)p * V; i < (size_t)(p + 1) * V; i++) {
-        s[0] += vx[i];
-        s[1] += vy[i];
-        s[2] += vz[i];
-    }
-    for (int k = 0; k < 3; k++)
-        out[k] = s[k] / (double)V;
-}
-
 static sim_event *push(event_state *e)
 {
     if (e->count >= SIM_EVENT_CAPACITY) {
@@ -117,8 +118,8 @@ static sim_event *push(event_state *e)
     return &e->out[e->count++];
 }
 
-void events_merge(event_state *e, const broadphase *bp, const double *c0,
-                  const float *vx, const float *vy, const float *vz, size_t V, long step)
+void events_merge(event_state *e, const broadphase *bp, const double *c0, const double *v0,
+                  long step)
 {
     size_t kept = 0;
     for (int p = 0; p < e->P; p++) {
@@ -129,9 +130,7 @@ void events_merge(event_state *e, const broadphase *bp, const double *c0,
             sim_event *ev = push(e);
             if (!ev)
                 continue;
-            double va[3], vb[3];
-            mean_velocity(vx, vy, vz, V, p, va);
-            mean_velocity(vx, vy, vz, V, q, vb);
+            const double *va = v0 + 3 * p, *vb = v0 + 3 * q;
             ev->kind = SIM_EVENT_CONTACT;
             ev->dinghy = p;
             ev->other = q;

@@ -39,8 +39,13 @@ int events_reserve(event_state *e, size_t slots);
 void events_dinghy(event_state *e, const broadphase *bp, int p);
 /* Appends this step's events in dinghy order and remembers the touching
  * pairs for the next step (one thread). */
-void events_merge(event_state *e, const broadphase *bp, const double *c0,
-                  const float *vx, const float *vy, const float *vz, size_t V, long step);
+void events_merge(event_state *e, const broadphase *bp, const double *c0, const double *v0,
+                  long step);
+/* The number of rings grew or shrank to P (at most the P of events_init). */
+void events_set_count(event_state *e, int P);
+/* Bytes events_init allocates for P rings of M segments, less the
+ * neighbour slots, which grow with contacts: slot_cap (M + 2 + sizeof(int)). */
+size_t events_bytes(int P, int M);
 /* Forgets all contacts (after a reset). */
 void events_reset(event_state *e);
 

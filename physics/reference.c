@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "scene.h"
 #include "shape.h"
 
 typedef struct { double x, y, z; } vec3;
@@ -16,7 +15,7 @@ static vec3 scale(vec3 a, double s) { return (vec3){a.x * s, a.y * s, a.z * s}; 
 static double length(vec3 a) { return sqrt(a.x * a.x + a.y * a.y + a.z * a.z); }
 
 struct ref_sim {
-    sim_params prm;
+    sim_def def;
     int P, M, N, B;
     vec3 *x, *v;      /* state, P*M*N */
     vec3 *force;      /* temp: force per vertex */
@@ -46,16 +45,17 @@ static void neighbour(const ref_sim *r, int m, int n, int o, int *nm, int *nn)
     }
 }
 
-ref_sim *ref_create(const sim_params *prm)
+ref_sim *ref_create(const dinghy_sim *sim)
 {
     ref_sim *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
-    r->prm = *prm;
-    r->P = scene_dinghy_count(prm);
-    r->M = prm->segments;
-    r->N = prm->sides;
-    r->B = prm->band;
+    r->def = *sim_get_def(sim);
+    const ring_def *ring = &r->def.ring;
+    r->P = sim_ring_count(sim);
+    r->M = ring->segments;
+    r->N = ring->sides;
+    r->B = ring->band;
     size_t nv = (size_t)r->P * r->M * r->N;
     r->x = calloc(nv, sizeof *r->x);
     r->v = calloc(nv, sizeof *r->v);
@@ -64,30 +64,15 @@ ref_sim *ref_create(const sim_params *prm)
     r->seg_centre = calloc((size_t)r->P * r->M, sizeof *r->seg_centre);
     r->seg_push = calloc((size_t)r->P * r->M, sizeof *r->seg_push);
     r->centre = calloc((size_t)r->P, sizeof *r->centre);
-    dinghy_pose *poses = calloc((size_t)r->P, sizeof *poses);
-    if (!r->x || !r->v || !r->force || !r->rest || !r->seg_centre || !r->seg_push || !r->centre
-        || !poses) {
-        free(poses);
+    if (!r->x || !r->v || !r->force || !r->rest || !r->seg_centre || !r->seg_push || !r->centre) {
         ref_destroy(r);
         return NULL;
     }
-    scene_build(prm, poses);
-    /* Place the vertices exactly as sim_create does (rounded to float),
-     * so both start from the same state. */
-    for (int p = 0; p < r->P; p++)
-        for (int m = 0; m < r->M; m++)
-            for (int n = 0; n < r->N; n++) {
-                double c[3];
-                const double *R = poses[p].rot, *o = poses[p].centre;
-                torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, m, n, c);
-                vec3 *x = &r->x[vid(r, p, m, n)];
-                x->x = (float)(o[0] + R[0] * c[0] + R[1] * c[1] + R[2] * c[2]);
-                x->y = (float)(o[1] + R[3] * c[0] + R[4] * c[1] + R[5] * c[2]);
-                x->z = (float)(o[2] + R[6] * c[0] + R[7] * c[1] + R[8] * c[2]);
-                r->v[vid(r, p, m, n)] = (vec3){(float)poses[p].velocity[0],
-                                               (float)poses[p].velocity[1],
-                                               (float)poses[p].velocity[2]};
-            }
+    sim_state_view st = sim_state(sim);
+    for (size_t i = 0; i < nv; i++) {
+        r->x[i] = (vec3){st.x[i], st.y[i], st.z[i]};
+        r->v[i] = (vec3){st.vx[i], st.vy[i], st.vz[i]};
+    }
     /* Rest lengths: distances in the undeformed torus. */
     for (int p = 0; p < r->P; p++)
         for (int m = 0; m < r->M; m++)
@@ -96,12 +81,11 @@ ref_sim *ref_create(const sim_params *prm)
                     int nm, nn;
                     double a[3], b[3];
                     neighbour(r, m, n, o, &nm, &nn);
-                    torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, m, n, a);
-                    torus_point(prm->major_radius, prm->minor_radius, r->M, r->N, nm, nn, b);
+                    torus_point(ring->major_radius, ring->minor_radius, r->M, r->N, m, n, a);
+                    torus_point(ring->major_radius, ring->minor_radius, r->M, r->N, nm, nn, b);
                     vec3 d = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
                     r->rest[vid(r, p, m, n) * (size_t)(r->B * r->B) + o] = length(d);
                 }
-    free(poses);
     return r;
 }
 
@@ -116,9 +100,11 @@ void ref_destroy(ref_sim *r)
 
 static void one_step(ref_sim *r)
 {
-    const sim_params *k = &r->prm;
+    const ring_def *k = &r->def.ring;
+    const world_def *w = &r->def.world;
+    const double dt = r->def.solver.dt, beta = r->def.solver.damping;
     const int P = r->P, M = r->M, N = r->N, BB = r->B * r->B;
-    const double mass = sim_params_vertex_mass(k);
+    const double mass = ring_vertex_mass(k);
 
     /* 1. Springs. */
     for (int p = 0; p < P; p++)
@@ -186,17 +172,17 @@ static void one_step(ref_sim *r)
 
     /* 6. Integrate: symplectic Euler with gravity, seed buoyancy, damping
      * (stronger under water: the water drags). */
-    double damp_air = exp(-k->damping * k->dt);
-    double damp_water = exp(-(k->damping + k->water_drag) * k->dt);
+    double damp_air = exp(-beta * dt);
+    double damp_water = exp(-(beta + w->water.drag) * dt);
     for (int p = 0; p < P; p++)
         for (int m = 0; m < M; m++)
             for (int n = 0; n < N; n++) {
                 size_t i = vid(r, p, m, n);
                 vec3 a = scale(add(r->force[i], r->seg_push[p * M + m]), 1.0 / mass);
-                a.z -= k->gravity + k->buoyancy * fmin(0.0, r->x[i].z - k->water_level);
-                double damp = r->x[i].z < k->water_level ? damp_water : damp_air;
-                r->v[i] = scale(add(r->v[i], scale(a, k->dt)), damp);
-                r->x[i] = add(r->x[i], scale(r->v[i], k->dt));
+                a.z -= w->gravity + w->water.buoyancy * fmin(0.0, r->x[i].z - w->water.level);
+                double damp = r->x[i].z < w->water.level ? damp_water : damp_air;
+                r->v[i] = scale(add(r->v[i], scale(a, dt)), damp);
+                r->x[i] = add(r->x[i], scale(r->v[i], dt));
             }
 }
 

@@ -7,16 +7,16 @@
 
 #include <stddef.h>
 
-#include "params.h"
+#include "sim.h"
 
 typedef struct ref_sim ref_sim;
 
-/* Builds the scene named in params (same scene builders as sim_create).
+/* A reference copy of sim: its definition and its current state.
  * Returns NULL when out of memory. */
-ref_sim *ref_create(const sim_params *params);
+ref_sim *ref_create(const dinghy_sim *sim);
 void ref_destroy(ref_sim *ref);
 
-/* Advances by `steps` steps of params.dt. */
+/* Advances by `steps` steps of solver.dt. */
 void ref_step(ref_sim *ref, long steps);
 
 size_t ref_vertex_count(const ref_sim *ref);

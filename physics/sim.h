@@ -14,23 +14,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "params.h"
+#include "defs.h"
 
 typedef struct dinghy_sim dinghy_sim;
 
 /* Speed above which a vertex counts as runaway (a blow-up), m/s. */
 #define SIM_RUNAWAY_SPEED 1000.0
 
-/* Creates a simulation of the scene the parameters name; the parameters
- * must already be valid (config/ validates them). Returns NULL when memory
- * runs out, with a message in err. */
-dinghy_sim *sim_create(const sim_params *params, char *err, size_t err_len);
+/* Creates an empty simulation with room for `capacity` rings of def->ring
+ * (at least 1). The definition must pass sim_def_check. Returns NULL when
+ * memory runs out, with a message in err. */
+dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len);
 void sim_destroy(dinghy_sim *sim);
 
-/* Rebuilds the scene from the creation parameters (the demo's reset). */
-void sim_reset(dinghy_sim *sim);
+/* Where and how a ring starts: the undeformed ring (axis z, centred on
+ * the origin) rotated, moved and set moving as a whole. */
+typedef struct {
+    double centre[3];   /* m */
+    double rot[9];      /* row-major rotation applied to the canonical torus */
+    double velocity[3]; /* m/s, the same for every vertex */
+} ring_pose;
 
-/* Advances the state by `steps` steps of params.dt. Returns the number of
+/* Adds a ring at rest shape in the pose; returns its index, or -1 when the
+ * simulation is full. */
+int sim_add_ring(dinghy_sim *sim, const ring_pose *pose);
+
+/* Moves ring i, whole and undeformed, to the pose (a re-drop). */
+void sim_place_ring(dinghy_sim *sim, int ring, const ring_pose *pose);
+
+/* Removes every ring and sets the step count and time to zero (a scene is
+ * then built again with sim_add_ring). */
+void sim_clear_rings(dinghy_sim *sim);
+
+/* Advances the state by `steps` steps of solver.dt. Returns the number of
  * steps done: fewer than asked when the state blew up (see sim_blowup). */
 long sim_step(dinghy_sim *sim, long steps);
 
@@ -39,7 +55,7 @@ typedef struct {
     int happened;      /* 0 while the state is healthy */
     long step;         /* 1-based number of the step that blew up */
     double time;       /* simulated time at its end, s */
-    int dinghy;        /* lowest index of a dinghy with a bad vertex */
+    int dinghy;        /* lowest index of a ring with a bad vertex */
     int vertex;        /* its first bad vertex, index within the dinghy */
     int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */
     double speed;      /* that vertex's speed, m/s (NaN when non-finite) */
@@ -47,7 +63,8 @@ typedef struct {
 sim_blowup_info sim_blowup(const dinghy_sim *sim);
 
 /* Writes a one-line explanation of a blow-up with its likely cause (dt
- * against the stability bound of physics.md section 2) into buf. */
+ * against the stability bound of physics.md section 2) into buf, in
+ * physical quantities. */
 void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
 
 /* A saved copy of the dynamic state (positions, velocities, step count,
@@ -66,18 +83,19 @@ void sim_checkpoint_free(sim_checkpoint *cp);
 void sim_set_threads(dinghy_sim *sim, int threads);
 int sim_threads(const dinghy_sim *sim);
 
-/* Applies new tunable parameters to the running dinghies: time step,
- * damping, gravity, water, stiffness, pressure and repulsion. Structural
- * parameters (scene, counts, mesh, radii, mass) are ignored here; a change
- * to them needs a new simulation. */
-void sim_set_tunables(dinghy_sim *sim, const sim_params *params);
-const sim_params *sim_get_params(const dinghy_sim *sim);
+/* Applies the live fields of def (those sim_field_is_live names: time
+ * step, damping, gravity, water, stiffness, pressure, repulsion) to the
+ * running simulation; the others are left as they were created. */
+void sim_set_live(dinghy_sim *sim, const sim_def *def);
+/* The definition in force: the creation one with the latest live fields. */
+const sim_def *sim_get_def(const dinghy_sim *sim);
 
 /* Sizes. */
-int sim_dinghy_count(const dinghy_sim *sim);
+int sim_ring_count(const dinghy_sim *sim);
+int sim_ring_capacity(const dinghy_sim *sim);
 int sim_segments(const dinghy_sim *sim);           /* M */
 int sim_sides(const dinghy_sim *sim);              /* N */
-size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N */
+size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N of the rings there now */
 size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs, all dinghies */
 long sim_steps_done(const dinghy_sim *sim);
 size_t sim_memory_bytes(const dinghy_sim *sim);    /* heap the simulation holds, bytes */
@@ -92,25 +110,25 @@ typedef struct {
 sim_state_view sim_state(const dinghy_sim *sim);
 
 /* Unit outward vertex normals of the current state (area-weighted, from the
- * four grid neighbours), computed in parallel on first call after a step. */
-typedef struct {
-    const float *x, *y, *z;
-} sim_normals_view;
-sim_normals_view sim_normals(dinghy_sim *sim);
+ * four grid neighbours), computed in parallel into the caller's arrays of
+ * sim_vertex_count floats each. */
+void sim_normals(const dinghy_sim *sim, float *nx, float *ny, float *nz);
 
 /* FNV-1a 64 over the IEEE bytes of all positions (x, y, z per vertex, in
  * vertex order), then all velocities. */
 uint64_t sim_hash(const dinghy_sim *sim);
 
-/* Per-dinghy summary of the current state. */
+/* What the tick publishes per ring about the current state (measured
+ * once at the end of every sim_step call and when a ring is placed). */
 typedef struct {
-    double com[3];      /* centre of mass, m */
+    double centre[3];   /* mean vertex position (the centre of mass), m */
     double velocity[3]; /* mean vertex velocity, m/s */
     double volume;      /* enclosed volume of the closed surface mesh, m^3 */
     double mean_depth;  /* mean over vertices of max(0, level - z), m */
     double min_z, max_z;/* lowest and highest vertex, m */
-} sim_dinghy_summary;
-sim_dinghy_summary sim_summary(const dinghy_sim *sim, int dinghy);
+} sim_ring_state;
+/* Array of sim_ring_count entries, valid until the next step or change. */
+const sim_ring_state *sim_rings(const dinghy_sim *sim);
 
 /* Total momentum (kg m/s) and kinetic energy (J), summed in vertex order. */
 void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energy);
@@ -153,7 +171,6 @@ typedef enum {
     PHASE_SPRINGS,    /* every spring once */
     PHASE_INTEGRATE,  /* pressure, gravity, buoyancy, damping, symplectic Euler */
     PHASE_EVENTS,     /* contact starts and splashes */
-    PHASE_NORMALS,    /* vertex normals, when asked for */
     PHASE_COUNT
 } sim_phase;
 const char *sim_phase_name(sim_phase phase);

@@ -15,14 +15,15 @@ typedef struct {
 } sim_buffer;
 
 struct dinghy_sim {
-    sim_params prm;       /* creation parameters plus the latest tunables */
-    int P, M, N;          /* dinghies, segments, sides */
-    size_t V;             /* vertices per dinghy, M*N */
+    sim_def def;          /* creation definition plus the latest live fields */
+    int P, cap;           /* rings there now, rings there is room for */
+    int M, N;             /* segments, sides */
+    size_t V;             /* vertices per ring, M*N */
     size_t nverts;        /* P*V */
-    size_t nrows;         /* P*M: one row is one segment of one dinghy */
+    size_t nrows;         /* P*M: one row is one segment of one ring */
     int nthreads;
 
-    torus_shape shape;    /* rest geometry shared by all dinghies */
+    torus_shape shape;    /* rest geometry shared by all rings */
     spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too */
 
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
@@ -30,8 +31,9 @@ struct dinghy_sim {
 
     /* Scratch written every step. */
     float *cx, *cy, *cz;  /* segment centres, per row, m */
+    float *cvx, *cvy, *cvz; /* segment mean velocities, per row, m/s */
     float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
-    double *c0;           /* dinghy centres, 3 per dinghy, m */
+    double *c0, *v0;      /* ring centres (m) and mean velocities (m/s), 3 per ring */
     float *scratch;       /* per-thread scratch of the spring kernel, 64-byte aligned */
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
@@ -39,13 +41,16 @@ struct dinghy_sim {
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
 
-    float *nx, *ny, *nz;  /* normals, computed on demand */
-    long normals_step;    /* step count the normals belong to, -1 none */
+    sim_ring_state *rings;/* published per ring: the current state measured */
+    size_t heap_bytes;    /* what sim_create allocated */
 
     long step;
     double time;
     sim_blowup_info blowup;
     double phase_s[PHASE_COUNT];
 };
+
+/* Measures the published per-ring quantities of the current state. */
+void sim_measure_rings(dinghy_sim *sim);
 
 #endif

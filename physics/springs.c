@@ -8,23 +8,39 @@
 /* Target size of one thread's scratch, bytes: blocks stay cache-sized. */
 #define SCRATCH_TARGET (192 * 1024)
 
-int spring_plan_init(spring_plan *p, const torus_shape *s)
+/* The plan's sizes for a shape, without allocating: shared by
+ * spring_plan_init and spring_plan_bytes. */
+static void plan_dims(spring_plan *p, int M, int N, int B)
 {
     memset(p, 0, sizeof *p);
-    p->M = s->M;
-    p->N = s->N;
-    p->h = s->B / 2;
-    p->W = s->N + 2 * p->h;
-    const int h = p->h, W = p->W, N = s->N;
+    p->M = M;
+    p->N = N;
+    p->h = B / 2;
+    p->W = N + 2 * p->h;
+    const int h = p->h, W = p->W;
     p->slack = h + N / 2; /* the farthest reach: h W + h or N/2, less the h W rows of halo */
     /* rows per block: a whole dinghy when it fits, else as many as fit
      * (9 floats per grid position), never fewer than the halo needs */
     long fit = SCRATCH_TARGET / (long)(9 * sizeof(float) * W) - 2 * h;
-    p->max_rows = fit >= s->M ? s->M : fit > h + 1 ? (int)fit : h + 1;
-    if (p->max_rows > s->M)
-        p->max_rows = s->M;
-    p->noff = (s->B * s->B - 1) / 2 + 1;
+    p->max_rows = fit >= M ? M : fit > h + 1 ? (int)fit : h + 1;
+    if (p->max_rows > M)
+        p->max_rows = M;
+    p->noff = (B * B - 1) / 2 + 1;
     p->src_len = (size_t)(p->max_rows + h) * W;
+}
+
+size_t spring_plan_bytes(int M, int N, int B, int threads)
+{
+    spring_plan p;
+    plan_dims(&p, M, N, B);
+    return (size_t)p.noff * (sizeof *p.D + sizeof *p.mask + p.src_len * sizeof(float))
+         + 2 * p.src_len * sizeof(float) + spring_scratch_floats(&p) * sizeof(float) * (size_t)threads;
+}
+
+int spring_plan_init(spring_plan *p, const torus_shape *s)
+{
+    plan_dims(p, s->M, s->N, s->B);
+    const int h = p->h, W = p->W, N = s->N;
     p->D = malloc(sizeof *p->D * (size_t)p->noff);
     p->mask = malloc(sizeof *p->mask * (size_t)p->noff);
     p->rest = calloc((size_t)p->noff * p->src_len, sizeof *p->rest);

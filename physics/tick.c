@@ -31,29 +31,42 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
 {
     const int N = s->N;
     const size_t v0 = row * (size_t)N;
-    float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f, su = 0.0f, sv = 0.0f, sw = 0.0f;
     for (int n = 0; n < N; n++) {
         sx += in->x[v0 + n];
         sy += in->y[v0 + n];
         sz += in->z[v0 + n];
+        su += in->vx[v0 + n];
+        sv += in->vy[v0 + n];
+        sw += in->vz[v0 + n];
     }
     s->cx[row] = sx / (float)N;
     s->cy[row] = sy / (float)N;
     s->cz[row] = sz / (float)N;
+    s->cvx[row] = su / (float)N;
+    s->cvy[row] = sv / (float)N;
+    s->cvz[row] = sw / (float)N;
 }
 
+/* Ring centre and mean velocity from its rows, in row order. */
 static void dinghy_centre(dinghy_sim *s, int p)
 {
-    double sx = 0.0, sy = 0.0, sz = 0.0;
+    double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
     for (int m = 0; m < s->M; m++) {
         size_t row = (size_t)p * s->M + m;
         sx += s->cx[row];
         sy += s->cy[row];
         sz += s->cz[row];
+        su += s->cvx[row];
+        sv += s->cvy[row];
+        sw += s->cvz[row];
     }
     s->c0[3 * p] = sx / s->M;
     s->c0[3 * p + 1] = sy / s->M;
     s->c0[3 * p + 2] = sz / s->M;
+    s->v0[3 * p] = su / s->M;
+    s->v0[3 * p + 1] = sv / s->M;
+    s->v0[3 * p + 2] = sw / s->M;
 }
 
 /* gap^-e for gap >= MIN_GAP; integer exponents avoid pow. */
@@ -78,13 +91,13 @@ typedef struct {
 } contact_consts;
 
 /* The contact law's constants, once per step. */
-static contact_consts contact_consts_of(const sim_params *prm)
+static contact_consts contact_consts_of(const ring_def *ring)
 {
     contact_consts c;
-    c.S = (float)prm->repulsion;
-    c.e = (float)prm->repulsion_exponent;
-    c.range = (float)prm->contact_range;
-    c.tubes = (float)(2.0 * prm->minor_radius);
+    c.S = (float)ring->repulsion;
+    c.e = (float)ring->repulsion_exponent;
+    c.range = (float)ring->contact_range;
+    c.tubes = (float)(2.0 * ring->minor_radius);
     c.int_e = (c.e == floorf(c.e) && c.e >= 1.0f && c.e <= 16.0f) ? (int)c.e : 0;
     c.shift = gap_power(c.range, c.e, c.int_e);
     return c;
@@ -233,17 +246,19 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                       float *scratch, double *t_springs, double *t_integrate)
 {
     const size_t M = (size_t)s->M;
-    const float k = (float)s->prm.stiffness;
+    const sim_def *d = &s->def;
+    const float k = (float)d->ring.stiffness;
     const spring_plan *plan = &s->springs;
+    const double dt = d->solver.dt, beta = d->solver.damping;
     const euler_consts step = { /* the same for every row of this step */
-        .dt = (float)s->prm.dt,
-        .inv_m = (float)(1.0 / sim_params_vertex_mass(&s->prm)),
-        .damp = (float)exp(-s->prm.damping * s->prm.dt),
-        .damp_water = (float)exp(-(s->prm.damping + s->prm.water_drag) * s->prm.dt),
-        .grav = (float)s->prm.gravity,
-        .buoy = (float)s->prm.buoyancy,
-        .level = (float)s->prm.water_level,
-        .pressure = (float)s->prm.pressure,
+        .dt = (float)dt,
+        .inv_m = (float)(1.0 / ring_vertex_mass(&d->ring)),
+        .damp = (float)exp(-beta * dt),
+        .damp_water = (float)exp(-(beta + d->world.water.drag) * dt),
+        .grav = (float)d->world.gravity,
+        .buoy = (float)d->world.water.buoyancy,
+        .level = (float)d->world.water.level,
+        .pressure = (float)d->ring.pressure,
     };
     size_t r = r0;
     while (r < r1) {
@@ -274,9 +289,10 @@ int tick_step(dinghy_sim *s)
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
     const int P = s->P;
-    const double reach = 2.0 * (s->prm.major_radius + s->prm.minor_radius) + s->prm.contact_range;
+    const ring_def *ring = &s->def.ring;
+    const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
     int oom = 0;
-    const contact_consts contact = contact_consts_of(&s->prm);
+    const contact_consts contact = contact_consts_of(ring);
     s->bp.cell_size = reach;
     if (P == 1) /* no neighbours to look for */
         s->bp.nb_start[0] = s->bp.nb_start[1] = 0;
@@ -357,45 +373,12 @@ int tick_step(dinghy_sim *s)
         dinghy_centre(s, 0);
         events_dinghy(&s->ev, &s->bp, 0);
     }
-    events_merge(&s->ev, &s->bp, s->c0, out->vx, out->vy, out->vz, s->V, s->step + 1);
+    events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
     s->cur = 1 - s->cur;
     s->step++;
-    s->time += s->prm.dt;
+    s->time += s->def.solver.dt;
     for (size_t r = 0; r < s->nrows; r++)
         if (s->row_bad[r])
             return 1;
     return 0;
-}
-
-static void normal_row(dinghy_sim *s, const sim_buffer *in, size_t row)
-{
-    const int M = s->M, N = s->N;
-    const size_t base = (row / (size_t)M) * s->V;
-    const int m = (int)(row % (size_t)M);
-    const size_t up = base + (size_t)((m + 1) % M) * N, down = base + (size_t)((m + M - 1) % M) * N;
-    const size_t here = base + (size_t)m * N;
-    for (int n = 0; n < N; n++) {
-        size_t l = here + (size_t)((n + N - 1) % N), r = here + (size_t)((n + 1) % N);
-        /* (X(m+1) - X(m-1)) x (X(n+1) - X(n-1)) points outward */
-        float ax = in->x[up + n] - in->x[down + n];
-        float ay = in->y[up + n] - in->y[down + n];
-        float az = in->z[up + n] - in->z[down + n];
-        float bx = in->x[r] - in->x[l], by = in->y[r] - in->y[l], bz = in->z[r] - in->z[l];
-        float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
-        float len = sqrtf(nx * nx + ny * ny + nz * nz);
-        float inv = len > 0.0f ? 1.0f / len : 0.0f;
-        s->nx[here + n] = nx * inv;
-        s->ny[here + n] = ny * inv;
-        s->nz[here + n] = nz * inv;
-    }
-}
-
-void tick_normals(dinghy_sim *s)
-{
-    const sim_buffer *in = &s->buf[s->cur];
-    double t0 = omp_get_wtime();
-#pragma omp parallel for schedule(static) num_threads(s->nthreads)
-    for (long r = 0; r < (long)s->nrows; r++)
-        normal_row(s, in, (size_t)r);
-    s->phase_s[PHASE_NORMALS] += omp_get_wtime() - t0;
 }

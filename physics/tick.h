@@ -4,13 +4,10 @@
 
 #include "sim_internal.h"
 
-/* Advances sim by one step of prm.dt, reading buf[cur] and writing
+/* Advances sim by one step of solver.dt, reading buf[cur] and writing
  * buf[1-cur], then swaps. Flags any blown-up rows in row_bad and returns
  * nonzero when there is one, -1 when out of memory. */
 int tick_step(dinghy_sim *sim);
-
-/* Computes the vertex normals of the current state into nx, ny, nz. */
-void tick_normals(dinghy_sim *sim);
 
 
 #endif

@@ -47,10 +47,9 @@ static void view_axes(const orbit_camera *c, float right[3], float up[3])
     camera_eye(c, eye);
     for (int i = 0; i < 3; i++)
         f[i] = c->target[i] - eye[i];
-    vec3_normalize(f);
-    vec3_cross(f, z, right);
-    vec3_normalize(right);
-    vec3_cross(right, f, up);
+    glm_vec3_normalize(f);
+    glm_vec3_crossn(f, z, right);
+    glm_vec3_cross(right, f, up);
 }
 
 void camera_pan(orbit_camera *c, float dx, float dy, float viewport_h)
@@ -69,28 +68,37 @@ void camera_zoom(orbit_camera *c, float steps)
     c->distance = clampf(c->distance * powf(0.88f, steps), CAMERA_MIN_DISTANCE, CAMERA_MAX_DISTANCE);
 }
 
-mat4 camera_view(const orbit_camera *c)
+void camera_view(const orbit_camera *c, mat4 out)
 {
-    float eye[3], up[3] = {0.0f, 0.0f, 1.0f};
+    vec3 eye, target = {c->target[0], c->target[1], c->target[2]}, up = {0.0f, 0.0f, 1.0f};
     camera_eye(c, eye);
-    return mat4_look_at(eye, c->target, up);
+    glm_lookat(eye, target, up, out);
 }
 
-mat4 camera_projection(const orbit_camera *c, float aspect)
+void camera_projection(const orbit_camera *c, float aspect, mat4 out)
 {
     /* Near plane scaled with the distance keeps depth precision where the
      * dinghies are; the far plane reaches the horizon of the water. */
     float znear = clampf(0.02f * c->distance, 0.05f, 5.0f);
-    return mat4_perspective(c->fovy, aspect, znear, 3000.0f);
+    glm_perspective(c->fovy, aspect, znear, 3000.0f, out);
+}
+
+void camera_view_projection(const orbit_camera *c, float aspect, mat4 out)
+{
+    mat4 view, proj;
+    camera_view(c, view);
+    camera_projection(c, aspect, proj);
+    glm_mat4_mul(proj, view, out);
 }
 
 int camera_project(const orbit_camera *c, int w, int h, const float world[3], float *px, float *py)
 {
     if (w <= 0 || h <= 0)
         return -1;
-    mat4 vp = mat4_mul(camera_projection(c, (float)w / (float)h), camera_view(c));
-    float clip[4];
-    mat4_apply(&vp, world, 1.0f, clip);
+    mat4 vp;
+    camera_view_projection(c, (float)w / (float)h, vp);
+    vec4 point = {world[0], world[1], world[2], 1.0f}, clip;
+    glm_mat4_mulv(vp, point, clip);
     if (clip[3] <= 1e-6f)
         return -1;
     *px = (0.5f + 0.5f * clip[0] / clip[3]) * (float)w;

@@ -4,7 +4,7 @@
 #ifndef DINGHY_CAMERA_H
 #define DINGHY_CAMERA_H
 
-#include "mat4.h"
+#include <cglm/cglm.h>
 
 typedef struct {
     float target[3]; /* point looked at, m */
@@ -39,9 +39,12 @@ void camera_pan(orbit_camera *c, float dx, float dy, float viewport_h);
  * the distance by 12%, kept within CAMERA_MIN/MAX_DISTANCE. */
 void camera_zoom(orbit_camera *c, float steps);
 
-/* View and projection matrices for a viewport of aspect width / height. */
-mat4 camera_view(const orbit_camera *c);
-mat4 camera_projection(const orbit_camera *c, float aspect);
+/* View and projection matrices (cglm, column-major, OpenGL clip space)
+ * for a viewport of aspect width / height. */
+void camera_view(const orbit_camera *c, mat4 out);
+void camera_projection(const orbit_camera *c, float aspect, mat4 out);
+/* Their product: projection * view. */
+void camera_view_projection(const orbit_camera *c, float aspect, mat4 out);
 
 /* Projects a world point onto a viewport of w x h pixels: (*px, *py) with
  * the origin at the top-left, y down. Returns 0 when the point is in front

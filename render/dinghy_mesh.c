@@ -14,6 +14,7 @@
 struct dinghy_mesh {
     size_t vertices;
     float *staging; /* 6 floats per vertex, allocated once */
+    float *nx, *ny, *nz; /* normals from the core, one float each per vertex */
     gpu_mesh gpu;
 };
 
@@ -64,7 +65,7 @@ static const char *fs = "#version 330 core\n" GLSL_COMMON
 
 dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
 {
-    int P = sim_dinghy_count(sim), M = sim_segments(sim), N = sim_sides(sim);
+    int P = sim_ring_count(sim), M = sim_segments(sim), N = sim_sides(sim);
     size_t nv = sim_vertex_count(sim), ni = nv * 6;
     if (nv > UINT32_MAX / 6 || ni > 0x7fffffff) { /* 32-bit indices, GLsizei counts */
         snprintf(err, err_len, "too many vertices to draw (%zu)", nv);
@@ -73,8 +74,13 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     dinghy_mesh *m = calloc(1, sizeof *m);
     uint32_t *idx = malloc(sizeof *idx * ni);
     if (m)
+    if (m) {
         m->staging = malloc(sizeof *m->staging * 6 * nv);
-    if (!m || !idx || !m->staging) {
+        m->nx = malloc(sizeof *m->nx * nv);
+        m->ny = malloc(sizeof *m->ny * nv);
+        m->nz = malloc(sizeof *m->nz * nv);
+    }
+    if (!m || !idx || !m->staging || !m->nx || !m->ny || !m->nz) {
         snprintf(err, err_len, "out of memory for the dinghy meshes (%zu vertices)", nv);
         free(idx);
         dinghy_mesh_destroy(m);
@@ -113,18 +119,18 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     return m;
 }
 
-void dinghy_mesh_upload(dinghy_mesh *m, dinghy_sim *sim)
+void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
 {
     sim_state_view s = sim_state(sim);
-    sim_normals_view n = sim_normals(sim);
+    sim_normals(sim, m->nx, m->ny, m->nz);
     float *o = m->staging;
     for (size_t i = 0; i < m->vertices; i++, o += 6) {
         o[0] = s.x[i];
         o[1] = s.y[i];
         o[2] = s.z[i];
-        o[3] = n.x[i];
-        o[4] = n.y[i];
-        o[5] = n.z[i];
+        o[3] = m->nx[i];
+        o[4] = m->ny[i];
+        o[5] = m->nz[i];
     }
     size_t bytes = sizeof(float) * 6 * m->vertices;
     gpu_mesh_stream(&m->gpu, m->staging, bytes, bytes);
@@ -141,5 +147,8 @@ void dinghy_mesh_destroy(dinghy_mesh *m)
         return;
     gpu_mesh_destroy(&m->gpu);
     free(m->staging);
+    free(m->nx);
+    free(m->ny);
+    free(m->nz);
     free(m);
 }

@@ -19,7 +19,7 @@ typedef struct dinghy_mesh dinghy_mesh;
 dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len);
 /* Uploads the current positions and normals (sim_normals computes them on
  * first use after a step, hence the non-const sim). */
-void dinghy_mesh_upload(dinghy_mesh *m, dinghy_sim *sim);
+void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim);
 void dinghy_mesh_draw(const dinghy_mesh *m);
 void dinghy_mesh_destroy(dinghy_mesh *m);
 

@@ -38,25 +38,25 @@ struct renderer {
     float haze_distance;
 };
 
-renderer *render_create(dinghy_sim *sim, char *err, size_t err_len)
+renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
 {
     renderer *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, err_len, "out of memory for the renderer");
         return NULL;
     }
-    const sim_params *p = sim_get_params(sim);
-    float level = (float)p->water_level;
-    r->ring_size = (float)(p->major_radius + p->minor_radius);
+    const sim_def *p = sim_get_def(sim);
+    const sim_ring_state *rings = sim_rings(sim);
+    float level = (float)p->world.water.level;
+    r->ring_size = (float)(p->ring.major_radius + p->ring.minor_radius);
     r->follow = -1;
-    r->dinghies = sim_dinghy_count(sim);
-    float lo[3] = {1e30f, 1e30f, level - (float)p->minor_radius};
-    float hi[3] = {-1e30f, -1e30f, level + (float)p->minor_radius};
-    for (int i = 0; i < sim_dinghy_count(sim); i++) {
-        sim_dinghy_summary s = sim_summary(sim, i);
+    r->dinghies = sim_ring_count(sim);
+    float lo[3] = {1e30f, 1e30f, level - (float)p->ring.minor_radius};
+    float hi[3] = {-1e30f, -1e30f, level + (float)p->ring.minor_radius};
+    for (int i = 0; i < sim_ring_count(sim); i++) {
         for (int k = 0; k < 2; k++) {
-            lo[k] = fminf(lo[k], (float)s.com[k] - r->ring_size);
-            hi[k] = fmaxf(hi[k], (float)s.com[k] + r->ring_size);
+            lo[k] = fminf(lo[k], (float)rings[i].centre[k] - r->ring_size);
+            hi[k] = fmaxf(hi[k], (float)rings[i].centre[k] + r->ring_size);
         }
     }
     r->camera = camera_framing(lo, hi);
@@ -104,44 +104,44 @@ static void set4(float out[4], const float v[3], float w)
     out[3] = w;
 }
 
-static void update_follow(renderer *r, dinghy_sim *sim)
+static void update_follow(renderer *r, const dinghy_sim *sim)
 {
-    if (r->follow < 0)
+    if (r->follow < 0 || r->follow >= sim_ring_count(sim))
         return;
-    sim_dinghy_summary s = sim_summary(sim, r->follow);
+    const sim_ring_state *s = &sim_rings(sim)[r->follow];
     /* Ease toward the dinghy so the view does not jitter with its wobble. */
     float ease = r->follow_fresh ? 1.0f : 0.15f;
     for (int k = 0; k < 3; k++)
-        r->camera.target[k] += ease * ((float)s.com[k] - r->camera.target[k]);
+        r->camera.target[k] += ease * ((float)s->centre[k] - r->camera.target[k]);
     if (r->follow_fresh)
         r->camera.distance = 6.0f * r->ring_size;
     r->follow_fresh = 0;
 }
 
-static void upload_frame(renderer *r, const sim_params *p, double time_s)
+static void upload_frame(renderer *r, const sim_def *p, double time_s)
 {
     frame_block f;
     float aspect = (float)r->width / (float)r->height;
-    mat4 vp = mat4_mul(camera_projection(&r->camera, aspect), camera_view(&r->camera));
-    memcpy(f.view_proj, vp.m, sizeof f.view_proj);
+    mat4 vp;
+    camera_view_projection(&r->camera, aspect, vp);
+    memcpy(f.view_proj, vp, sizeof f.view_proj);
     float eye[3], fwd[3], right[3], up[3], z[3] = {0.0f, 0.0f, 1.0f};
     camera_eye(&r->camera, eye);
     for (int k = 0; k < 3; k++)
         fwd[k] = r->camera.target[k] - eye[k];
-    vec3_normalize(fwd);
-    vec3_cross(fwd, z, right);
-    vec3_normalize(right);
-    vec3_cross(right, fwd, up);
+    glm_vec3_normalize(fwd);
+    glm_vec3_crossn(fwd, z, right);
+    glm_vec3_cross(right, fwd, up);
     float t = tanf(0.5f * r->camera.fovy);
     for (int k = 0; k < 3; k++) {
         right[k] *= t * aspect;
         up[k] *= t;
     }
     float sun[3] = {0.42f, -0.50f, 0.76f}; /* behind the default camera's right shoulder */
-    vec3_normalize(sun);
+    glm_vec3_normalize(sun);
     set4(f.eye, eye, 1.0f);
     set4(f.sun, sun, 0.0f);
-    float water[3] = {(float)p->water_level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
+    float water[3] = {(float)p->world.water.level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
     set4(f.water, water, 0.0f);
     set4(f.ray_right, right, 0.0f);
     set4(f.ray_up, up, 0.0f);
@@ -150,12 +150,12 @@ static void upload_frame(renderer *r, const sim_params *p, double time_s)
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof f, &f);
 }
 
-void render_draw(renderer *r, dinghy_sim *sim, int width, int height, double time_s)
+void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s)
 {
     r->width = width > 0 ? width : 1;
     r->height = height > 0 ? height : 1;
     update_follow(r, sim);
-    upload_frame(r, sim_get_params(sim), time_s);
+    upload_frame(r, sim_get_def(sim), time_s);
     dinghy_mesh_upload(r->mesh, sim);
     glViewport(0, 0, r->width, r->height);
     glClear(GL_DEPTH_BUFFER_BIT);

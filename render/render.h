@@ -19,12 +19,12 @@ typedef struct renderer renderer;
  * frames the camera on the dinghies' current positions at the water level
  * and lays the river round them. NULL with a one-line message in err
  * (e.g. a shader's compile log) on failure. */
-renderer *render_create(dinghy_sim *sim, char *err, size_t err_len);
+renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len);
 void render_destroy(renderer *r);
 
 /* Draws sim's current state into the bound framebuffer, a viewport of
  * width x height pixels. time_s (s) animates the ripples. */
-void render_draw(renderer *r, dinghy_sim *sim, int width, int height, double time_s);
+void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s);
 
 /* Draws text over the last frame at its top-left corner, glyphs enlarged
  * `scale` times (the screen's content scale times a base size). */

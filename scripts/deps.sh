@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
-# Installs the Debian packages dinghy needs to build and test, if any are
-# missing. Idempotent and silent when everything is there.
-#   scripts/deps.sh            everything (build, tests, demo)
-#   DINGHY_NO_DEPS=1 make ...  skips this script entirely
+# Installs the Debian packages dinghy needs, if any are missing, and only
+# those of the groups asked for. Idempotent and silent when all are there.
+#   scripts/deps.sh build     compile and run the program (make, make run)
+#   scripts/deps.sh test      also the test suites (make test)
+#   scripts/deps.sh bench     also the benchmark plots (make bench)
+#   DINGHY_NO_DEPS=1 make ... skips this script entirely
 set -euo pipefail
 
-packages=(
+build=(
     make gcc pkg-config
-    libinih-dev            # INI parsing
-    libcmocka-dev          # unit tests
-    libsdl2-dev libsdl2-mixer-dev   # sound
-    clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp)
-    gnuplot-nox            # make bench plots
+    libinih-dev                           # INI parsing
+    libsdl2-dev libsdl2-mixer-dev         # sound
     libglfw3-dev libglew-dev libstb-dev   # the renderer: window + GL context, GL loader, PNG + HUD text
+    libcglm-dev                           # the renderer's matrix and vector maths
+)
+test=(
+    libcmocka-dev                         # unit tests
+    clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp), the fuzzer
     xvfb xauth libgl1-mesa-dri            # renderer tests and captures without a display or GPU
 )
+bench=(
+    gnuplot-nox                           # make bench plots
+)
+
+packages=("${build[@]}")
+for group in "$@"; do
+    case "$group" in
+    build) ;;
+    test) packages+=("${test[@]}") ;;
+    bench) packages+=("${bench[@]}") ;;
+    *) echo "deps: unknown group '$group' (build, test or bench)" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for p in "${packages[@]}"; do

@@ -5,29 +5,36 @@
 
 int test_quick(void) { return getenv("DINGHY_TEST_QUICK") != NULL; }
 
-dinghy_sim *test_sim(const sim_params *p)
+test_params test_defaults(void)
+{
+    test_params p = {sim_def_default(), scene_def_default()};
+    return p;
+}
+
+dinghy_sim *test_sim(const test_params *p)
 {
     char err[256];
-    dinghy_sim *s = sim_create(p, err, sizeof err);
+    dinghy_sim *s = scene_create(&p->def, &p->scene, 0, err, sizeof err);
     if (!s)
-        fail_msg("sim_create: %s", err);
+        fail_msg("scene_create: %s", err);
     return s;
 }
 
-sim_params test_isolated(scene_kind scene)
+test_params test_isolated(const char *scene)
 {
-    sim_params p = sim_params_default();
-    p.scene = scene;
-    p.gravity = 0.0;
-    p.buoyancy = 0.0;
-    p.damping = 0.0;
-    p.pressure = 0.0;
+    test_params p = test_defaults();
+    p.scene.index = scene_index(scene);
+    assert_true(p.scene.index >= 0);
+    p.def.world.gravity = 0.0;
+    p.def.world.water.buoyancy = 0.0;
+    p.def.solver.damping = 0.0;
+    p.def.ring.pressure = 0.0;
     return p;
 }
 
 double test_min_tube_gap(const dinghy_sim *sim)
 {
-    int P = sim_dinghy_count(sim), M = sim_segments(sim), N = sim_sides(sim);
+    int P = sim_ring_count(sim), M = sim_segments(sim), N = sim_sides(sim);
     sim_state_view st = sim_state(sim);
     double *c = malloc(sizeof *c * 3 * (size_t)P * M);
     for (int r = 0; r < P * M; r++) {
@@ -51,7 +58,7 @@ double test_min_tube_gap(const dinghy_sim *sim)
                         best = d;
                 }
     free(c);
-    return best - 2.0 * sim_get_params(sim)->minor_radius;
+    return best - 2.0 * sim_get_def(sim)->ring.minor_radius;
 }
 
 double test_max_speed(const dinghy_sim *sim)

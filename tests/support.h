@@ -9,15 +9,25 @@
 #include <cmocka.h>
 
 #include "../physics/sim.h"
+#include "../scenes/scene.h"
 
 /* 1 when DINGHY_TEST_QUICK is set (sanitizer builds run shorter scenes). */
 int test_quick(void);
 
-/* Creates a simulation or fails the test. */
-dinghy_sim *test_sim(const sim_params *p);
+/* What a test simulation is made of: the core's definition and a scene. */
+typedef struct {
+    sim_def def;
+    scene_def scene;
+} test_params;
 
-/* Parameters for a scene with every external force and damping off. */
-sim_params test_isolated(scene_kind scene);
+/* The defaults (the rapids scene). */
+test_params test_defaults(void);
+
+/* Creates the scene's simulation or fails the test. */
+dinghy_sim *test_sim(const test_params *p);
+
+/* The named scene with every external force and damping off. */
+test_params test_isolated(const char *scene);
 
 /* Smallest distance between the tube centre-lines of two different
  * dinghies, minus the two tube radii: below 0 the tubes overlap, m. */

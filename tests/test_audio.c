@@ -415,15 +415,16 @@ static void test_scene_sound(void **state)
     assert_true(audio_ambience_level(0.0, 1e9) <= 1.0);
     assert_true(fabs(audio_ambience_level(NAN, NAN) - 0.3) < 1e-12);
 
-    sim_params sp = sim_params_default();
-    sp.scene = SCENE_PAIR;
-    sp.threads = 1;
+    test_params sp = test_defaults();
+    sp.scene.index = scene_index("pair");
+    sp.def.solver.threads = 1;
     dinghy_sim *sim = test_sim(&sp);
     audio_scene sc = audio_scene_of(sim);
-    assert_int_equal(sc.vertices, sp.segments * sp.sides);
-    assert_true(fabs(sc.size - (sp.major_radius + sp.minor_radius)) < 1e-12);
-    assert_true(fabs(sc.x_max - sc.x_min - sp.spacing) < 1e-3);
-    assert_true(fabs(sc.mean_speed - sp.speed / 2.0) < 1e-3); /* one moving, one still */
+    const ring_def *ring = &sp.def.ring;
+    assert_int_equal(sc.vertices, ring->segments * ring->sides);
+    assert_true(fabs(sc.size - (ring->major_radius + ring->minor_radius)) < 1e-12);
+    assert_true(fabs(sc.x_max - sc.x_min - sp.scene.spacing) < 1e-3);
+    assert_true(fabs(sc.mean_speed - sp.scene.speed / 2.0) < 1e-3); /* one moving, one still */
     assert_true(fabs(audio_pan_from_x(0.5 * (sc.x_min + sc.x_max), &sc)) < 1e-9);
     assert_true(audio_pan_from_x(sc.x_min, &sc) < -0.2);
     assert_true(audio_pan_from_x(sc.x_max, &sc) > 0.2);

@@ -26,7 +26,7 @@ expect "missing config file exits 2" 2 "nope.ini: cannot open config file" -- --
 printf '[dinghy]\nstiffness = 800\nsegments = 31.5\n' >"$tmp/bad.ini"
 expect "bad config line named with file:line" 2 "bad.ini:3: dinghy.segments = '31.5' is not a whole number" -- --headless --config "$tmp/bad.ini"
 expect "dt above the bound warns" 3 "warning: sim.dt = 0.005 s is above the explicit stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005
-expect "blow-up exits 3 naming step, dinghy and cause" 3 "blew up at step [0-9]+ .*dinghy 0 .*likely cause: sim.dt = 0.005 s is above the stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005
+expect "blow-up exits 3 naming step, ring and cause" 3 "blew up at step [0-9]+ .*ring 0 .*likely cause: the time step 0.005 s is above the stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005
 expect "help lists every key" 0 "dinghy.repulsion_exponent" -- --help
 
 # --dump: JSON with the documented fields; '-' writes to stdout.

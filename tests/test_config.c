@@ -34,13 +34,13 @@ static void test_set_values(void **state)
     dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_equal(config_set_assignment(&p, "dinghy.stiffness=800", &d), 0);
-    assert_true(p.sim.stiffness == 800.0);
+    assert_true(p.sim.ring.stiffness == 800.0);
     assert_int_equal(config_set_assignment(&p, "scene.name=pair", &d), 0);
-    assert_int_equal(p.sim.scene, SCENE_PAIR);
+    assert_int_equal(p.scene.index, scene_index("pair"));
     assert_int_equal(config_set_assignment(&p, "sim.seed=18446744073709551615", &d), 0);
-    assert_true(p.sim.seed == 18446744073709551615ull);
+    assert_true(p.scene.seed == 18446744073709551615ull);
     assert_int_equal(config_set_assignment(&p, "sim.threads=3", &d), 0);
-    assert_int_equal(p.sim.threads, 3);
+    assert_int_equal(p.sim.solver.threads, 3);
     assert_int_equal(d.count, 0);
     diag_free(&d);
 }
@@ -87,10 +87,10 @@ static void test_cross_checks(void **state)
 {
     (void)state;
     static const struct { const char *set, *message; } cases[] = {
-        {"dinghy.sides=15", "parameters: dinghy.sides = 15 must be even (the across-tube spring joins n and n + sides/2)"},
-        {"dinghy.band=4", "parameters: dinghy.band = 4 must be odd (the neighbourhood is centred)"},
-        {"dinghy.band=31", "parameters: dinghy.band = 31 must be at most dinghy.segments (32) and dinghy.sides (16)"},
-        {"dinghy.minor_radius=0.9", "parameters: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8"},
+        {"dinghy.sides=15", "parameters: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2"},
+        {"dinghy.band=4", "parameters: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex"},
+        {"dinghy.band=31", "parameters: dinghy.band = 31: must be at most the segments round the ring (32) and the vertices round the tube (16)"},
+        {"dinghy.minor_radius=0.9", "parameters: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dinghy_settings p = settings_default();
@@ -102,9 +102,9 @@ static void test_cross_checks(void **state)
         diag_free(&d);
     }
     dinghy_settings p = settings_default();
-    p.sim.count = 1000000;
-    p.sim.segments = 4096;
-    p.sim.sides = 4096;
+    p.scene.count = 1000000;
+    p.sim.ring.segments = 4096;
+    p.sim.ring.sides = 4096;
     diag_list d = {0};
     assert_int_not_equal(config_check(&p, "parameters", &d), 0);
     assert_non_null(strstr(d.lines[0], "vertices"));
@@ -132,7 +132,7 @@ static void test_file_good(void **state)
     dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_equal(config_load_file(&p, path, &d), 0);
-    assert_true(p.sim.stiffness == 800.0 && p.sim.pressure == 2.0 && p.sim.scene == SCENE_GRID);
+    assert_true(p.sim.ring.stiffness == 800.0 && p.sim.ring.pressure == 2.0 && p.scene.index == scene_index("grid"));
     unlink(path);
     diag_free(&d);
 }
@@ -198,12 +198,12 @@ static void test_bad_files(void **state)
          "t.ini:2: dinghy.stiffness = -5 is out of range; allowed: 0 to 1e+09 N/m\n"
          "t.ini:3: duplicate key dinghy.stiffness (first set on line 2)\n"},
         {"[dinghy]\nsides = 15\n\nband = 4\n",
-         "t.ini:2: dinghy.sides = 15 must be even (the across-tube spring joins n and n + sides/2)\n"
-         "t.ini:4: dinghy.band = 4 must be odd (the neighbourhood is centred)\n"},
+         "t.ini:2: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2\n"
+         "t.ini:4: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex\n"},
         {"[dinghy]\nsegments = 3\nsides = 4\n",
-         "t.ini:2: dinghy.band = 5 must be at most dinghy.segments (3) and dinghy.sides (4)\n"},
+         "t.ini:2: dinghy.band = 5: must be at most the segments round the ring (3) and the vertices round the tube (4)\n"},
         {"[dinghy]\nminor_radius = 0.9\n",
-         "t.ini:2: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8\n"},
+         "t.ini:2: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole\n"},
         /* a bad value is reported once: the checks that involve it are skipped */
         {"[dinghy]\nsides = x\nband = 4x\n",
          "t.ini:2: dinghy.sides = 'x' is not a number; allowed: an integer from 2 to 4096\n"
@@ -215,7 +215,7 @@ static void test_bad_files(void **state)
          "t.ini:2: line too long (over 198 characters)\n"
          "t.ini:3: sim.damping = 'x' is not a number; allowed: 0 to 1000 1/s\n"},
         {"[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n",
-         "t.ini:2: 6.55e+10 vertices is more than this program supports (2e9)\n"},
+         "t.ini:4: dinghy.segments = 4096: 6.55e+10 vertices is more than this program supports (2e9)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         config_source src = {"t.ini", NULL, 0};
@@ -270,17 +270,17 @@ static void test_build_layers(void **state)
     dinghy_settings p = settings_default();
     diag_list d = {0};
     assert_int_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
-    assert_true(p.sim.stiffness == 900.0 && p.sim.band == 3);
+    assert_true(p.sim.ring.stiffness == 900.0 && p.sim.ring.band == 3);
     src.nsets = 2;
     assert_int_not_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
     assert_int_equal(d.count, 1);
-    assert_string_equal(d.lines[0], "--set dinghy.band=4: dinghy.band = 4 must be odd (the neighbourhood is centred)");
-    assert_true(p.sim.band == 3);
+    assert_string_equal(d.lines[0], "--set dinghy.band=4: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex");
+    assert_true(p.sim.ring.band == 3);
     diag_free(&d);
     /* no file: the defaults and the sets */
     config_source none = {NULL, sets, 1};
     assert_int_equal(config_build(&none, &p, &d), 0);
-    assert_true(p.sim.stiffness == 900.0 && p.sim.band == 5);
+    assert_true(p.sim.ring.stiffness == 900.0 && p.sim.ring.band == 5);
 }
 
 /* The shipped dinghy.ini gives exactly the built-in defaults. */
@@ -288,7 +288,7 @@ static void test_shipped_ini_is_defaults(void **state)
 {
     (void)state;
     dinghy_settings def = settings_default(), p = def;
-    p.sim.stiffness = 1.0; /* so that loading has to set it */
+    p.sim.ring.stiffness = 1.0; /* so that loading has to set it */
     diag_list d = {0};
     assert_int_equal(config_load_file(&p, "dinghy.ini", &d), 0);
     char changes[512];
@@ -334,15 +334,15 @@ static void test_diff_text(void **state)
 {
     (void)state;
     dinghy_settings a = settings_default(), b = a;
-    b.sim.stiffness = 800;
-    b.sim.count = 16;
+    b.sim.ring.stiffness = 800;
+    b.scene.count = 16;
     b.render.width = 640;
     char text[256];
     int structural = -1;
     assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 3);
     assert_string_equal(text, "scene.count 64 -> 16, dinghy.stiffness 400 -> 800, render.width 1280 -> 640");
     assert_int_equal(structural, 1);
-    b.sim.count = 64;
+    b.scene.count = 64;
     assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 2);
     assert_int_equal(structural, 0);
     /* too little room: what fits, then how many more */
@@ -353,10 +353,10 @@ static void test_diff_text(void **state)
 static void test_stability_advice(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
+    sim_def p = sim_def_default();
     char text[512];
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
-    p.dt = 0.005;
+    p.solver.dt = 0.005;
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 1);
     assert_string_equal(text, "warning: sim.dt = 0.005 s is above the explicit stability bound "
                               "0.00242 s (sqrt(2 m / (B^2 k)) with vertex mass 0.0293 kg, band 5, "

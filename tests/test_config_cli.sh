@@ -112,8 +112,8 @@ cat >want.txt <<'EOF'
 dinghy: using config file bad.ini (--config)
 dinghy: bad.ini:1: unknown section [dinghi]; did you mean [dinghy]?
 dinghy: bad.ini:4: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?
-dinghy: bad.ini:5: dinghy.band = 4 must be odd (the neighbourhood is centred)
-dinghy: bad.ini:6: dinghy.sides = 15 must be even (the across-tube spring joins n and n + sides/2)
+dinghy: bad.ini:5: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex
+dinghy: bad.ini:6: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2
 dinghy: bad.ini:7: dinghy.pressure = '1x' has junk after the number: 'x'; allowed: 0 to 1000000 N
 dinghy: bad.ini:8: dinghy.mass = 'nan' is not a finite number; allowed: 1e-06 to 1000000 kg
 dinghy: bad.ini:9: dinghy.segments has no value; allowed: an integer from 3 to 4096
@@ -122,13 +122,13 @@ dinghy: bad.ini:13: unknown key 'sim.stiffness'; did you mean 'dinghy.stiffness'
 dinghy: bad.ini:14: expected 'key = value', '[section]' or a ';' comment, got 'junk line'
 dinghy: bad.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed
 dinghy: bad.ini:17: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio
-dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9 must be less than dinghy.major_radius = 0.8
+dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
 expect_err "every error of a file at once, FILE:LINE each, exit 2" 2 want.txt -- \
     --headless --config bad.ini --set dinghy.minor_radius=0.9
 
 printf '[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n' >huge.ini
-printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:2: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt
+printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:4: dinghy.segments = 4096: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt
 expect_err "a scene too big is refused before anything runs" 2 want.txt -- --headless --config huge.ini
 printf 'dinghy: using config file empty.ini (--config)\ndinghy: --set dinghy.band=33: dinghy.band = 33 is out of range; allowed: an integer from 1 to 31\n' >want.txt
 expect_err "--set errors name the --set" 2 want.txt -- --headless --config empty.ini --set dinghy.band=33

@@ -14,7 +14,7 @@ static const double PI = 3.14159265358979323846;
 static void test_momentum_conserved_in_collision(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_PAIR);
+    test_params p = test_isolated("pair");
     dinghy_sim *s = test_sim(&p);
     double p0[3], p1[3], ke;
     sim_totals(s, p0, &ke);
@@ -24,9 +24,9 @@ static void test_momentum_conserved_in_collision(void **state)
     for (int k = 0; k < 3; k++)
         assert_true(fabs(p1[k] - p0[k]) < 1e-5 * scale);
     /* ... and the moving dinghy handed its motion to the other (equal masses). */
-    sim_dinghy_summary a = sim_summary(s, 0), b = sim_summary(s, 1);
-    assert_true(fabs(a.velocity[0]) < 0.1 * p.speed);
-    assert_true(fabs(b.velocity[0] - p.speed) < 0.1 * p.speed);
+    sim_ring_state a = sim_rings(s)[0], b = sim_rings(s)[1];
+    assert_true(fabs(a.velocity[0]) < 0.1 * p.scene.speed);
+    assert_true(fabs(b.velocity[0] - p.scene.speed) < 0.1 * p.scene.speed);
     sim_destroy(s);
 }
 
@@ -34,8 +34,8 @@ static void test_momentum_conserved_in_collision(void **state)
 static void test_collision_tubes_do_not_pass(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_PAIR);
-    p.speed = 4.0;
+    test_params p = test_isolated("pair");
+    p.scene.speed = 4.0;
     dinghy_sim *s = test_sim(&p);
     double min_gap = INFINITY;
     for (int i = 0; i < 150; i++) {
@@ -45,9 +45,9 @@ static void test_collision_tubes_do_not_pass(void **state)
             min_gap = g;
     }
     assert_true(min_gap > 0.0);             /* the tubes never overlapped */
-    assert_true(min_gap < p.contact_range); /* ... but they did touch */
-    sim_dinghy_summary a = sim_summary(s, 0), b = sim_summary(s, 1);
-    assert_true(b.velocity[0] > a.velocity[0] + 0.5 * p.speed); /* moving apart */
+    assert_true(min_gap < p.def.ring.contact_range); /* ... but they did touch */
+    sim_ring_state a = sim_rings(s)[0], b = sim_rings(s)[1];
+    assert_true(b.velocity[0] > a.velocity[0] + 0.5 * p.scene.speed); /* moving apart */
     sim_destroy(s);
 }
 
@@ -58,15 +58,15 @@ static void test_collision_tubes_do_not_pass(void **state)
 static void test_two_mass_spring_frequency(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_SINGLE);
-    p.segments = 3;
-    p.sides = 2;
-    p.band = 1;
-    p.mass = 6 * 0.01;  /* 0.01 kg per vertex */
-    p.stiffness = 2.0;  /* omega = sqrt(2 * 2 / 0.01) = 20 rad/s */
-    p.pressure = 0.05;
-    p.dt = 1e-4;
-    double omega = sqrt(2.0 * p.stiffness / 0.01);
+    test_params p = test_isolated("single");
+    p.def.ring.segments = 3;
+    p.def.ring.sides = 2;
+    p.def.ring.band = 1;
+    p.def.ring.mass = 6 * 0.01;  /* 0.01 kg per vertex */
+    p.def.ring.stiffness = 2.0;  /* omega = sqrt(2 * 2 / 0.01) = 20 rad/s */
+    p.def.ring.pressure = 0.05;
+    p.def.solver.dt = 1e-4;
+    double omega = sqrt(2.0 * p.def.ring.stiffness / 0.01);
     dinghy_sim *s = test_sim(&p);
     double prev_sep = 0.0, prev_rate = 0.0;
     double first = -1.0, last = -1.0;
@@ -101,14 +101,14 @@ static void test_two_mass_spring_frequency(void **state)
 static void test_undeformed_dinghy_stays_at_rest(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_SINGLE);
+    test_params p = test_isolated("single");
     dinghy_sim *s = test_sim(&p);
-    sim_dinghy_summary before = sim_summary(s, 0);
+    sim_ring_state before = sim_rings(s)[0];
     sim_step(s, 1000);
-    sim_dinghy_summary after = sim_summary(s, 0);
+    sim_ring_state after = sim_rings(s)[0];
     assert_true(test_max_speed(s) < 1e-3);
     for (int k = 0; k < 3; k++)
-        assert_true(fabs(after.com[k] - before.com[k]) < 1e-6);
+        assert_true(fabs(after.centre[k] - before.centre[k]) < 1e-6);
     assert_true(fabs(after.volume - before.volume) < 1e-5 * before.volume);
     sim_destroy(s);
 }
@@ -120,14 +120,14 @@ static void test_seed_buoyancy_draft(void **state)
     (void)state;
     const double buoyancy[] = {100.0, 50.0};
     for (int i = 0; i < 2; i++) {
-        sim_params p = sim_params_default();
-        p.scene = SCENE_SINGLE;
-        p.damping = 3.0; /* settle sooner */
-        p.buoyancy = buoyancy[i];
+        test_params p = test_defaults();
+        p.scene.index = scene_index("single");
+        p.def.solver.damping = 3.0; /* settle sooner */
+        p.def.world.water.buoyancy = buoyancy[i];
         dinghy_sim *s = test_sim(&p);
         assert_int_equal(sim_step(s, 8000), 8000);
-        sim_dinghy_summary d = sim_summary(s, 0);
-        double expected = p.gravity / p.buoyancy;
+        sim_ring_state d = sim_rings(s)[0];
+        double expected = p.def.world.gravity / p.def.world.water.buoyancy;
         assert_true(fabs(d.mean_depth - expected) < 0.01 * expected);
         assert_true(fabs(d.velocity[2]) < 1e-3);
         sim_destroy(s);
@@ -138,24 +138,24 @@ static void test_seed_buoyancy_draft(void **state)
 static void test_damping_rate(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_PAIR);
-    p.spacing = 100.0; /* no contact */
-    p.damping = 2.0;
+    test_params p = test_isolated("pair");
+    p.scene.spacing = 100.0; /* no contact */
+    p.def.solver.damping = 2.0;
     dinghy_sim *s = test_sim(&p);
     double mom[3], ke0, ke1;
     sim_totals(s, mom, &ke0);
     sim_step(s, 500);
     sim_totals(s, mom, &ke1);
-    double expected = ke0 * exp(-2.0 * p.damping * sim_time(s));
+    double expected = ke0 * exp(-2.0 * p.def.solver.damping * sim_time(s));
     assert_true(fabs(ke1 - expected) < 1e-4 * ke0);
     sim_destroy(s);
 }
 
 /* The parallel tick agrees with the serial double-precision reference. */
-static void compare_with_reference(sim_params p, long steps, double tolerance)
+static void compare_with_reference(test_params p, long steps, double tolerance)
 {
     dinghy_sim *s = test_sim(&p);
-    ref_sim *r = ref_create(&p);
+    ref_sim *r = ref_create(s);
     assert_non_null(r);
     assert_int_equal(sim_step(s, steps), steps);
     ref_step(r, steps);
@@ -169,7 +169,7 @@ static void compare_with_reference(sim_params p, long steps, double tolerance)
             worst = d;
     }
     printf("    reference vs parallel, scene %s, %ld steps: max |dx| = %.3g m\n",
-           scene_kind_name(p.scene), steps, worst);
+           scene_of(&p.scene)->name, steps, worst);
     assert_true(worst < tolerance);
     ref_destroy(r);
     sim_destroy(s);
@@ -184,15 +184,15 @@ static void compare_with_reference(sim_params p, long steps, double tolerance)
 static void test_parallel_matches_reference(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
-    p.scene = SCENE_SINGLE;
+    test_params p = test_defaults();
+    p.scene.index = scene_index("single");
     compare_with_reference(p, 1000, 2e-4);
-    p = sim_params_default();
-    p.scene = SCENE_PAIR;
+    p = test_defaults();
+    p.scene.index = scene_index("pair");
     compare_with_reference(p, 1000, 2e-4);
-    p = sim_params_default();
-    p.scene = SCENE_PACKED;
-    p.count = 4;
+    p = test_defaults();
+    p.scene.index = scene_index("packed");
+    p.scene.count = 4;
     compare_with_reference(p, test_quick() ? 300 : 1000, 2e-4);
 }
 
@@ -208,17 +208,17 @@ static void test_parallel_matches_reference_shapes(void **state)
         {12, 4, 1}, {17, 6, 3}, {24, 14, 7}, {40, 256, 5}, {40, 8, 5},
     };
     for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
-        sim_params p = sim_params_default();
-        p.scene = SCENE_PAIR;
-        p.segments = shapes[i][0];
-        p.sides = shapes[i][1];
-        p.band = shapes[i][2];
-        p.pressure *= 512.0 / (p.segments * p.sides);
-        p.repulsion *= 16.0 / p.sides;
-        p.dt = 0.5 * sim_params_stable_dt(&p);
-        if (p.dt > 1e-3)
-            p.dt = 1e-3;
-        printf("    M %d N %d B %d: ", p.segments, p.sides, p.band);
+        test_params p = test_defaults();
+        p.scene.index = scene_index("pair");
+        p.def.ring.segments = shapes[i][0];
+        p.def.ring.sides = shapes[i][1];
+        p.def.ring.band = shapes[i][2];
+        p.def.ring.pressure *= 512.0 / (p.def.ring.segments * p.def.ring.sides);
+        p.def.ring.repulsion *= 16.0 / p.def.ring.sides;
+        p.def.solver.dt = 0.5 * sim_def_stable_dt(&p.def);
+        if (p.def.solver.dt > 1e-3)
+            p.def.solver.dt = 1e-3;
+        printf("    M %d N %d B %d: ", p.def.ring.segments, p.def.ring.sides, p.def.ring.band);
         compare_with_reference(p, test_quick() ? 100 : 400, 2e-4);
     }
 }
@@ -227,9 +227,9 @@ static void test_parallel_matches_reference_shapes(void **state)
 static void test_blowup_detected(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
-    p.scene = SCENE_SINGLE;
-    p.dt = 2.0 * sim_params_stable_dt(&p);
+    test_params p = test_defaults();
+    p.scene.index = scene_index("single");
+    p.def.solver.dt = 2.0 * sim_def_stable_dt(&p.def);
     dinghy_sim *s = test_sim(&p);
     long done = sim_step(s, 5000);
     assert_true(done < 5000);
@@ -248,21 +248,21 @@ static void test_blowup_detected(void **state)
 static void test_stable_dt_formula(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
-    double m = p.mass / (p.segments * p.sides);
-    assert_true(fabs(sim_params_stable_dt(&p) - sqrt(2.0 * m / (25.0 * p.stiffness))) < 1e-15);
+    test_params p = test_defaults();
+    double m = p.def.ring.mass / (p.def.ring.segments * p.def.ring.sides);
+    assert_true(fabs(sim_def_stable_dt(&p.def) - sqrt(2.0 * m / (25.0 * p.def.ring.stiffness))) < 1e-15);
 }
 
 /* The enclosed volume of the undeformed mesh approaches 2 pi^2 R r^2. */
 static void test_volume_of_undeformed_torus(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_SINGLE);
-    p.segments = 128;
-    p.sides = 64;
+    test_params p = test_isolated("single");
+    p.def.ring.segments = 128;
+    p.def.ring.sides = 64;
     dinghy_sim *s = test_sim(&p);
-    double exact = 2.0 * PI * PI * p.major_radius * p.minor_radius * p.minor_radius;
-    double v = sim_summary(s, 0).volume;
+    double exact = 2.0 * PI * PI * p.def.ring.major_radius * p.def.ring.minor_radius * p.def.ring.minor_radius;
+    double v = sim_rings(s)[0].volume;
     assert_true(v < exact && v > 0.995 * exact); /* inscribed polyhedron: a little less */
     sim_destroy(s);
 }
@@ -271,8 +271,8 @@ static void test_volume_of_undeformed_torus(void **state)
 static void test_rapids_no_pass_through(void **state)
 {
     (void)state;
-    sim_params p = sim_params_default();
-    p.count = test_quick() ? 9 : 25;
+    test_params p = test_defaults();
+    p.scene.count = test_quick() ? 9 : 25;
     dinghy_sim *s = test_sim(&p);
     double min_gap = INFINITY;
     int checks = test_quick() ? 60 : 300;
@@ -282,7 +282,7 @@ static void test_rapids_no_pass_through(void **state)
         if (g < min_gap)
             min_gap = g;
     }
-    printf("    rapids %d dinghies, %d steps: smallest tube gap %.3g m\n", p.count, checks * 10,
+    printf("    rapids %d dinghies, %d steps: smallest tube gap %.3g m\n", p.scene.count, checks * 10,
            min_gap);
     assert_true(min_gap > 0.0);
     sim_destroy(s);
@@ -293,7 +293,7 @@ static void test_rapids_no_pass_through(void **state)
 static void test_events(void **state)
 {
     (void)state;
-    sim_params p = test_isolated(SCENE_PAIR);
+    test_params p = test_isolated("pair");
     dinghy_sim *s = test_sim(&p);
     sim_step(s, 1000);
     size_t n;
@@ -304,15 +304,15 @@ static void test_events(void **state)
     assert_int_equal(ev[0].kind, SIM_EVENT_CONTACT);
     assert_int_equal(ev[0].dinghy, 0);
     assert_int_equal(ev[0].other, 1);
-    assert_true(fabs(ev[0].speed - p.speed) < 0.05 * p.speed);
+    assert_true(fabs(ev[0].speed - p.scene.speed) < 0.05 * p.scene.speed);
     assert_true(fabs(ev[0].position[0]) < 0.1); /* midway between the two */
     sim_clear_events(s);
     sim_events(s, &n, NULL);
     assert_int_equal(n, 0);
     sim_destroy(s);
 
-    p = sim_params_default();
-    p.scene = SCENE_SINGLE;
+    p = test_defaults();
+    p.scene.index = scene_index("single");
     s = test_sim(&p);
     sim_step(s, 1000); /* falls 1.5 m: enters the water at about 5 m/s */
     ev = sim_events(s, &n, NULL);
@@ -326,7 +326,7 @@ static void test_events(void **state)
             fastest = ev[i].speed;
     }
     assert_int_equal(splashes, 512); /* every vertex went under, once, fast */
-    double expected = sqrt(2.0 * p.gravity * p.height); /* free fall to the surface */
+    double expected = sqrt(2.0 * p.def.world.gravity * p.scene.height); /* free fall to the surface */
     assert_true(fastest > 0.8 * expected && fastest < 1.2 * expected);
     sim_destroy(s);
 }

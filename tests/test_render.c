@@ -207,8 +207,8 @@ static void hud_text_reports_state(void **state)
 static dinghy_settings fixed_scene(void)
 {
     dinghy_settings s = settings_default();
-    s.sim.scene = SCENE_GRID;
-    s.sim.count = 4;
+    s.scene.index = scene_index("grid");
+    s.scene.count = 4;
     s.render.width = W;
     s.render.height = H;
     return s;
@@ -336,7 +336,7 @@ static void check_dinghy_colour(const image *im, scene_view *v, int p)
                   "chroma distance %.3f\n", p, px, py, got[0], got[1], got[2], 255 * want[0],
                   255 * want[1], 255 * want[2], d_want);
     assert_true(d_want < 0.16f);
-    for (int q = 0; q < sim_dinghy_count(v->sim); q++) {
+    for (int q = 0; q < sim_ring_count(v->sim); q++) {
         float other[3];
         palette_colour(palette_index(q), other);
         if (palette_index(q) != palette_index(p))
@@ -372,7 +372,7 @@ static void screenshot_shows_dinghies_water_and_sky(void **state)
     camera_eye(render_camera(v.r), eye);
     int front = 0;
     float front_d = 1e30f;
-    for (int p = 0; p < sim_dinghy_count(v.sim); p++) {
+    for (int p = 0; p < sim_ring_count(v.sim); p++) {
         float d = nearest_centre(v.sim, eye, p, at);
         if (d < front_d) {
             front_d = d;
@@ -386,15 +386,15 @@ static void screenshot_shows_dinghies_water_and_sky(void **state)
     float len = sqrtf(fwd[0] * fwd[0] + fwd[1] * fwd[1]);
     /* open water between the camera and the crowd: the first point on the
      * way whose distance to every dinghy's centre exceeds its outer radius */
-    const double clear = 1.25 * (s.sim.major_radius + s.sim.minor_radius);
-    float wpt[3] = {0.0f, 0.0f, (float)s.sim.water_level};
+    const double clear = 1.25 * (s.sim.ring.major_radius + s.sim.ring.minor_radius);
+    float wpt[3] = {0.0f, 0.0f, (float)s.sim.world.water.level};
     for (float ahead = 0.35f * cam->distance; ahead < cam->distance; ahead += 0.05f) {
         wpt[0] = cam->target[0] - fwd[0] / len * ahead;
         wpt[1] = cam->target[1] - fwd[1] / len * ahead;
         double nearest = 1e30;
-        for (int p = 0; p < sim_dinghy_count(v.sim); p++) {
-            sim_dinghy_summary d = sim_summary(v.sim, p);
-            double dx = d.com[0] - wpt[0], dy = d.com[1] - wpt[1];
+        for (int p = 0; p < sim_ring_count(v.sim); p++) {
+            sim_ring_state d = sim_rings(v.sim)[p];
+            double dx = d.centre[0] - wpt[0], dy = d.centre[1] - wpt[1];
             if (sqrt(dx * dx + dy * dy) < nearest)
                 nearest = sqrt(dx * dx + dy * dy);
         }
@@ -432,10 +432,10 @@ static void every_dinghy_shows_its_colour_from_above(void **state)
     offscreen_bind(o);
     render_draw(v.r, v.sim, W, H, sim_time(v.sim));
     image im = {(unsigned char *)offscreen_read(o), W, H};
-    for (int p = 0; p < sim_dinghy_count(v.sim); p++)
+    for (int p = 0; p < sim_ring_count(v.sim); p++)
         check_dinghy_colour(&im, &v, p);
     /* the grid's centre, between the four rings */
-    float mid[3] = {0.0f, 0.0f, (float)s.sim.water_level};
+    float mid[3] = {0.0f, 0.0f, (float)s.sim.world.water.level};
     check_water(&im, v.r, mid);
     offscreen_destroy(o);
     close_view(&v);

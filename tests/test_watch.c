@@ -127,7 +127,7 @@ static void edit_sequence(fixture *fx, int polling)
     /* a good save by rename */
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\nstiffness = 800\n");
     expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 800");
-    assert_true(cur.sim.stiffness == 800.0);
+    assert_true(cur.sim.ring.stiffness == 800.0);
     assert_int_equal(config_watch_poll(w, &cur, &next, &errors, changes, sizeof changes),
                      CONFIG_WATCH_NONE);
 
@@ -144,7 +144,7 @@ static void edit_sequence(fixture *fx, int polling)
     snprintf(expect, sizeof expect, "%s:5: dinghy.pressure = 'x' is not a number; allowed: 0 to "
              "1000000 N", fx->path);
     assert_string_equal(errors.lines[1], expect);
-    assert_true(next.sim.stiffness == 400.0); /* untouched */
+    assert_true(next.sim.ring.stiffness == 400.0); /* untouched */
     diag_free(&errors);
 
     /* the fix, back to what runs: no changes */
@@ -188,10 +188,10 @@ static void test_watch_keeps_sets(void **state)
     fx->src.nsets = 1;
     config_watch *w = config_watch_open(&fx->src);
     dinghy_settings cur = initial(fx);
-    assert_true(cur.sim.pressure == 3.0);
+    assert_true(cur.sim.ring.pressure == 3.0);
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\npressure = 2\nstiffness = 500\n");
     expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 500");
-    assert_true(cur.sim.pressure == 3.0);
+    assert_true(cur.sim.ring.pressure == 3.0);
     config_watch_close(w);
 }
 
@@ -203,7 +203,7 @@ static void test_reload_applies(void **state)
     config_watch *w = config_watch_open(&fx->src);
     dinghy_settings cur = initial(fx);
     char err[256];
-    dinghy_sim *sim = sim_create(&cur.sim, err, sizeof err);
+    dinghy_sim *sim = scene_create(&cur.sim, &cur.scene, 0, err, sizeof err);
     assert_non_null(sim);
     sim_step(sim, 10);
     reload_report r = {0};
@@ -217,7 +217,7 @@ static void test_reload_applies(void **state)
     snprintf(expect, sizeof expect, "reloaded %s: dinghy.stiffness 400 -> 800, render.width 1280 -> 640",
              fx->path);
     assert_string_equal(r.summary, expect);
-    assert_true(sim_get_params(sim)->stiffness == 800.0);
+    assert_true(sim_get_def(sim)->ring.stiffness == 800.0);
     assert_int_equal(sim_steps_done(sim), 10); /* the same simulation runs on */
     assert_int_equal(cur.render.width, 640);
 
@@ -230,7 +230,7 @@ static void test_reload_applies(void **state)
              "configuration", fx->path);
     assert_string_equal(r.summary, expect);
     assert_int_equal(sim_steps_done(sim), 10);
-    assert_int_equal(cur.sim.band, 5);
+    assert_int_equal(cur.sim.ring.band, 5);
 
     save_by_rename(fx, "[scene]\nname = grid\ncount = 4\n[dinghy]\nstiffness = 800\nsides = 8\n"
                        "[sim]\ndt = 0.005\n");
@@ -241,7 +241,7 @@ static void test_reload_applies(void **state)
              "scene.count 64 -> 4, dinghy.sides 16 -> 8, render.width 640 -> 1280; scene rebuilt",
              fx->path); /* a key left out returns to its default */
     assert_string_equal(r.summary, expect);
-    assert_int_equal(sim_dinghy_count(sim), 4);
+    assert_int_equal(sim_ring_count(sim), 4);
     assert_int_equal(sim_sides(sim), 8);
     assert_int_equal(sim_steps_done(sim), 0);
     assert_non_null(strstr(r.warning, "warning: sim.dt = 0.005 s is above the explicit stability bound"));

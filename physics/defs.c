@@ -1,0 +1,220 @@
+/* Definition defaults, the checks the core makes of a definition, and the
+ * table of fields that may change on a running simulation. */
+#include "defs.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+solver_def solver_def_default(void)
+{
+    solver_def s = {.dt = 0.001, .threads = 0, .damping = 0.5};
+    return s;
+}
+
+world_def world_def_default(void)
+{
+    world_def w = {
+        .gravity = 9.81,
+        .water = {.level = 0.0, .buoyancy = 100.0, .density = 1000.0, .drag = 8.0},
+    };
+    return w;
+}
+
+ring_def ring_def_default(void)
+{
+    ring_def r = {
+        .segments = 32, .sides = 16, .band = 5,
+        .major_radius = 0.8, .minor_radius = 0.25, .mass = 15.0,
+        .stiffness = 400.0, .pressure = 1.0,
+        .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
+    };
+    return r;
+}
+
+sim_def sim_def_default(void)
+{
+    sim_def d = {solver_def_default(), world_def_default(), ring_def_default()};
+    return d;
+}
+
+double ring_vertex_mass(const ring_def *r)
+{
+    return r->mass / ((double)r->segments * (double)r->sides);
+}
+
+double sim_def_stable_dt(const sim_def *d)
+{
+    double k_sum = (double)d->ring.band * (double)d->ring.band * d->ring.stiffness;
+    if (k_sum <= 0.0)
+        return INFINITY;
+    return sqrt(2.0 * ring_vertex_mass(&d->ring) / k_sum);
+}
+
+/* ---- checks ---- */
+
+typedef struct {
+    sim_problem *out;
+    int max, count;
+} problems;
+
+static void problem(problems *ps, sim_def_part part, size_t offset, const char *quantity,
+                    double value, double min, double max, const char *fmt, ...)
+{
+    if (ps->count < ps->max) {
+        sim_problem *p = &ps->out[ps->count];
+        p->part = part;
+        p->offset = offset;
+        p->quantity = quantity;
+        p->value = value;
+        p->min = min;
+        p->max = max;
+        p->related = 0;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(p->reason, sizeof p->reason, fmt, ap);
+        va_end(ap);
+    }
+    ps->count++;
+}
+
+/* A field that must lie in [min, max] (NaN fails too). */
+static void range(problems *ps, sim_def_part part, size_t offset, const char *quantity,
+                  double value, double min, double max, const char *why)
+{
+    if (!(value >= min && value <= max))
+        problem(ps, part, offset, quantity, value, min, max, "%s", why);
+}
+
+/* Names the other fields a cross-field problem involves (the last one added). */
+static void relate(problems *ps, size_t a, size_t b)
+{
+    if (ps->count > ps->max || ps->count == 0)
+        return;
+    sim_problem *p = &ps->out[ps->count - 1];
+    p->related = 2;
+    p->related_offset[0] = a;
+    p->related_offset[1] = b;
+}
+
+#define RING(f) SIM_PART_RING, offsetof(ring_def, f)
+#define SOLVER(f) SIM_PART_SOLVER, offsetof(solver_def, f)
+#define WORLD(f) SIM_PART_WORLD, offsetof(world_def, f)
+
+int sim_def_check(const sim_def *d, int rings, sim_problem *out, int max)
+{
+    problems ps = {out, out ? max : 0, 0};
+    const ring_def *r = &d->ring;
+    range(&ps, SOLVER(dt), "time step", d->solver.dt, 1e-9, 1.0, "the time step must be positive");
+    range(&ps, SOLVER(threads), "thread count", d->solver.threads, 0, 1024,
+          "the thread count is 0 (all cores) or a positive count");
+    range(&ps, SOLVER(damping), "damping rate", d->solver.damping, 0, INFINITY,
+          "a damping rate cannot be negative");
+    range(&ps, WORLD(gravity), "gravity", d->world.gravity, 0, INFINITY,
+          "gravity points down: its size cannot be negative");
+    range(&ps, WORLD(water.density), "water density", d->world.water.density, 1e-6, INFINITY,
+          "a density must be positive");
+    range(&ps, WORLD(water.buoyancy), "seed buoyancy", d->world.water.buoyancy, 0, INFINITY,
+          "buoyancy cannot pull down");
+    range(&ps, WORLD(water.drag), "water drag rate", d->world.water.drag, 0, INFINITY,
+          "a damping rate cannot be negative");
+    range(&ps, RING(segments), "segments round the ring M", r->segments, 3, 4096,
+          "a ring needs at least 3 segments");
+    range(&ps, RING(sides), "vertices round the tube N", r->sides, 2, 4096,
+          "a tube needs at least 2 vertices round it");
+    if (r->sides % 2 != 0)
+        problem(&ps, RING(sides), "vertices round the tube N", r->sides, NAN, NAN,
+                "must be even: the across-tube spring joins n and n + N/2");
+    if (r->band % 2 == 0 || r->band < 1)
+        problem(&ps, RING(band), "spring band B", r->band, 1, 31,
+                "must be odd: the spring neighbourhood is centred on the vertex");
+    else if (r->band > r->segments || r->band > r->sides)
+        problem(&ps, RING(band), "spring band B", r->band, 1,
+                r->segments < r->sides ? r->segments : r->sides,
+                "must be at most the segments round the ring (%d) and the vertices round "
+                "the tube (%d)", r->segments, r->sides);
+    if (r->band > r->segments || r->band > r->sides)
+        relate(&ps, offsetof(ring_def, segments), offsetof(ring_def, sides));
+    range(&ps, RING(major_radius), "major radius R", r->major_radius, 1e-6, INFINITY,
+          "the ring radius must be positive");
+    range(&ps, RING(minor_radius), "tube radius r", r->minor_radius, 1e-6, INFINITY,
+          "the tube radius must be positive");
+    if (r->minor_radius >= r->major_radius)
+        problem(&ps, RING(minor_radius), "tube radius r", r->minor_radius, 0, r->major_radius,
+                "must be less than the ring radius %g m, or the ring has no hole",
+                r->major_radius);
+    if (r->minor_radius >= r->major_radius)
+        relate(&ps, offsetof(ring_def, major_radius), offsetof(ring_def, major_radius));
+    range(&ps, RING(mass), "ring mass", r->mass, 1e-12, INFINITY, "a ring's mass must be positive");
+    range(&ps, RING(stiffness), "spring stiffness k", r->stiffness, 0, INFINITY,
+          "a spring constant cannot be negative");
+    range(&ps, RING(pressure), "inflation force", r->pressure, 0, INFINITY,
+          "the inflation force pushes outward: it cannot be negative");
+    range(&ps, RING(repulsion), "repulsion strength", r->repulsion, 0, INFINITY,
+          "repulsion cannot attract");
+    range(&ps, RING(repulsion_exponent), "repulsion exponent", r->repulsion_exponent, 0, 16,
+          "the repulsion law's power is between 0 and 16");
+    range(&ps, RING(contact_range), "contact range", r->contact_range, 1e-9, INFINITY,
+          "the contact range must be positive");
+    double verts = (double)rings * r->segments * r->sides;
+    if (rings < 1)
+        problem(&ps, RING(segments), "ring count", rings, 1, NAN, "a simulation needs a ring");
+    else if (verts > 2e9)
+        problem(&ps, RING(segments), "vertex count", verts, 1, 2e9,
+                "%.3g vertices is more than this program supports (2e9)", verts);
+    else if (ps.count == 0) {
+        double need = (double)sim_memory_estimate(d, rings);
+        long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        double have = (pages > 0 && page > 0) ? (double)pages * (double)page : 0.0;
+        if (have > 0.0 && need > 0.8 * have)
+            problem(&ps, RING(segments), "memory", need, 0, 0.8 * have,
+                    "%d rings of %d x %d vertices need %.1f GiB, more than 80%% of this "
+                    "machine's %.1f GiB; use fewer rings or a coarser mesh", rings,
+                    r->segments, r->sides, need / 1073741824.0, have / 1073741824.0);
+    }
+    return ps.count;
+}
+
+/* ---- the fields that may change while a simulation runs ---- */
+
+typedef struct {
+    sim_def_part part;
+    size_t offset;
+    size_t size;          /* bytes of the field */
+} live_field;
+
+#define D sizeof(double)
+
+static const live_field live_fields[] = {
+    {SOLVER(dt), D}, {SOLVER(threads), sizeof(int)}, {SOLVER(damping), D},
+    {WORLD(gravity), D}, {WORLD(water.level), D}, {WORLD(water.buoyancy), D},
+    {WORLD(water.density), D}, {WORLD(water.drag), D},
+    {RING(stiffness), D}, {RING(pressure), D}, {RING(repulsion), D},
+    {RING(repulsion_exponent), D}, {RING(contact_range), D},
+};
+#define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])
+
+int sim_field_is_live(sim_def_part part, size_t offset)
+{
+    for (size_t i = 0; i < LIVE_COUNT; i++)
+        if (live_fields[i].part == part && live_fields[i].offset == offset)
+            return 1;
+    return 0;
+}
+
+static char *part_of(sim_def *d, sim_def_part part)
+{
+    return part == SIM_PART_SOLVER ? (char *)&d->solver
+         : part == SIM_PART_WORLD ? (char *)&d->world : (char *)&d->ring;
+}
+
+void sim_def_copy_live(sim_def *to, const sim_def *from)
+{
+    sim_def src = *from;
+    for (size_t i = 0; i < LIVE_COUNT; i++) {
+        const live_field *f = &live_fields[i];
+        memcpy(part_of(to, f->part) + f->offset, part_of(&src, f->part) + f->offset, f->size);
+    }
+}

@@ -1,0 +1,148 @@
+/* Reading the state: the published per-ring measurements, totals, normals
+ * and the state hash. */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+sim_state_view sim_state(const dinghy_sim *s)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    sim_state_view v = {b->x, b->y, b->z, b->vx, b->vy, b->vz};
+    return v;
+}
+
+const sim_ring_state *sim_rings(const dinghy_sim *s) { return s->rings; }
+
+/* Enclosed volume of ring p: (1/6) sum over outward triangles of
+ * a . (b x c), relative to the centre of mass for precision. */
+static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3])
+{
+    const int M = s->M, N = s->N;
+    const size_t v0 = (size_t)p * s->V;
+    double vol = 0.0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            size_t q[4] = {
+                v0 + (size_t)m * N + n, v0 + (size_t)((m + 1) % M) * N + n,
+                v0 + (size_t)((m + 1) % M) * N + (n + 1) % N, v0 + (size_t)m * N + (n + 1) % N,
+            };
+            double P4[4][3];
+            for (int k = 0; k < 4; k++) {
+                P4[k][0] = b->x[q[k]] - com[0];
+                P4[k][1] = b->y[q[k]] - com[1];
+                P4[k][2] = b->z[q[k]] - com[2];
+            }
+            for (int t = 0; t < 2; t++) {
+                const double *A = P4[0], *B = P4[1 + t], *C = P4[2 + t];
+                vol += A[0] * (B[1] * C[2] - B[2] * C[1]) + A[1] * (B[2] * C[0] - B[0] * C[2])
+                     + A[2] * (B[0] * C[1] - B[1] * C[0]);
+            }
+        }
+    return vol / 6.0;
+}
+
+static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
+{
+    const size_t v0 = (size_t)p * s->V;
+    const double level = s->def.world.water.level;
+    sim_ring_state out;
+    memset(&out, 0, sizeof out);
+    out.min_z = INFINITY;
+    out.max_z = -INFINITY;
+    for (size_t i = v0; i < v0 + s->V; i++) {
+        out.centre[0] += b->x[i]; out.centre[1] += b->y[i]; out.centre[2] += b->z[i];
+        out.velocity[0] += b->vx[i]; out.velocity[1] += b->vy[i]; out.velocity[2] += b->vz[i];
+        double depth = level - b->z[i];
+        out.mean_depth += depth > 0.0 ? depth : 0.0;
+        if (b->z[i] < out.min_z) out.min_z = b->z[i];
+        if (b->z[i] > out.max_z) out.max_z = b->z[i];
+    }
+    for (int k = 0; k < 3; k++) {
+        out.centre[k] /= (double)s->V;
+        out.velocity[k] /= (double)s->V;
+    }
+    out.mean_depth /= (double)s->V;
+    out.volume = ring_volume(s, b, p, out.centre);
+    s->rings[p] = out;
+}
+
+void sim_measure_rings(dinghy_sim *s)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+#pragma omp parallel for schedule(static) num_threads(s->nthreads) if (s->P > 1)
+    for (int p = 0; p < s->P; p++)
+        measure_ring(s, b, p);
+}
+
+void sim_totals(const dinghy_sim *s, double momentum[3], double *kinetic_energy)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const double m = ring_vertex_mass(&s->def.ring);
+    double px = 0.0, py = 0.0, pz = 0.0, v2 = 0.0;
+    for (size_t i = 0; i < s->nverts; i++) {
+        px += b->vx[i]; py += b->vy[i]; pz += b->vz[i];
+        v2 += (double)b->vx[i] * b->vx[i] + (double)b->vy[i] * b->vy[i] + (double)b->vz[i] * b->vz[i];
+    }
+    momentum[0] = m * px;
+    momentum[1] = m * py;
+    momentum[2] = m * pz;
+    *kinetic_energy = 0.5 * m * v2;
+}
+
+static void normal_row(const dinghy_sim *s, const sim_buffer *in, size_t row, float *ox,
+                       float *oy, float *oz)
+{
+    const int M = s->M, N = s->N;
+    const size_t base = (row / (size_t)M) * s->V;
+    const int m = (int)(row % (size_t)M);
+    const size_t up = base + (size_t)((m + 1) % M) * N, down = base + (size_t)((m + M - 1) % M) * N;
+    const size_t here = base + (size_t)m * N;
+    for (int n = 0; n < N; n++) {
+        size_t l = here + (size_t)((n + N - 1) % N), r = here + (size_t)((n + 1) % N);
+        /* (X(m+1) - X(m-1)) x (X(n+1) - X(n-1)) points outward */
+        float ax = in->x[up + n] - in->x[down + n];
+        float ay = in->y[up + n] - in->y[down + n];
+        float az = in->z[up + n] - in->z[down + n];
+        float bx = in->x[r] - in->x[l], by = in->y[r] - in->y[l], bz = in->z[r] - in->z[l];
+        float nx = ay * bz - az * by, ny = az * bx - ax * bz, nz = ax * by - ay * bx;
+        float len = sqrtf(nx * nx + ny * ny + nz * nz);
+        float inv = len > 0.0f ? 1.0f / len : 0.0f;
+        ox[here + n] = nx * inv;
+        oy[here + n] = ny * inv;
+        oz[here + n] = nz * inv;
+    }
+}
+
+void sim_normals(const dinghy_sim *s, float *nx, float *ny, float *nz)
+{
+    const sim_buffer *in = &s->buf[s->cur];
+#pragma omp parallel for schedule(static) num_threads(s->nthreads)
+    for (long r = 0; r < (long)s->nrows; r++)
+        normal_row(s, in, (size_t)r, nx, ny, nz);
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *c = data;
+    for (size_t i = 0; i < len; i++) {
+        h ^= c[i];
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+uint64_t sim_hash(const dinghy_sim *s)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < s->nverts; i++) {
+        float v[3] = {b->x[i], b->y[i], b->z[i]};
+        h = fnv1a(h, v, sizeof v);
+    }
+    for (size_t i = 0; i < s->nverts; i++) {
+        float v[3] = {b->vx[i], b->vy[i], b->vz[i]};
+        h = fnv1a(h, v, sizeof v);
+    }
+    return h;
+}

@@ -1,0 +1,32 @@
+/* Helpers the scene builders share: a seeded generator, rotations and a
+ * square grid of places. */
+#ifndef DINGHY_SCENE_LAYOUT_H
+#define DINGHY_SCENE_LAYOUT_H
+
+#include <stdint.h>
+
+#include "scene.h"
+
+#define SCENE_PI 3.14159265358979323846
+
+/* splitmix64: a tiny, well-mixed generator; layouts depend only on the seed. */
+uint64_t layout_next_u64(uint64_t *state);
+/* Uniform in [lo, hi). */
+double layout_uniform(uint64_t *state, double lo, double hi);
+
+/* A pose at rest at `centre` with no rotation. */
+ring_pose layout_pose_at(double x, double y, double z);
+
+/* Rotation by `tilt` (rad) about the horizontal axis at angle `yaw` (rad) from x. */
+void layout_tilt(double rot[9], double yaw, double tilt);
+
+/* Place i of a square grid of n places `spacing` apart (m), centred on the origin. */
+void layout_grid_place(int i, int n, double spacing, double *x, double *y);
+
+/* The ring count of scenes that take scene.count. */
+int layout_count(const scene_def *layout);
+
+/* Outer radius of the ring the simulation is made of: R + r, m. */
+double layout_ring_reach(const dinghy_sim *sim);
+
+#endif

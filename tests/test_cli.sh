@@ -59,5 +59,21 @@ expect "bench flags need --bench" 2 "go with --bench" -- --headless --csv x.csv
 expect "thread lists need --bench" 2 "needs --bench" -- --headless --threads 1,2
 expect "bad thread list" 2 "--threads '1,,2'" -- --bench --threads 1,,2
 
+# getopt_long: every flag keeps its errors; whole names only; no flag twice;
+# flags that would do nothing are refused.
+expect "a flag given twice" 2 "^dinghy: --headless given twice" -- --headless --headless
+expect "--set repeats" 0 "dinghies 1 " -- --headless --steps 1 --set scene.name=pair --set scene.name=single
+expect "an abbreviated flag is refused" 2 "unknown option '--head'; did you mean '--headless'" -- --head
+expect "a typo gets a did-you-mean" 2 "unknown option '--stepz'; did you mean '--steps'" -- --headless --stepz 4
+expect "--flag=value works" 0 "^steps 3 " -- --headless --steps=3 --set=scene.name=single
+expect "a value for a flag that takes none" 2 "--headless takes no value" -- --headless=1
+expect "a missing value" 2 "^dinghy: --steps needs a value" -- --headless --steps
+expect "a word that is no flag" 2 "unknown option 'extra'" -- --headless extra
+expect "two modes" 2 "--headless and --bench are two modes" -- --headless --bench
+expect "--frames with --screenshot does nothing" 2 "--frames does nothing with --screenshot" -- --screenshot x.png --frames 5
+expect "--mute with --screenshot does nothing" 2 "--mute does nothing here" -- --mute --screenshot x.png
+expect "--mute headless without --audio" 2 "--mute does nothing here" -- --headless --mute
+expect "--steps in the demo does nothing" 2 "--steps does nothing in the demo" -- --steps 5
+
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -10,6 +10,7 @@
 #include "app/demo.h"
 #include "app/headless.h"
 #include "app/headless_watch.h"
+#include "app/report.h"
 #include "config/build.h"
 #include "config/cli.h"
 #include "config/config.h"
@@ -66,21 +67,6 @@ static int sets_scene(const cli_options *o)
     return 0;
 }
 
-/* Makes sure an output file can be written before any work is done: a
- * long run must not end in "cannot write". Creates the file empty. */
-static int check_output(const char *flag, const char *path)
-{
-    if (!path || strcmp(path, "-") == 0)
-        return 0;
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "dinghy: %s %s: cannot write: %s\n", flag, path, strerror(errno));
-        return -1;
-    }
-    fclose(f);
-    return 0;
-}
-
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
 static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
@@ -107,8 +93,13 @@ static int run(const cli_options *opt, const config_source *src, const char *con
     dinghy_settings settings;
     diag_list d = {0};
     int rc = 0;
-    if (check_output("--dump", opt->dump) || check_output("--csv", opt->csv)
-        || check_output("--json", opt->json)) {
+    /* Every output is checked before any work, without creating or
+     * truncating it (an earlier file stays as it is until replaced whole). */
+    if (report_check_output("--dump", opt->dump) || report_check_output("--csv", opt->csv)
+        || report_check_output("--json", opt->json)
+        || report_check_output("--screenshot", opt->screenshot)
+        || report_check_output("--video", opt->video)
+        || report_check_output_dir("--record", opt->record)) {
         rc = 2;
     } else if (config_build(src, &settings, &d) != 0) {
         diag_print_prefixed(&d, "dinghy: ", stderr);

@@ -14,6 +14,7 @@
 #include "../physics/reference.h"
 #include "../physics/scene.h"
 #include "../physics/sim.h"
+#include "report.h"
 
 #ifndef DINGHY_CFLAGS
 #define DINGHY_CFLAGS "?"
@@ -223,7 +224,8 @@ static void print_table_row(const bench_row *r)
 
 static int write_csv(const char *path, const bench_row *rows, int n, const char *machine)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;
@@ -243,12 +245,13 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
             fprintf(f, ",%.6f", r->phase_ms[k]);
         fprintf(f, ",%.1f\n", r->bytes_per_vertex);
     }
-    return fclose(f) == 0 ? 0 : -1;
+    return report_commit_tmp(f, tmp, path, "CSV file");
 }
 
 static int write_json(const char *path, const bench_row *rows, int n, const char *machine)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;
@@ -271,7 +274,7 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
         fprintf(f, "}}");
     }
     fprintf(f, "\n  ]\n}\n");
-    return fclose(f) == 0 ? 0 : -1;
+    return report_commit_tmp(f, tmp, path, "JSON file");
 }
 
 void bench_place_threads(char **argv)

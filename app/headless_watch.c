@@ -13,14 +13,6 @@
 /* Simulated time per frame, s: the demo's frame. */
 #define FRAME_S (1.0 / 60.0)
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -44,13 +36,8 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
-    struct sigaction sa, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    stop_requested = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    headless_signals saved;
+    headless_catch_signals(&saved);
     fprintf(stderr, "dinghy: watching %s for changes (%s); %s\n", config_watch_path(w),
             config_watch_uses_inotify(w) ? "inotify" : "polling its status",
             steps < 0 ? "runs until interrupted" : "runs until --steps");
@@ -60,7 +47,7 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
     double start = now_s(), deadline = start, owed = 0.0;
     long done = 0;
     int rc = 0;
-    while (!stop_requested && (steps < 0 || done < steps)) {
+    while (!headless_stop_signal() && (steps < 0 || done < steps)) {
         if (reload_poll(w, settings, &sim, &r) != RELOAD_NONE)
             reload_report_print(&r, stderr);
         /* Whole steps per frame; the fraction carries over to the next. */
@@ -81,8 +68,7 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
             deadline = t; /* far behind: no burst of frames to catch up */
     }
     double wall = now_s() - start;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    headless_restore_signals(&saved);
     /* A rebuilt scene starts again from step 0: report the scene that is
      * running, so that the summary, the dump and the time agree. */
     if (rc == 0)

@@ -59,6 +59,32 @@ expect "bench flags need --bench" 2 "go with --bench" -- --headless --csv x.csv
 expect "thread lists need --bench" 2 "needs --bench" -- --headless --threads 1,2
 expect "bad thread list" 2 "--threads '1,,2'" -- --bench --threads 1,,2
 
+# Nothing is lost: a run that blows up leaves an earlier dump as it was; no
+# temporary file is left behind; checking an output does not create it.
+"$bin" --headless --steps 10 --set scene.name=single --dump "$tmp/keep.json" >/dev/null 2>&1
+cp "$tmp/keep.json" "$tmp/keep.orig"
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/keep.json" >/dev/null 2>&1; rc=$?
+if [[ $rc -eq 3 ]] && cmp -s "$tmp/keep.json" "$tmp/keep.orig" && ! ls "$tmp" | grep -q '\.tmp$'; then
+    ok "a run that blows up (exit 3) leaves the earlier dump whole"
+else bad "dump after a blow-up (exit $rc): $(head -c 200 "$tmp/keep.json")"; fi
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/new.json" >/dev/null 2>&1
+if [[ ! -e $tmp/new.json ]]; then ok "a run that blows up creates no dump file"
+else bad "an empty dump file was left: $(stat -c %s "$tmp/new.json") bytes"; fi
+expect "a dump path that is a directory" 2 "^dinghy: --dump $tmp: cannot write: it is a directory" -- --headless --dump "$tmp"
+
+# SIGINT in a headless run: the step under way finishes, then the summary
+# and the dump of the state reached; exit 130.
+"$bin" --headless --steps 1000000000 --set scene.name=single --dump "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 50); do sleep 0.1; grep -q "using" "$tmp/int.err" && break; done
+sleep 0.3
+kill -INT "$pid"; wait "$pid"; rc=$?
+steps=$(sed -n 's/^steps \([0-9]*\) .*/\1/p' "$tmp/int.out")
+if [[ $rc -eq 130 && -n $steps && $steps -gt 0 ]] && grep -q "\"steps\": $steps," "$tmp/int.json" \
+   && grep -q "interrupted by SIGINT after step $steps of 1000000000" "$tmp/int.err"; then
+    ok "SIGINT: summary and dump at step $steps, exit 130"
+else bad "SIGINT (exit $rc): $(cat "$tmp/int.out" "$tmp/int.err") / $(head -c 100 "$tmp/int.json" 2>&1)"; fi
+
 # getopt_long: every flag keeps its errors; whole names only; no flag twice;
 # flags that would do nothing are refused.
 expect "a flag given twice" 2 "^dinghy: --headless given twice" -- --headless --headless

@@ -57,15 +57,19 @@ else bad "video without ffmpeg (exit $rc): $out"; fi
 # Video through a stand-in ffmpeg that keeps the raw frames it is sent: the
 # frames arrive whole (K x W x H x 3 bytes); an ffmpeg that fails is reported.
 mkdir -p "$tmp/bin"
-printf '#!/bin/sh\nfor a; do out=$a; done\ncat > "$out.raw"\n' >"$tmp/bin/ffmpeg"
+printf '#!/bin/sh\nfor a; do out=$a; done\ncat > "$out"\n' >"$tmp/bin/ffmpeg"
 chmod +x "$tmp/bin/ffmpeg"
 PATH="$tmp/bin:$PATH" expect "video pipes frames to ffmpeg" 0 "^wrote $tmp/v.mp4 \(3 frames, 30 fps\)" -- \
     --video "$tmp/v.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
-[[ $(stat -c %s "$tmp/v.mp4.raw" 2>/dev/null) -eq $((3 * 96 * 64 * 3)) ]] && ok "ffmpeg got 3 whole RGB frames" \
-    || bad "ffmpeg got $(stat -c %s "$tmp/v.mp4.raw" 2>&1) bytes"
+[[ $(stat -c %s "$tmp/v.mp4" 2>/dev/null) -eq $((3 * 96 * 64 * 3)) ]] && ok "ffmpeg got 3 whole RGB frames, renamed into place" \
+    || bad "ffmpeg got $(stat -c %s "$tmp/v.mp4" 2>&1) bytes"
+cp "$tmp/v.mp4" "$tmp/v.orig"
 printf '#!/bin/sh\necho "ffmpeg: Unknown encoder libx264" >&2\nexit 1\n' >"$tmp/bin/ffmpeg"
 PATH="$tmp/bin:$PATH" expect "failing ffmpeg exits 2" 2 "ffmpeg (stopped reading frames|failed)" -- \
     --video "$tmp/w.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
+PATH="$tmp/bin:$PATH" "$bin" --video "$tmp/v.mp4" --frames 3 --width 96 --height 64 --set scene.name=single >/dev/null 2>&1
+if cmp -s "$tmp/v.mp4" "$tmp/v.orig" && ! ls "$tmp" | grep -q 'tmp$'; then ok "a failed video leaves the earlier file as it was"
+else bad "a failed video changed the earlier file"; fi
 
 # Bad flags.
 expect "screenshot must be .png" 2 "--screenshot 'x.jpg': the file name must end in .png" -- --screenshot x.jpg
@@ -75,8 +79,19 @@ expect "bad --frames" 2 "--frames '0': expected a whole number from 1 to 1000000
 expect "bad --width" 2 "--width '8': expected a whole number of pixels from 16 to 16384" -- --screenshot "$tmp/c.png" --width 8
 expect "headless draws nothing" 2 "--headless draws nothing" -- --headless --screenshot "$tmp/c.png"
 expect "render.fps range" 2 "render.fps = 0 is out of range" -- --record "$tmp/r3" --set render.fps=0
-expect "unwritable screenshot exits 2" 2 "cannot write image file '/nonexistent/dir/x.png'" -- \
-    --screenshot /nonexistent/dir/x.png --width 32 --height 32 --set scene.name=single
+# Every output is checked before simulating, naming the flag (a long run
+# would otherwise end in "cannot write"); the check creates nothing.
+for flag in --screenshot:/nonexistent/dir/x.png --video:/nonexistent/dir/x.mp4 --record:/nonexistent/dir/frames; do
+    start=$(date +%s%N)
+    expect "unwritable ${flag%%:*} exits 2 at once" 2 "^dinghy: ${flag%%:*} ${flag#*:}: cannot (write|create the directory): No such file" -- \
+        "${flag%%:*}" "${flag#*:}" --steps 1000000000 --set scene.name=single
+    (( ($(date +%s%N) - start) / 1000000 < 2000 )) || bad "${flag%%:*}: the check came after simulating"
+done
+expect "screenshot into a directory that is a file" 2 "^dinghy: --screenshot $tmp/a.png/x.png: cannot write" -- \
+    --screenshot "$tmp/a.png/x.png"
+printf 'old' >"$tmp/keep.png"
+expect "screenshot of a run that blows up" 3 "blew up" -- --screenshot "$tmp/keep.png" --steps 3000 --set scene.name=single --set sim.dt=0.005
+[[ $(cat "$tmp/keep.png") == old ]] && ok "a screenshot run that blows up leaves the earlier file" || bad "the earlier screenshot was changed"
 expect "help lists the picture flags" 0 "--record DIR" -- --help
 
 # The demo follows its config file (hot reload) and plays sound. A save

@@ -44,12 +44,21 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
     fflush(stderr);
 
     reload_report r = {0};
+    reload_guard guard;
+    if (reload_guard_init(&guard, sim, settings) != 0) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        sim_destroy(sim);
+        return 2;
+    }
     double start = now_s(), deadline = start, owed = 0.0;
     long done = 0;
     int rc = 0;
     while (!headless_stop_signal() && (steps < 0 || done < steps)) {
-        if (reload_poll(w, settings, &sim, &r) != RELOAD_NONE)
+        dinghy_settings before = *settings;
+        reload_result rr = reload_poll(w, settings, &sim, &r);
+        if (rr != RELOAD_NONE)
             reload_report_print(&r, stderr);
+        reload_guard_edited(&guard, sim, &before, settings, rr);
         /* Whole steps per frame; the fraction carries over to the next. */
         owed += FRAME_S / settings->sim.dt;
         long n = (long)owed;
@@ -57,9 +66,22 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         if (steps >= 0 && n > steps - done)
             n = steps - done;
         long got = sim_step(sim, n);
+        if (got < n) { /* sim_step stops short only at a blow-up */
+            /* After a live edit: back to the state and settings before it,
+             * and on. Without one there is nothing to undo: exit 3. */
+            char line[2048];
+            if (reload_guard_rollback(&guard, &sim, settings, 0, line, sizeof line)
+                != GUARD_ROLLED_BACK) {
+                rc = report_blowup(sim);
+                break;
+            }
+            fprintf(stderr, "dinghy: %s\n", line);
+            fflush(stderr);
+            owed = 0.0;
+        } else {
+            reload_guard_frame(&guard, sim, settings);
+        }
         done += got;
-        if ((rc = report_blowup(sim)) != 0) /* sim_step stops short only then */
-            break;
         deadline += FRAME_S;
         double t = now_s();
         if (deadline > t)
@@ -74,6 +96,7 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
     if (rc == 0)
         rc = headless_report(sim, sim_steps_done(sim), wall, dump);
     reload_report_free(&r);
+    reload_guard_free(&guard);
     sim_destroy(sim);
     return rc;
 }

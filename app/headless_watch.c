@@ -66,7 +66,7 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         if (steps >= 0 && n > steps - done)
             n = steps - done;
         long got = sim_step(sim, n);
-        if (got < n) { /* sim_step stops short only at a blow-up */
+        if (sim_blowup(sim).happened) {
             /* After a live edit: back to the state and settings before it,
              * and on. Without one there is nothing to undo: exit 3. */
             char line[2048];

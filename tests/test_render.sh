@@ -31,6 +31,15 @@ else bad "no GL 3.3 (exit $rc): $out"; fi
 note=""
 (( $(nproc) > 1 )) && note="OpenGL renders on the CPU \(llvmpipe.*\), so the physics uses $(( $(nproc) / 2 )) of $(nproc) cores"
 expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 --height 200 --set scene.name=pair
+# On exit, one line with the HUD's numbers over the whole run.
+expect "demo ends with a summary line" 0 \
+    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)$" \
+    -- --frames 7 --width 320 --height 200 --set scene.name=pair
+# A blow-up in the demo goes back to the last good state (here the same
+# settings, so it pauses) and the window stays open until --frames.
+expect "demo: a blow-up rolls back and the demo goes on" 0 \
+    "rolled back to step [0-9]+ \(t = [0-9.]+ s\), same settings; paused" \
+    -- --frames 60 --width 160 --height 100 --set scene.name=single --set sim.dt=0.005
 
 # Screenshots: the requested size, from flags or from the config.
 expect "screenshot writes a PNG" 0 "^wrote $tmp/a.png \(200 x 120 pixels, step 20" -- \
@@ -111,6 +120,12 @@ sed -i 's/^pressure = 1$/pressure = soft/' "$tmp/live.ini"
 wait_for "not applied" && kill -0 $demo 2>/dev/null && grep -q "live.ini:[0-9]*: dinghy.pressure = 'soft'" "$tmp/live.err" \
     && ok "demo: a typo is reported with FILE:LINE and the demo runs on" \
     || bad "demo: typo: $(cat "$tmp/live.err")"
+# A live edit that blows the demo up: the state and the settings before it
+# come back, one line says so, and the demo runs on.
+sed -i 's/^pressure = soft$/pressure = 1/; s/^stiffness = 800$/stiffness = 5000/' "$tmp/live.ini"
+wait_for "rolled back to step [0-9]* (t = [0-9.]* s) and the settings before the edit (dinghy.stiffness 5000 -> 800); still running" \
+    && sleep 0.5 && kill -0 $demo 2>/dev/null && ok "demo: a blow-up after a live edit rolls back and the demo runs on" \
+    || bad "demo: rollback: $(tail -n 3 "$tmp/live.err")"
 sleep 2 # the pair collides about a second in
 kill $demo 2>/dev/null # SIGTERM must stop the demo (SDL must not swallow it)
 for _ in $(seq 1 50); do kill -0 $demo 2>/dev/null || break; sleep 0.1; done

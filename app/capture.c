@@ -126,7 +126,9 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     r = render_create(sim, err, sizeof err);
     o = r ? offscreen_create(s->render.width, s->render.height, err, sizeof err) : NULL;
     if (!o) {
-        rc = 4;
+        /* The renderer works, so the offscreen target failed on its size
+         * (the driver's limits or memory): a setting to change, exit 2. */
+        rc = r ? 2 : 4;
         goto done;
     }
     if ((rc = advance(sim, req->steps)) != 0) {

@@ -34,9 +34,11 @@ B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 
 .SECONDARY:
-BENCH_OUT = bench/results
+BENCH_OUT = $(B)/bench
+# make bench-commit: copies the last make bench into bench/results/<cpu>/, to commit on purpose
+BENCH_CPU = $(shell sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1 | tr -cs 'A-Za-z0-9._-' '-' | sed 's/-*$$//')
 
-.PHONY: all deps bench test test-unit test-asan test-tsan test-cli test-render run clean install
+.PHONY: all deps bench bench-commit test test-unit test-asan test-tsan test-cli test-render run clean install
 all: deps dinghy
 
 deps:
@@ -117,12 +119,19 @@ test-tsan: $(B)/tsan/test_parallel
 	@TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$<
 
 # The benchmark suite: a table on screen, CSV/JSON/text and two plots under
-# bench/results/ (gnuplot, from Debian's gnuplot-nox).
+# build/bench/ (untracked; gnuplot, from Debian's gnuplot-nox).
 bench: all
 	@mkdir -p $(BENCH_OUT)
 	./dinghy --bench --csv $(BENCH_OUT)/latest.csv --json $(BENCH_OUT)/latest.json | tee $(BENCH_OUT)/latest.txt
 	gnuplot -e "csv='$(BENCH_OUT)/latest.csv'; outdir='$(BENCH_OUT)'" bench/plot.gp
 	@echo "bench: wrote $(BENCH_OUT)/latest.{txt,csv,json}, speedup.png, ns_per_vertex_step.png"
+	@echo "bench: to keep them, make bench-commit (copies to bench/results/$(BENCH_CPU)/)"
+
+bench-commit:
+	@test -f $(BENCH_OUT)/latest.csv || { echo "bench-commit: run make bench first"; exit 1; }
+	@mkdir -p bench/results/$(BENCH_CPU)
+	cp $(BENCH_OUT)/latest.txt $(BENCH_OUT)/latest.csv $(BENCH_OUT)/latest.json $(BENCH_OUT)/*.png bench/results/$(BENCH_CPU)/
+	@echo "bench-commit: bench/results/$(BENCH_CPU)/ ready to git add"
 
 # ---- the renderer's tests, on Xvfb with Mesa's llvmpipe (no GPU or display needed);
 # -noreset: Xvfb otherwise resets when its last client leaves, and the next

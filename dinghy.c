@@ -12,6 +12,7 @@
 #include "app/headless_watch.h"
 #include "app/report.h"
 #include "config/build.h"
+#include "config/settings.h"
 #include "config/cli.h"
 #include "config/config.h"
 #include "config/find.h"
@@ -29,7 +30,17 @@ static void config_layers(const cli_options *o, config_source *src, const char *
                           char flag_sets[3][40], char *path, size_t path_len, char *note,
                           size_t note_len)
 {
-    config_file_kind kind = config_find_file(o->config, path, path_len, note, note_len);
+    config_file_kind kind;
+    if (o->mode == MODE_BENCH && !o->config && !o->print_config) {
+        /* The benchmark times the documented defaults: a tuned ./dinghy.ini
+         * must not change "the standard suite" unnoticed. */
+        kind = CONFIG_FILE_NONE;
+        path[0] = '\0';
+        snprintf(note, note_len, "bench: the documented defaults%s (a config file is read only "
+                 "with --config)", o->nsets ? " with the --set values" : "");
+    } else {
+        kind = config_find_file(o->config, path, path_len, note, note_len);
+    }
     int n = 0;
     for (int i = 0; i < o->nsets; i++)
         sets[n++] = o->sets[i];
@@ -111,6 +122,13 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         if (watch && opt->mode == MODE_HEADLESS) {
             rc = headless_watch_run(watch, &settings, opt->steps, opt->dump);
         } else if (opt->mode == MODE_BENCH) {
+            char differs[1024], line[1200];
+            dinghy_settings defaults = settings_default();
+            defaults.sim.threads = settings.sim.threads; /* each row has its own count */
+            int n = config_diff(&defaults, &settings, differs, sizeof differs, NULL);
+            snprintf(line, sizeof line, "%s%s%s", src->path ? src->path : "the documented defaults",
+                     n ? "; differs from the defaults in " : ", no key changed",
+                     n ? differs : "");
             bench_options b = {
                 .threads = opt->nthread_counts ? opt->thread_counts : NULL,
                 .nthreads = opt->nthread_counts,
@@ -120,6 +138,7 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                 .reference = opt->reference_kernel,
                 .csv = opt->csv,
                 .json = opt->json,
+                .settings = line,
             };
             rc = bench_run(&settings.sim, &b);
         } else if (opt->mode == MODE_HEADLESS) {

@@ -308,6 +308,18 @@ int bench_run(const sim_params *params, const bench_options *opt)
     char machine[512];
     machine_line(machine, sizeof machine);
     printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
+    if (opt->settings)
+        printf("settings: %s\n", opt->settings);
+    printf("columns: ms/step and min per step (median and fastest repeat), ns per vertex-step; "
+           "phases (centres ... normals): ms per step, as timed by thread 0\n");
+    int cores = omp_get_num_procs();
+    for (int t = 0; t < nthreads; t++)
+        if (threads[t] > cores) {
+            printf("warning: %d threads on %d cores is oversubscribed: those rows time waiting "
+                   "threads, not the tick\n", threads[t], cores);
+            fprintf(stderr, "dinghy: warning: --threads %d is more than the %d cores here "
+                    "(oversubscribed)\n", threads[t], cores);
+        }
 
     int nscenes = opt->custom_scene ? 1 : (int)(sizeof suite / sizeof suite[0]);
     bench_row rows[MAX_ROWS];
@@ -354,6 +366,20 @@ int bench_run(const sim_params *params, const bench_options *opt)
                         name);
                 rc = 1;
             }
+    }
+    /* One line per scene: what to quote. */
+    if (nrows > 0)
+        printf("\nsummary (ns per vertex-step on %d thread%s; best speedup; state hash):\n",
+               rows[0].threads, rows[0].threads == 1 ? "" : "s");
+    for (int i = 0; i < nrows;) {
+        int j = i, best = i;
+        for (; j < nrows && strcmp(rows[j].scene, rows[i].scene) == 0; j++)
+            if (rows[j].speedup > rows[best].speedup)
+                best = j;
+        printf("  %-10s %8.2f ns   speedup %.2f at %d threads   hash %016" PRIx64 "\n",
+               rows[i].scene, rows[i].ns_vertex_step, rows[best].speedup, rows[best].threads,
+               rows[i].hash);
+        i = j;
     }
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)

@@ -85,6 +85,27 @@ if [[ $rc -eq 130 && -n $steps && $steps -gt 0 ]] && grep -q "\"steps\": $steps,
     ok "SIGINT: summary and dump at step $steps, exit 130"
 else bad "SIGINT (exit $rc): $(cat "$tmp/int.out" "$tmp/int.err") / $(head -c 100 "$tmp/int.json" 2>&1)"; fi
 
+# The benchmark tells the truth: the documented defaults whatever ./dinghy.ini
+# says (unless --config), the settings that differ in the header, a warning
+# when oversubscribed, the phases' unit, one summary line per scene.
+mkdir -p "$tmp/benchdir"; binabs=$(realpath "$bin")
+printf '[dinghy]\nstiffness = 5000\n' >"$tmp/benchdir/dinghy.ini"
+over=$(( $(nproc) + 1 ))
+plain=$("$bin" --bench --steps 2 --repeat 1 --threads 1 2>/dev/null)
+tuned=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads "1,$over" 2>&1)
+sum() { grep -E '^  [a-z0-9]+ +[0-9.]+ ns +speedup' <<<"$1" | awk '{print $1, $NF}'; }
+if [[ $tuned == *"settings: the documented defaults, no key changed"* && -n $(sum "$plain") \
+      && $(sum "$plain") == "$(sum "$tuned")" && $(sum "$tuned" | wc -l) -eq 6 ]]; then
+    ok "bench: the suite ignores ./dinghy.ini and ends with a summary line per scene (same hashes)"
+else bad "bench with a ./dinghy.ini: $(sum "$plain") / $(sum "$tuned") / ${tuned:0:300}"; fi
+[[ $tuned == *"warning: --threads $over is more than the $(nproc) cores here (oversubscribed)"* ]] \
+    && ok "bench: oversubscribed threads warned" || bad "bench: no oversubscription warning"
+[[ $tuned == *"phases (centres ... normals): ms per step, as timed by thread 0"* ]] \
+    && ok "bench: the phases' unit is said" || bad "bench: no unit for the phases"
+out=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads 1 --config dinghy.ini --set scene.name=single 2>&1)
+[[ $out == *"settings: dinghy.ini; differs from the defaults in scene.name rapids -> single, dinghy.stiffness 400 -> 5000"* ]] \
+    && ok "bench: the header lists every setting that differs" || bad "bench header: ${out:0:300}"
+
 # getopt_long: every flag keeps its errors; whole names only; no flag twice;
 # flags that would do nothing are refused.
 expect "a flag given twice" 2 "^dinghy: --headless given twice" -- --headless --headless

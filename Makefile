@@ -22,7 +22,7 @@ lib  = $(B)/$(1)/libdinghy_$(2).a
 .DELETE_ON_ERROR:
 
 .PHONY: all deps-build deps-test deps-bench run install clean test test-unit test-asan \
-        test-tsan test-cli test-render test-config test-audio bench fuzz fuzz-corpus
+        test-tsan test-cli test-render test-config test-audio bench bench-commit fuzz fuzz-corpus
 all: dinghy
 
 # ---- packages: installed before anything compiles (order-only prerequisites) ----
@@ -199,12 +199,21 @@ fuzz: $(B)/fuzz/fuzz_config
 	  $(B)/fuzz/corpus tests/fuzz_corpus
 
 # ---- the benchmark suite: a table on screen, CSV/JSON/text and two plots
-# under bench/results/ (gnuplot, from Debian's gnuplot-nox) ----
-BENCH_OUT = bench/results
+# under build/bench/ (untracked; gnuplot, from Debian's gnuplot-nox) ----
+BENCH_OUT = $(B)/bench
+# make bench-commit: copies the last make bench into bench/results/<cpu>/, to commit on purpose
+BENCH_CPU = $(shell sed -n 's/^model name[^:]*: *//p' /proc/cpuinfo | head -n 1 | tr -cs 'A-Za-z0-9._-' '-' | sed 's/-*$$//')
 bench: dinghy | deps-bench
 	@mkdir -p $(BENCH_OUT)
 	./dinghy --bench --csv $(BENCH_OUT)/latest.csv --json $(BENCH_OUT)/latest.json | tee $(BENCH_OUT)/latest.txt
 	gnuplot -e "csv='$(BENCH_OUT)/latest.csv'; outdir='$(BENCH_OUT)'" bench/plot.gp
 	@echo "bench: wrote $(BENCH_OUT)/latest.{txt,csv,json}, speedup.png, ns_per_vertex_step.png"
+	@echo "bench: to keep them, make bench-commit (copies to bench/results/$(BENCH_CPU)/)"
+
+bench-commit:
+	@test -f $(BENCH_OUT)/latest.csv || { echo "bench-commit: run make bench first"; exit 1; }
+	@mkdir -p bench/results/$(BENCH_CPU)
+	cp $(BENCH_OUT)/latest.txt $(BENCH_OUT)/latest.csv $(BENCH_OUT)/latest.json $(BENCH_OUT)/*.png bench/results/$(BENCH_CPU)/
+	@echo "bench-commit: bench/results/$(BENCH_CPU)/ ready to git add"
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

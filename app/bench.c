@@ -13,6 +13,7 @@
 
 #include "../physics/reference.h"
 #include "../physics/sim.h"
+#include "report.h"
 
 #ifndef DINGHY_CFLAGS
 #define DINGHY_CFLAGS "?"
@@ -242,7 +243,8 @@ static void print_table_row(const bench_row *r)
 
 static int write_csv(const char *path, const bench_row *rows, int n, const char *machine)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;
@@ -262,12 +264,13 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
             fprintf(f, ",%.6f", r->phase_ms[k]);
         fprintf(f, ",%.1f\n", r->bytes_per_vertex);
     }
-    return fclose(f) == 0 ? 0 : -1;
+    return report_commit_tmp(f, tmp, path, "CSV file");
 }
 
 static int write_json(const char *path, const bench_row *rows, int n, const char *machine)
 {
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;
@@ -290,7 +293,7 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
         fprintf(f, "}}");
     }
     fprintf(f, "\n  ]\n}\n");
-    return fclose(f) == 0 ? 0 : -1;
+    return report_commit_tmp(f, tmp, path, "JSON file");
 }
 
 void bench_place_threads(char **argv)
@@ -324,6 +327,18 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     char machine[512];
     machine_line(machine, sizeof machine);
     printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
+    if (opt->settings)
+        printf("settings: %s\n", opt->settings);
+    printf("columns: ms/step and min per step (median and fastest repeat), ns per vertex-step; "
+           "phases (centres ... normals): ms per step, as timed by thread 0\n");
+    int cores = omp_get_num_procs();
+    for (int t = 0; t < nthreads; t++)
+        if (threads[t] > cores) {
+            printf("warning: %d threads on %d cores is oversubscribed: those rows time waiting "
+                   "threads, not the tick\n", threads[t], cores);
+            fprintf(stderr, "dinghy: warning: --threads %d is more than the %d cores here "
+                    "(oversubscribed)\n", threads[t], cores);
+        }
 
     suite_scene suite[MAX_ROWS];
     int nscenes = build_suite(layout, suite, MAX_ROWS);
@@ -373,6 +388,20 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
                         name);
                 rc = 1;
             }
+    }
+    /* One line per scene: what to quote. */
+    if (nrows > 0)
+        printf("\nsummary (ns per vertex-step on %d thread%s; best speedup; state hash):\n",
+               rows[0].threads, rows[0].threads == 1 ? "" : "s");
+    for (int i = 0; i < nrows;) {
+        int j = i, best = i;
+        for (; j < nrows && strcmp(rows[j].scene, rows[i].scene) == 0; j++)
+            if (rows[j].speedup > rows[best].speedup)
+                best = j;
+        printf("  %-10s %8.2f ns   speedup %.2f at %d threads   hash %016" PRIx64 "\n",
+               rows[i].scene, rows[i].ns_vertex_step, rows[best].speedup, rows[best].threads,
+               rows[i].hash);
+        i = j;
     }
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)

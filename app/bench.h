@@ -14,6 +14,8 @@ typedef struct {
     int reference;        /* 1: time the serial reference tick instead */
     const char *csv;      /* CSV output file or NULL */
     const char *json;     /* JSON output file or NULL */
+    const char *settings; /* one line: where the settings come from and every key that
+                             differs from the documented defaults (for the header) */
 } bench_options;
 
 /* Runs the benchmark, prints tables to stdout. Returns the exit code:

@@ -14,6 +14,24 @@
 #include "../render/window.h"
 #include "video.h"
 
+/* A PNG written whole or not at all: a temporary file renamed into place. */
+static int write_png(const char *path, const unsigned char *rgb, int w, int h, char *err,
+                     size_t err_len)
+{
+    char tmp[4200];
+    report_tmp_name(path, tmp, sizeof tmp);
+    if (png_write_rgb(tmp, rgb, w, h, err, err_len) != 0) {
+        remove(tmp);
+        snprintf(err, err_len, "cannot write image file '%s'", path);
+        return -1;
+    }
+    if (report_rename_tmp(tmp, path) != 0) {
+        snprintf(err, err_len, "cannot write image file '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int capture_snapshot(renderer *r, dinghy_sim *sim, int width, int height, double time_s,
                      const char *path, char *err, size_t err_len)
 {
@@ -22,7 +40,7 @@ int capture_snapshot(renderer *r, dinghy_sim *sim, int width, int height, double
         return -1;
     offscreen_bind(o);
     render_draw(r, sim, width, height, time_s);
-    int rc = png_write_rgb(path, offscreen_read(o), width, height, err, err_len);
+    int rc = write_png(path, offscreen_read(o), width, height, err, err_len);
     offscreen_destroy(o);
     return rc;
 }
@@ -61,7 +79,7 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
         const unsigned char *rgb = offscreen_read(o);
         if (req->record_dir) {
             snprintf(path, sizeof path, "%s/frame_%05ld.png", req->record_dir, k);
-            if (png_write_rgb(path, rgb, w, h, err, err_len) != 0)
+            if (write_png(path, rgb, w, h, err, err_len) != 0)
                 return 2;
         }
         if (video && video_write(video, rgb, err, err_len) != 0)
@@ -109,7 +127,9 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     r = render_create(sim, err, sizeof err);
     o = r ? offscreen_create(s->render.width, s->render.height, err, sizeof err) : NULL;
     if (!o) {
-        rc = 4;
+        /* The renderer works, so the offscreen target failed on its size
+         * (the driver's limits or memory): a setting to change, exit 2. */
+        rc = r ? 2 : 4;
         goto done;
     }
     if ((rc = advance(sim, req->steps)) != 0) {
@@ -120,8 +140,8 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     if (req->screenshot) {
         offscreen_bind(o);
         render_draw(r, sim, s->render.width, s->render.height, sim_time(sim));
-        if (png_write_rgb(req->screenshot, offscreen_read(o), s->render.width, s->render.height,
-                          err, sizeof err) != 0) {
+        if (write_png(req->screenshot, offscreen_read(o), s->render.width, s->render.height,
+                      err, sizeof err) != 0) {
             rc = 2;
             goto done;
         }

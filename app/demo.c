@@ -135,6 +135,21 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         return 4;
     }
 
+    reload_guard guard;
+    if (reload_guard_init(&guard, sim, settings) != 0) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        input_detach(in);
+        render_destroy(r);
+        sim_destroy(sim);
+        window_close(win);
+        return 2;
+    }
+    char rollback_note[320] = ""; /* on the HUD for a while after a rollback */
+    double rollback_until = 0.0;
+    /* totals over the whole run, for the summary line at exit */
+    long total_frames = 0, total_steps = 0;
+    double total_step_wall = 0.0, total_sim = 0.0, run_start = window_time();
+
     /* No sound device is not an error: audio_open says so in one line. */
     audio *snd = settings->audio.enabled ? audio_open(&settings->audio, AUDIO_REALTIME, opt->mute) : NULL;
     static float pan[SIM_EVENT_CAPACITY]; /* set up once: no allocation per frame */
@@ -179,7 +194,9 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         }
 
         /* Hot reload: a save of the config file applies on this frame. */
+        dinghy_settings before = *settings;
         reload_result rr = watch ? reload_poll(watch, settings, &sim, &rep) : RELOAD_NONE;
+        reload_guard_edited(&guard, sim, &before, settings, rr);
         if (rr != RELOAD_NONE) {
             reload_report_print(&rep, stderr);
             show_reload_errors = rr == RELOAD_REJECTED;
@@ -206,10 +223,43 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         long done = steps > 0 ? sim_step(sim, steps) : 0;
         double spent = omp_get_wtime() - t0;
         frame_clock_measured(&clock, paused ? 0 : done, spent);
-        if ((rc = report_blowup(sim)) != 0) /* sim_step stops short only then */
-            break;
         sw.steps += done;
         sw.step_wall += spent;
+        total_steps += done;
+        total_step_wall += spent;
+        total_sim += (double)done * settings->sim.solver.dt;
+        if (sim_blowup(sim).happened) {
+            /* Back to the last good state (and the settings before a live
+             * edit); the window stays open. */
+            char line[2048];
+            dinghy_sim *was = sim;
+            double blew_at = sim_blowup(sim).time;
+            reload_guard_result g = reload_guard_rollback(&guard, &sim, settings, 1, line, sizeof line);
+            if (g == GUARD_NOT_ROLLED_BACK) {
+                rc = report_blowup(sim);
+                break;
+            }
+            if (g == GUARD_SAME_SETTINGS)
+                paused = 1; /* the same settings would blow up the same way again */
+            fprintf(stderr, "dinghy: %s%s\n", line, g == GUARD_SAME_SETTINGS ? "; paused (the "
+                    "same settings blow up again: edit the config file, or R to reset)" : "");
+            snprintf(rollback_note, sizeof rollback_note, "blew up at t = %.2f s: rolled back to "
+                     "t = %.2f s%s", blew_at, guard.cp_time,
+                     g == GUARD_SAME_SETTINGS ? ", paused (same settings)" :
+                     " and the settings before the edit");
+            rollback_until = window_time() + 10.0;
+            if (sim != was && renderer_for(&r, &in, win, sim, err, sizeof err) != 0) {
+                fprintf(stderr, "dinghy: %s\n", err);
+                rc = 4;
+                break;
+            }
+            frame_clock_init(&clock, settings->sim.solver.dt);
+            hs.threads = sim_threads(sim);
+            hs.dinghies = sim_ring_count(sim);
+            hs.vertices = sim_vertex_count(sim);
+        } else if (done > 0) {
+            reload_guard_frame(&guard, sim, settings);
+        }
 
         int fw, fh;
         window_framebuffer_size(win, &fw, &fh);
@@ -228,6 +278,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
             render_draw(r, sim, fw, fh, now);
             sw.frames++;
+            total_frames++;
             stats_update(&sw, &hs, now, sim_time(sim));
             hs.sim_time = sim_time(sim);
             hs.paused = paused;
@@ -236,12 +287,26 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             hud_format(text, sizeof text, &hs, show_help);
             if (show_reload_errors)
                 hud_append_reload(text, sizeof text, &rep);
+            if (rollback_note[0] && now < rollback_until) {
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
+            }
             render_hud(r, text, 1.5f * window_ui_scale(win));
             if (a.screenshot)
                 screenshot(r, sim, win, now);
         }
         window_swap(win);
     }
+    /* One line on how it went: the HUD's numbers over the whole run. */
+    double wall = window_time() - run_start;
+    printf("demo: frames %ld  wall %.2f s  %.1f frames/s  simulated %.3f s  reached %.2fx real "
+           "time  physics %.3f ms/step (%ld steps, %d threads)\n", total_frames, wall,
+           wall > 0.0 ? (double)total_frames / wall : 0.0, total_sim,
+           wall > 0.0 ? total_sim / wall : 0.0,
+           total_steps ? 1000.0 * total_step_wall / (double)total_steps : 0.0, total_steps,
+           sim_threads(sim));
+    fflush(stdout);
+    reload_guard_free(&guard);
     audio_close(snd);
     reload_report_free(&rep);
     input_detach(in);

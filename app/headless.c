@@ -3,25 +3,63 @@
 
 #include <inttypes.h>
 #include <omp.h>
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "../physics/sim.h"
 #include "report.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+void headless_catch_signals(headless_signals *saved)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0; /* no SA_RESTART: a sleep is cut short, the loop then stops */
+    stop_signal = 0;
+    sigaction(SIGINT, &sa, &saved->old_int);
+    sigaction(SIGTERM, &sa, &saved->old_term);
+}
+
+void headless_restore_signals(const headless_signals *saved)
+{
+    sigaction(SIGINT, &saved->old_int, NULL);
+    sigaction(SIGTERM, &saved->old_term, NULL);
+}
+
+int headless_stop_signal(void)
+{
+    return stop_signal;
+}
 
 int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump)
 {
     return headless_run_hooked(def, layout, steps, dump, NULL);
 }
 
-/* Steps frame by frame, calling the hook after each; stops at a blow-up. */
+/* Steps in chunks of at most CHUNK_STEPS (a frame of the hook, if any,
+ * else a few milliseconds of work), calling the hook after each frame and
+ * after a last, shorter one; stops at a blow-up or, after the chunk under
+ * way, at SIGINT/SIGTERM. Chunks, not single steps: the core measures the
+ * rings at the end of every sim_step call. */
+#define CHUNK_STEPS 64
 static long step_frames(dinghy_sim *sim, long steps, const headless_hooks *h)
 {
-    long done = 0, per = h->frame_steps > 0 ? h->frame_steps : 1;
-    while (done < steps) {
+    long done = 0, per = h && h->frame_steps > 0 ? h->frame_steps : CHUNK_STEPS;
+    while (done < steps && !stop_signal) {
         long want = steps - done < per ? steps - done : per;
         long got = sim_step(sim, want);
         done += got;
-        h->frame(sim, h->ctx);
+        if (h)
+            h->frame(sim, h->ctx);
         if (got < want)
             break;
     }
@@ -37,14 +75,25 @@ int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps,
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
+    headless_signals saved;
+    headless_catch_signals(&saved);
     double t0 = omp_get_wtime();
-    long done = hooks ? step_frames(sim, steps, hooks) : sim_step(sim, steps);
+    long done = step_frames(sim, steps, hooks);
     double wall = omp_get_wtime() - t0;
+    headless_restore_signals(&saved);
     if (report_blowup(sim) != 0) { /* sim_step stops short only then */
         sim_destroy(sim);
         return 3;
     }
     int rc = headless_report(sim, done, wall, dump);
+    int sig = headless_stop_signal();
+    if (sig) {
+        fprintf(stderr, "dinghy: interrupted by %s after step %ld of %ld; the summary%s of the "
+                "state reached\n", sig == SIGINT ? "SIGINT" : "SIGTERM", done, steps,
+                dump ? " and the dump are" : " is");
+        if (rc == 0)
+            rc = 128 + sig;
+    }
     sim_destroy(sim);
     return rc;
 }

@@ -2,12 +2,16 @@
 #ifndef DINGHY_HEADLESS_H
 #define DINGHY_HEADLESS_H
 
+#include <signal.h>
+
 #include "../physics/sim.h"
 #include "../scenes/scene.h"
 
 /* Simulates `steps` steps of the scene `layout` names, made of def, prints a one-line summary
  * and writes the JSON dump when dump is not NULL. Returns the program's exit
- * code: 0 ok, 2 dump file unwritable, 3 blew up. */
+ * code: 0 ok, 2 dump file unwritable, 3 blew up, 128 + the signal number
+ * when SIGINT or SIGTERM stopped it (after the step under way; the summary
+ * and dump are then of the state reached). */
 int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump);
 
 /* Prints the one-line summary of a run of `done` steps that took `wall`
@@ -26,5 +30,15 @@ typedef struct {
 } headless_hooks;
 int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps, const char *dump,
                         const headless_hooks *hooks);
+
+/* SIGINT and SIGTERM set a flag (sigaction, volatile sig_atomic_t) that
+ * the run loops check between steps. catch saves the old handlers, restore
+ * puts them back; headless_stop_signal is the signal caught, or 0. */
+typedef struct {
+    struct sigaction old_int, old_term;
+} headless_signals;
+void headless_catch_signals(headless_signals *saved);
+void headless_restore_signals(const headless_signals *saved);
+int headless_stop_signal(void);
 
 #endif

@@ -14,14 +14,6 @@
 /* Simulated time per frame, s: the demo's frame. */
 #define FRAME_S (1.0 / 60.0)
 
-static volatile sig_atomic_t stop_requested;
-
-static void on_signal(int sig)
-{
-    (void)sig;
-    stop_requested = 1;
-}
-
 static double now_s(void)
 {
     struct timespec t;
@@ -45,25 +37,29 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
-    struct sigaction sa, old_int, old_term;
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = 0;
-    stop_requested = 0;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    headless_signals saved;
+    headless_catch_signals(&saved);
     fprintf(stderr, "dinghy: watching %s for changes (%s); %s\n", config_watch_path(w),
             config_watch_uses_inotify(w) ? "inotify" : "polling its status",
             steps < 0 ? "runs until interrupted" : "runs until --steps");
     fflush(stderr);
 
     reload_report r = {0};
+    reload_guard guard;
+    if (reload_guard_init(&guard, sim, settings) != 0) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        sim_destroy(sim);
+        return 2;
+    }
     double start = now_s(), deadline = start, owed = 0.0;
     long done = 0;
     int rc = 0;
-    while (!stop_requested && (steps < 0 || done < steps)) {
-        if (reload_poll(w, settings, &sim, &r) != RELOAD_NONE)
+    while (!headless_stop_signal() && (steps < 0 || done < steps)) {
+        dinghy_settings before = *settings;
+        reload_result rr = reload_poll(w, settings, &sim, &r);
+        if (rr != RELOAD_NONE)
             reload_report_print(&r, stderr);
+        reload_guard_edited(&guard, sim, &before, settings, rr);
         /* Whole steps per frame; the fraction carries over to the next. */
         owed += FRAME_S / settings->sim.solver.dt;
         long n = (long)owed;
@@ -71,9 +67,22 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
         if (steps >= 0 && n > steps - done)
             n = steps - done;
         long got = sim_step(sim, n);
+        if (sim_blowup(sim).happened) {
+            /* After a live edit: back to the state and settings before it,
+             * and on. Without one there is nothing to undo: exit 3. */
+            char line[2048];
+            if (reload_guard_rollback(&guard, &sim, settings, 0, line, sizeof line)
+                != GUARD_ROLLED_BACK) {
+                rc = report_blowup(sim);
+                break;
+            }
+            fprintf(stderr, "dinghy: %s\n", line);
+            fflush(stderr);
+            owed = 0.0;
+        } else {
+            reload_guard_frame(&guard, sim, settings);
+        }
         done += got;
-        if ((rc = report_blowup(sim)) != 0) /* sim_step stops short only then */
-            break;
         deadline += FRAME_S;
         double t = now_s();
         if (deadline > t)
@@ -82,13 +91,13 @@ int headless_watch_run(config_watch *w, dinghy_settings *settings, long steps, c
             deadline = t; /* far behind: no burst of frames to catch up */
     }
     double wall = now_s() - start;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    headless_restore_signals(&saved);
     /* A rebuilt scene starts again from step 0: report the scene that is
      * running, so that the summary, the dump and the time agree. */
     if (rc == 0)
         rc = headless_report(sim, sim_steps_done(sim), wall, dump);
     reload_report_free(&r);
+    reload_guard_free(&guard);
     sim_destroy(sim);
     return rc;
 }

@@ -82,3 +82,106 @@ void reload_report_free(reload_report *r)
 {
     clear(r);
 }
+
+int reload_guard_init(reload_guard *g, dinghy_sim *sim, const dinghy_settings *s)
+{
+    memset(g, 0, sizeof *g);
+    g->cp = sim_checkpoint_new(sim);
+    if (!g->cp)
+        return -1;
+    sim_checkpoint_save(sim, g->cp);
+    g->cp_step = sim_steps_done(sim);
+    g->cp_time = sim_time(sim);
+    g->good = *s;
+    return 0;
+}
+
+void reload_guard_free(reload_guard *g)
+{
+    sim_checkpoint_free(g->cp);
+    g->cp = NULL;
+}
+
+/* Makes the present state of sim, run with s, the good one. */
+static void guard_save(reload_guard *g, dinghy_sim *sim, const dinghy_settings *s)
+{
+    if (g->rebuilt) { /* a new size: a new checkpoint */
+        sim_checkpoint *cp = sim_checkpoint_new(sim);
+        if (!cp)
+            return; /* keep the old one; a rollback then rebuilds */
+        sim_checkpoint_free(g->cp);
+        g->cp = cp;
+        g->rebuilt = 0;
+    }
+    g->pending = 0;
+    g->good = *s;
+    sim_checkpoint_save(sim, g->cp);
+    g->cp_step = sim_steps_done(sim);
+    g->cp_time = sim_time(sim);
+}
+
+void reload_guard_edited(reload_guard *g, dinghy_sim *sim, const dinghy_settings *before,
+                         const dinghy_settings *after, reload_result rr)
+{
+    if (rr != RELOAD_APPLIED && rr != RELOAD_REBUILT)
+        return;
+    char advice[512];
+    if (g->pending && !g->unstable && rr == RELOAD_APPLIED)
+        guard_save(g, sim, before); /* the earlier edit ran well until now */
+    if (!g->pending)
+        g->rebuilt = 0;
+    g->pending = 1;
+    g->rebuilt |= rr == RELOAD_REBUILT;
+    g->pending_since = sim_time(sim);
+    g->unstable = config_stability_advice(&after->sim, advice, sizeof advice) != 0;
+}
+
+void reload_guard_frame(reload_guard *g, dinghy_sim *sim, const dinghy_settings *s)
+{
+    double t = sim_time(sim);
+    /* a rebuilt scene restarts its clock, a reset too: that ends probation */
+    if (g->pending
+        && (g->unstable || (t >= g->pending_since && t - g->pending_since < RELOAD_GUARD_PROBATION_S)))
+        return;
+    guard_save(g, sim, s);
+}
+
+reload_guard_result reload_guard_rollback(reload_guard *g, dinghy_sim **sim, dinghy_settings *s,
+                                          int force, char *line, size_t len)
+{
+    if (!g->cp || (!g->pending && !force))
+        return GUARD_NOT_ROLLED_BACK;
+    char blowup[1024];
+    sim_blowup_message(*sim, blowup, sizeof blowup);
+    int edited = g->pending;
+    if (edited && g->rebuilt) { /* the edit built another scene: build the old one again */
+        char err[256];
+        dinghy_sim *old = scene_create(&g->good.sim, &g->good.scene, 0, err, sizeof err);
+        if (!old)
+            return GUARD_NOT_ROLLED_BACK;
+        sim_destroy(*sim);
+        *sim = old;
+    }
+    if (sim_checkpoint_restore(*sim, g->cp) != 0)
+        return GUARD_NOT_ROLLED_BACK;
+    char changes[512] = "";
+    if (edited) {
+        dinghy_settings back = *s;
+        back.sim = g->good.sim;
+        back.scene = g->good.scene;
+        config_diff(s, &back, changes, sizeof changes, NULL);
+        /* the checkpoint may hold the edit's tunables (saved as it arrived) */
+        sim_set_live(*sim, &g->good.sim);
+        s->sim = g->good.sim;
+        s->scene = g->good.scene;
+    }
+    g->pending = 0;
+    g->rebuilt = 0;
+    if (edited)
+        snprintf(line, len, "%s; rolled back to step %ld (t = %.3f s) and the settings before the "
+                 "edit (%s); still running", blowup, g->cp_step, g->cp_time, changes);
+    else
+        snprintf(line, len, "%s; rolled back to step %ld (t = %.3f s), same settings", blowup,
+                 g->cp_step, g->cp_time);
+    return edited ? GUARD_ROLLED_BACK : GUARD_SAME_SETTINGS;
+}

@@ -46,4 +46,57 @@ void reload_report_print(const reload_report *r, FILE *out);
 
 void reload_report_free(reload_report *r);
 
+/* Rollback: the last good state and settings, to go back to when a run
+ * blows up after a live edit (the core's checkpoints, physics/sim.h).
+ * After every healthy frame the state is saved, except while an edit is on
+ * probation: for RELOAD_GUARD_PROBATION_S of simulated time after a reload
+ * is applied, the checkpoint stays the one from before the edit; an edit
+ * that puts sim.dt above the stability bound (config_stability_advice)
+ * stays on probation until the next edit. */
+#define RELOAD_GUARD_PROBATION_S 10.0
+
+typedef struct {
+    sim_checkpoint *cp;    /* state and tunables of the last good frame */
+    long cp_step;          /* its step */
+    double cp_time;        /* its simulated time, s */
+    dinghy_settings good;  /* the settings it ran with */
+    int pending;           /* an edit since cp, not yet proved healthy */
+    int rebuilt;           /* that edit built a new scene */
+    int unstable;          /* that edit is above the stability bound: never proved */
+    double pending_since;  /* simulated time the edit was applied, s */
+} reload_guard;
+
+/* Saves the starting state. Returns 0, or -1 when out of memory. */
+int reload_guard_init(reload_guard *g, dinghy_sim *sim, const dinghy_settings *s);
+void reload_guard_free(reload_guard *g);
+
+/* After reload_poll applied (RELOAD_APPLIED) or rebuilt (RELOAD_REBUILT)
+ * an edit, `before` being the settings it replaced and `after` the new
+ * ones: the edit goes on probation. An earlier edit still on probation and
+ * within the stability bound counts as good when a later edit of tunables
+ * arrives (the state it reached is saved), so a rollback undoes the last
+ * edit only. Other results change nothing. */
+void reload_guard_edited(reload_guard *g, dinghy_sim *sim, const dinghy_settings *before,
+                         const dinghy_settings *after, reload_result rr);
+
+/* After a frame whose steps all went well: saves the state (or, on
+ * probation, ends it once long enough). */
+void reload_guard_frame(reload_guard *g, dinghy_sim *sim, const dinghy_settings *s);
+
+typedef enum {
+    GUARD_NOT_ROLLED_BACK, /* no edit to undo (and not forced), or no memory */
+    GUARD_ROLLED_BACK,     /* back to the state and the settings before the edit */
+    GUARD_SAME_SETTINGS    /* forced without an edit: back to the last good state, same settings */
+} reload_guard_result;
+
+/* On a blow-up of *sim: when an edit is on probation, goes back to the
+ * state and simulation settings before it (a new scene is rebuilt from
+ * those settings when the edit had rebuilt it, so *sim may change), and
+ * writes one line saying so into line ("<blow-up>; rolled back to step N
+ * (t = T s) and the settings before the edit (changes); still running").
+ * Without an edit on probation it rolls back only when `force` (the demo),
+ * to the last good state with the same settings. */
+reload_guard_result reload_guard_rollback(reload_guard *g, dinghy_sim **sim, dinghy_settings *s,
+                                          int force, char *line, size_t len);
+
 #endif

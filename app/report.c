@@ -3,7 +3,11 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static void vec(FILE *out, const double v[3])
 {
@@ -44,6 +48,114 @@ int report_blowup(const dinghy_sim *sim)
     return 3;
 }
 
+void report_tmp_name(const char *path, char *tmp, size_t tmp_len)
+{
+    snprintf(tmp, tmp_len, "%s.%ld.tmp", path, (long)getpid());
+}
+
+FILE *report_open_tmp(const char *path, char *tmp, size_t tmp_len)
+{
+    report_tmp_name(path, tmp, tmp_len);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* left by a killed run of this pid */
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    return f;
+}
+
+int report_rename_tmp(const char *tmp, const char *path)
+{
+    if (rename(tmp, path) == 0)
+        return 0;
+    int e = errno;
+    unlink(tmp);
+    errno = e;
+    return -1;
+}
+
+int report_commit_tmp(FILE *f, const char *tmp, const char *path, const char *what)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0 || bad) {
+        int e = bad && !errno ? EIO : errno;
+        unlink(tmp);
+        fprintf(stderr, "dinghy: error writing %s %s: %s\n", what, path, strerror(e));
+        return -1;
+    }
+    if (report_rename_tmp(tmp, path) != 0) {
+        fprintf(stderr, "dinghy: error writing %s %s: %s\n", what, path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int report_check_output(const char *flag, const char *path)
+{
+    if (!path || strcmp(path, "-") == 0)
+        return 0;
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "dinghy: %s %s: cannot write: it is a directory\n", flag, path);
+        return -1;
+    }
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    if (!f) {
+        fprintf(stderr, "dinghy: %s %s: cannot write: %s\n", flag, path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    unlink(tmp);
+    return 0;
+}
+
+int report_check_output_dir(const char *flag, const char *dir)
+{
+    if (!dir)
+        return 0;
+    struct stat st;
+    if (stat(dir, &st) == 0) {
+        if (!S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "dinghy: %s %s: not a directory\n", flag, dir);
+            return -1;
+        }
+        char probe[4200];
+        snprintf(probe, sizeof probe, "%s/frame", dir);
+        return report_check_output(flag, probe) == 0 ? 0 : -1;
+    }
+    if (errno != ENOENT) {
+        fprintf(stderr, "dinghy: %s %s: %s\n", flag, dir, strerror(errno));
+        return -1;
+    }
+    /* to be created: its parent must take a new entry */
+    char parent[4096];
+    snprintf(parent, sizeof parent, "%s", dir);
+    size_t n = strlen(parent);
+    while (n > 1 && parent[n - 1] == '/')
+        parent[--n] = '\0';
+    char *slash = strrchr(parent, '/');
+    if (!slash)
+        snprintf(parent, sizeof parent, ".");
+    else if (slash == parent)
+        parent[1] = '\0';
+    else
+        *slash = '\0';
+    if (access(parent, W_OK | X_OK) != 0) {
+        fprintf(stderr, "dinghy: %s %s: cannot create the directory: %s\n", flag, dir,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 int report_dump(dinghy_sim *sim, const char *path)
 {
     if (strcmp(path, "-") == 0) {
@@ -51,15 +163,12 @@ int report_dump(dinghy_sim *sim, const char *path)
         fflush(stdout);
         return 0;
     }
-    FILE *f = fopen(path, "w");
+    char tmp[4200];
+    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write dump file %s: %s\n", path, strerror(errno));
         return -1;
     }
     report_write_json(sim, f);
-    if (fclose(f) != 0) {
-        fprintf(stderr, "dinghy: error writing dump file %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return report_commit_tmp(f, tmp, path, "dump file");
 }

@@ -10,11 +10,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report.h"
+
 struct video_pipe {
     pid_t pid;
     int fd;
     size_t frame_bytes;
     struct sigaction old_pipe; /* SIGPIPE is ignored while ffmpeg runs */
+    char path[4096], tmp[4200];  /* ffmpeg writes tmp, renamed to path once it succeeds */
 };
 
 int video_ffmpeg_available(void)
@@ -45,6 +48,8 @@ video_pipe *video_open(const char *path, int width, int height, int fps, char *e
         free(v);
         return NULL;
     }
+    snprintf(v->path, sizeof v->path, "%s", path);
+    report_tmp_name(path, v->tmp, sizeof v->tmp);
     char size[32], rate[16];
     snprintf(size, sizeof size, "%dx%d", width, height);
     snprintf(rate, sizeof rate, "%d", fps);
@@ -52,7 +57,7 @@ video_pipe *video_open(const char *path, int width, int height, int fps, char *e
     char *argv[] = {"ffmpeg", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgb24",
                     "-s", size, "-r", rate, "-i", "-",
                     "-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264",
-                    "-pix_fmt", "yuv420p", "-movflags", "+faststart", (char *)path, NULL};
+                    "-pix_fmt", "yuv420p", "-movflags", "+faststart", "-f", "mp4", v->tmp, NULL};
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, err_len, "cannot start ffmpeg: %s", strerror(errno));
@@ -107,6 +112,12 @@ int video_close(video_pipe *v, char *err, size_t err_len)
         snprintf(err, err_len, "ffmpeg failed (exit status %d); see its message above",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         rc = -1;
+    }
+    if (rc == 0 && report_rename_tmp(v->tmp, v->path) != 0) {
+        snprintf(err, err_len, "cannot write video file '%s': %s", v->path, strerror(errno));
+        rc = -1;
+    } else if (rc != 0) {
+        unlink(v->tmp); /* a failed encoding leaves an earlier file as it was */
     }
     sigaction(SIGPIPE, &v->old_pipe, NULL);
     free(v);

@@ -2,6 +2,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,31 +42,73 @@ static int parse_thread_list(const char *s, cli_options *o)
     return 0;
 }
 
-/* "unknown option", with the likely flag meant: a typo, or --flag=value. */
+/* The long options. getopt_long parses them; the table also names them for
+ * did-you-mean and for "given twice". Abbreviations, which getopt_long
+ * accepts, are refused (see cli_parse). */
+enum {
+    OPT_HELP = 'h',
+    OPT_VERSION = 256, OPT_HEADLESS, OPT_PRINT_CONFIG, OPT_STEPS, OPT_THREADS, OPT_BENCH,
+    OPT_REPEAT, OPT_CSV, OPT_JSON, OPT_KERNEL, OPT_DUMP, OPT_CONFIG, OPT_SET, OPT_WATCH,
+    OPT_AUDIO, OPT_MUTE, OPT_SCREENSHOT, OPT_RECORD, OPT_VIDEO, OPT_FRAMES, OPT_WIDTH,
+    OPT_HEIGHT,
+};
+
+static const struct option long_options[] = {
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {"headless", no_argument, NULL, OPT_HEADLESS},
+    {"print-config", no_argument, NULL, OPT_PRINT_CONFIG},
+    {"steps", required_argument, NULL, OPT_STEPS},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"bench", no_argument, NULL, OPT_BENCH},
+    {"repeat", required_argument, NULL, OPT_REPEAT},
+    {"csv", required_argument, NULL, OPT_CSV},
+    {"json", required_argument, NULL, OPT_JSON},
+    {"kernel", required_argument, NULL, OPT_KERNEL},
+    {"dump", required_argument, NULL, OPT_DUMP},
+    {"config", required_argument, NULL, OPT_CONFIG},
+    {"set", required_argument, NULL, OPT_SET},
+    {"watch", no_argument, NULL, OPT_WATCH},
+    {"audio", no_argument, NULL, OPT_AUDIO},
+    {"mute", no_argument, NULL, OPT_MUTE},
+    {"screenshot", required_argument, NULL, OPT_SCREENSHOT},
+    {"record", required_argument, NULL, OPT_RECORD},
+    {"video", required_argument, NULL, OPT_VIDEO},
+    {"frames", required_argument, NULL, OPT_FRAMES},
+    {"width", required_argument, NULL, OPT_WIDTH},
+    {"height", required_argument, NULL, OPT_HEIGHT},
+    {NULL, 0, NULL, 0},
+};
+#define NOPTIONS ((int)(sizeof long_options / sizeof long_options[0]) - 1)
+
+static int option_index_of(int val)
+{
+    for (int i = 0; i < NOPTIONS; i++)
+        if (long_options[i].val == val)
+            return i;
+    return -1;
+}
+
+/* "unknown option", with the likely flag meant: a typo, or --flag=value of
+ * a flag that takes no value. */
 static void unknown_option(const char *a, diag_list *d)
 {
-    static const char *const flags[] = {
-        "--help", "--version", "--headless", "--print-config", "--steps", "--threads", "--bench",
-        "--repeat", "--csv", "--json", "--kernel", "--dump", "--config", "--set", "--watch",
-        "--audio", "--mute", "--screenshot", "--record", "--video", "--frames", "--width",
-        "--height",
-    };
     const char *eq = strchr(a, '=');
     char name[64];
     snprintf(name, sizeof name, "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
     const char *best = NULL;
     int best_d = 3; /* at most two edits away */
-    for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++) {
-        int dist = param_edit_distance(name, flags[i]);
+    char flag[32];
+    for (int i = 0; i < NOPTIONS; i++) {
+        snprintf(flag, sizeof flag, "--%s", long_options[i].name);
+        int dist = param_edit_distance(name, flag);
         if (dist < best_d) {
             best_d = dist;
-            best = flags[i];
+            best = long_options[i].name;
         }
     }
-    if (best && eq)
-        diag_add(d, "unknown option '%s'; write '%s %s' (a space, not '=')", a, best, eq + 1);
-    else if (best)
-        diag_add(d, "unknown option '%s'; did you mean '%s'?", a, best);
+    if (best)
+        diag_add(d, "unknown option '%s'; did you mean '--%s'?", a, best);
     else
         diag_add(d, "unknown option '%s' (see --help)", a);
 }
@@ -76,112 +119,79 @@ static int has_suffix(const char *s, const char *suffix)
     return n > k && !strcmp(s + n - k, suffix);
 }
 
-int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
+/* One flag's value into o. */
+static void take_option(int c, const char *val, cli_options *o, diag_list *d)
 {
-    memset(o, 0, sizeof *o);
-    o->mode = MODE_DEMO;
-    o->steps = -1;
-    o->threads = -1;
-    o->repeat = -1;
-    o->frames = -1;
-    o->width = o->height = -1;
-    o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
-    if (!o->sets) {
-        diag_add(d, "out of memory");
-        return -1;
+    switch (c) {
+    case OPT_HELP: o->help = 1; break;
+    case OPT_VERSION: o->version = 1; break;
+    case OPT_HEADLESS: o->mode = MODE_HEADLESS; break;
+    case OPT_BENCH: o->mode = MODE_BENCH; break;
+    case OPT_PRINT_CONFIG: o->print_config = 1; break;
+    case OPT_WATCH: o->watch = 1; break;
+    case OPT_AUDIO: o->audio = 1; break;
+    case OPT_MUTE: o->mute = 1; break;
+    case OPT_STEPS:
+        if (parse_long(val, 0, 1000000000L, &o->steps))
+            diag_add(d, "--steps '%s': expected a whole number from 0 to 1000000000", val);
+        break;
+    case OPT_THREADS:
+        if (parse_thread_list(val, o) != 0)
+            diag_add(d, "--threads '%s': expected a whole number from 0 (all cores) to 1024, "
+                     "or with --bench a list like 1,2,4 (at most %d)", val, CLI_MAX_THREAD_COUNTS);
+        break;
+    case OPT_REPEAT: {
+        long r;
+        if (parse_long(val, 1, 1000, &r))
+            diag_add(d, "--repeat '%s': expected a whole number from 1 to 1000", val);
+        else
+            o->repeat = (int)r;
+        break;
     }
-    int before = d->count;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE()                                             \
-        if (!val) {                                              \
-            diag_add(d, "%s needs a value (see --help)", a);     \
-            break;                                               \
-        }                                                        \
-        i++;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            o->help = 1;
-        } else if (!strcmp(a, "--version")) {
-            o->version = 1;
-        } else if (!strcmp(a, "--headless")) {
-            o->mode = MODE_HEADLESS;
-        } else if (!strcmp(a, "--print-config")) {
-            o->print_config = 1;
-        } else if (!strcmp(a, "--watch")) {
-            o->watch = 1;
-        } else if (!strcmp(a, "--steps")) {
-            NEED_VALUE();
-            if (parse_long(val, 0, 1000000000L, &o->steps))
-                diag_add(d, "--steps '%s': expected a whole number from 0 to 1000000000", val);
-        } else if (!strcmp(a, "--threads")) {
-            NEED_VALUE();
-            if (parse_thread_list(val, o) != 0)
-                diag_add(d, "--threads '%s': expected a whole number from 0 (all cores) to 1024, "
-                         "or with --bench a list like 1,2,4 (at most %d)", val, CLI_MAX_THREAD_COUNTS);
-        } else if (!strcmp(a, "--bench")) {
-            o->mode = MODE_BENCH;
-        } else if (!strcmp(a, "--repeat")) {
-            NEED_VALUE();
-            long r;
-            if (parse_long(val, 1, 1000, &r))
-                diag_add(d, "--repeat '%s': expected a whole number from 1 to 1000", val);
-            else
-                o->repeat = (int)r;
-        } else if (!strcmp(a, "--csv")) {
-            NEED_VALUE();
-            o->csv = val;
-        } else if (!strcmp(a, "--json")) {
-            NEED_VALUE();
-            o->json = val;
-        } else if (!strcmp(a, "--kernel")) {
-            NEED_VALUE();
-            if (!strcmp(val, "reference"))
-                o->reference_kernel = 1;
-            else if (strcmp(val, "tick") != 0)
-                diag_add(d, "--kernel '%s': expected tick or reference", val);
-        } else if (!strcmp(a, "--dump")) {
-            NEED_VALUE();
-            o->dump = val;
-        } else if (!strcmp(a, "--config")) {
-            NEED_VALUE();
-            o->config = val;
-        } else if (!strcmp(a, "--set")) {
-            NEED_VALUE();
-            o->sets[o->nsets++] = val;
-        } else if (!strcmp(a, "--audio")) {
-            o->audio = 1;
-        } else if (!strcmp(a, "--mute")) {
-            o->mute = 1;
-        } else if (!strcmp(a, "--screenshot")) {
-            NEED_VALUE();
-            if (!has_suffix(val, ".png"))
-                diag_add(d, "--screenshot '%s': the file name must end in .png", val);
-            o->screenshot = val;
-        } else if (!strcmp(a, "--record")) {
-            NEED_VALUE();
-            o->record = val;
-        } else if (!strcmp(a, "--video")) {
-            NEED_VALUE();
-            if (!has_suffix(val, ".mp4"))
-                diag_add(d, "--video '%s': the file name must end in .mp4", val);
-            o->video = val;
-        } else if (!strcmp(a, "--frames")) {
-            NEED_VALUE();
-            if (parse_long(val, 1, 1000000L, &o->frames))
-                diag_add(d, "--frames '%s': expected a whole number from 1 to 1000000", val);
-        } else if (!strcmp(a, "--width") || !strcmp(a, "--height")) {
-            NEED_VALUE();
-            long px;
-            if (parse_long(val, 16, 16384, &px))
-                diag_add(d, "%s '%s': expected a whole number of pixels from 16 to 16384", a, val);
-            else
-                *(a[2] == 'w' ? &o->width : &o->height) = (int)px;
-        } else {
-            unknown_option(a, d);
-        }
-#undef NEED_VALUE
+    case OPT_CSV: o->csv = val; break;
+    case OPT_JSON: o->json = val; break;
+    case OPT_KERNEL:
+        if (!strcmp(val, "reference"))
+            o->reference_kernel = 1;
+        else if (strcmp(val, "tick") != 0)
+            diag_add(d, "--kernel '%s': expected tick or reference", val);
+        break;
+    case OPT_DUMP: o->dump = val; break;
+    case OPT_CONFIG: o->config = val; break;
+    case OPT_SET: o->sets[o->nsets++] = val; break;
+    case OPT_SCREENSHOT:
+        if (!has_suffix(val, ".png"))
+            diag_add(d, "--screenshot '%s': the file name must end in .png", val);
+        o->screenshot = val;
+        break;
+    case OPT_RECORD: o->record = val; break;
+    case OPT_VIDEO:
+        if (!has_suffix(val, ".mp4"))
+            diag_add(d, "--video '%s': the file name must end in .mp4", val);
+        o->video = val;
+        break;
+    case OPT_FRAMES:
+        if (parse_long(val, 1, 1000000L, &o->frames))
+            diag_add(d, "--frames '%s': expected a whole number from 1 to 1000000", val);
+        break;
+    case OPT_WIDTH:
+    case OPT_HEIGHT: {
+        long px;
+        const char *flag = c == OPT_WIDTH ? "--width" : "--height";
+        if (parse_long(val, 16, 16384, &px))
+            diag_add(d, "%s '%s': expected a whole number of pixels from 16 to 16384", flag, val);
+        else
+            *(c == OPT_WIDTH ? &o->width : &o->height) = (int)px;
+        break;
     }
+    default:
+        break;
+    }
+}
+
+/* Flags that are accepted but would do nothing in the mode asked for. */
+static void check_combinations(const cli_options *o, diag_list *d)
+{
     if ((o->dump || o->watch || o->audio) && o->mode != MODE_HEADLESS)
         diag_add(d, "--dump, --watch and --audio go with --headless");
     if (o->audio && o->watch)
@@ -200,6 +210,90 @@ int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
     if (o->frames >= 0 && o->mode != MODE_DEMO)
         diag_add(d, "--frames counts pictures: use --steps N with --%s",
                  o->mode == MODE_BENCH ? "bench" : "headless");
+    else if (o->frames >= 0 && o->screenshot && !o->record && !o->video)
+        diag_add(d, "--frames does nothing with --screenshot (one picture after --steps N steps); "
+                 "use --record DIR or --video FILE.mp4 for frames");
+    if (o->steps >= 0 && o->mode == MODE_DEMO && !pictures && !o->print_config)
+        diag_add(d, "--steps does nothing in the demo (it runs until closed; --frames K stops it); "
+                 "use it with --headless, --bench or --screenshot");
+    if (o->mute && (pictures || o->mode == MODE_BENCH || (o->mode == MODE_HEADLESS && !o->audio)))
+        diag_add(d, "--mute does nothing here: %s plays no sound", pictures ? "--screenshot, --record "
+                 "or --video" : o->mode == MODE_BENCH ? "--bench" : "--headless without --audio");
+}
+
+int cli_parse(int argc, char **argv, cli_options *o, diag_list *d)
+{
+    memset(o, 0, sizeof *o);
+    o->mode = MODE_DEMO;
+    o->steps = -1;
+    o->threads = -1;
+    o->repeat = -1;
+    o->frames = -1;
+    o->width = o->height = -1;
+    o->sets = calloc((size_t)argc + 1, sizeof *o->sets);
+    if (!o->sets) {
+        diag_add(d, "out of memory");
+        return -1;
+    }
+    int before = d->count, given[NOPTIONS];
+    memset(given, 0, sizeof given);
+    /* '-': words that are no flag come back as 1 (and are refused), in
+     * order; ':': a missing value comes back as ':'; we print the errors. */
+    opterr = 0;
+    optind = 0; /* glibc: start afresh (cli_parse may run more than once) */
+    for (;;) {
+        int at = optind ? optind : 1, index = -1;
+        int c = getopt_long(argc, argv, "-:h", long_options, &index);
+        if (c == -1)
+            break;
+        const char *word = argv[at < argc ? at : argc - 1];
+        if (c == 1) {
+            unknown_option(optarg, d);
+            continue;
+        }
+        if (c == '?') {
+            if (optopt && optopt != '?' && option_index_of(optopt) >= 0 && optopt != OPT_HELP)
+                diag_add(d, "--%s takes no value: '%s'", long_options[option_index_of(optopt)].name,
+                         word);
+            else if (optopt && optopt < 256 && word[1] != '-')
+                unknown_option((char[]){'-', (char)optopt, '\0'}, d);
+            else
+                unknown_option(word, d);
+            continue;
+        }
+        if (c == ':') {
+            int i = option_index_of(optopt);
+            diag_add(d, "%s needs a value (see --help)", i >= 0 && optopt != OPT_HELP ?
+                     word : "this flag");
+            continue;
+        }
+        if (index < 0)
+            index = option_index_of(c);
+        /* getopt_long takes a unique prefix (--head for --headless): a flag
+         * added later would change what it means, so only whole names. */
+        if (word[0] == '-' && word[1] == '-') {
+            size_t n = strcspn(word + 2, "=");
+            if (strlen(long_options[index].name) != n
+                || strncmp(word + 2, long_options[index].name, n) != 0) {
+                diag_add(d, "unknown option '%.*s'; did you mean '--%s'? (write flags in full)",
+                         (int)n + 2, word, long_options[index].name);
+                continue;
+            }
+        }
+        if (given[index]++ && c != OPT_SET) {
+            diag_add(d, "--%s given twice; give each flag once (only --set repeats)",
+                     long_options[index].name);
+            continue;
+        }
+        if ((c == OPT_HEADLESS && given[option_index_of(OPT_BENCH)])
+            || (c == OPT_BENCH && given[option_index_of(OPT_HEADLESS)])) {
+            diag_add(d, "--headless and --bench are two modes; choose one");
+            continue;
+        }
+        take_option(c, optarg, o, d);
+    }
+    if (d->count == before)
+        check_combinations(o, d);
     return d->count == before ? 0 : -1;
 }
 
@@ -244,7 +338,9 @@ void cli_print_help(const char *prog)
            "  demo keys: mouse drag orbit (left) / pan (right, middle), wheel zoom, F follow,\n"
            "             Space pause, N step, R reset, +/- speed, P screenshot, H/F1 help, Esc quit\n"
            "  --version            print the version and exit\n"
-           "  --help               this text\n\n"
+           "  --help               this text\n"
+           "flags are written in full; a value follows after a space or '=' (--steps=500);\n"
+           "each flag may be given once, --set as often as needed\n\n"
            "exit codes: 0 ok, 1 failed check, 2 usage or config error, 3 simulation blew up,\n"
            "            4 no display / GL failure\n\n"
            "scenes (scene.name; --bench times each at its suite's ring counts):\n", prog);

@@ -38,10 +38,12 @@ void diag_print(const diag_list *d, FILE *out)
 
 void diag_print_prefixed(const diag_list *d, const char *prefix, FILE *out)
 {
-    for (int i = 0; i < d->stored; i++)
+    int shown = d->stored < DIAG_MAX_PRINTED ? d->stored : DIAG_MAX_PRINTED;
+    for (int i = 0; i < shown; i++)
         fprintf(out, "%s%s\n", prefix, d->lines[i]);
-    if (d->count > d->stored)
-        fprintf(out, "%s(%d more errors not shown)\n", prefix, d->count - d->stored);
+    if (d->count > shown)
+        fprintf(out, "%sand %d more problem%s (fix these first)\n", prefix, d->count - shown,
+                d->count - shown == 1 ? "" : "s");
 }
 
 void diag_free(diag_list *d)

@@ -21,7 +21,11 @@ void diag_add(diag_list *d, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-/* Prints every stored message, one per line, then how many were not stored. */
+/* Messages printed at most: a file of garbage is told by its first ones. */
+#define DIAG_MAX_PRINTED 5
+
+/* Prints the first DIAG_MAX_PRINTED messages, one per line, then "and N
+ * more problems" for the rest. */
 void diag_print(const diag_list *d, FILE *out);
 /* The same with `prefix` ("dinghy: ") before every line. */
 void diag_print_prefixed(const diag_list *d, const char *prefix, FILE *out);

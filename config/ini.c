@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <ini.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -253,9 +254,20 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d)
         diag_add(d, "config file name is empty");
         return -1;
     }
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO (or a device) must not hang the open; only a
+     * regular file is read. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
     if (fd < 0) {
         diag_add(d, "%s: cannot open config file: %s", path, strerror(errno));
+        return -1;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        const char *what = S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO (named pipe)"
+                         : S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+                         : S_ISSOCK(st.st_mode) ? "a socket" : "not a regular file";
+        diag_add(d, "%s: is %s, not a config file; give a regular INI file", path, what);
+        close(fd);
         return -1;
     }
     char *buf = malloc(CONFIG_MAX_FILE_BYTES + 1);

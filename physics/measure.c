@@ -67,6 +67,11 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
     s->rings[p] = out;
 }
 
+void sim_measure_ring(dinghy_sim *s, int p)
+{
+    measure_ring(s, &s->buf[s->cur], p);
+}
+
 void sim_measure_rings(dinghy_sim *s)
 {
     const sim_buffer *b = &s->buf[s->cur];

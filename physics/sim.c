@@ -197,7 +197,7 @@ int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
     int p = s->P;
     set_count(s, p + 1);
     write_pose(s, p, pose);
-    sim_measure_rings(s);
+    sim_measure_ring(s, p);
     return p;
 }
 
@@ -206,7 +206,7 @@ void sim_place_ring(dinghy_sim *s, int p, const ring_pose *pose)
     if (p < 0 || p >= s->P)
         return;
     write_pose(s, p, pose);
-    sim_measure_rings(s);
+    sim_measure_ring(s, p);
 }
 
 static void record_blowup(dinghy_sim *s)

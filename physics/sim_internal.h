@@ -50,7 +50,9 @@ struct dinghy_sim {
     double phase_s[PHASE_COUNT];
 };
 
-/* Measures the published per-ring quantities of the current state. */
+/* Measures the published per-ring quantities of the current state: of
+ * every ring, or of ring p alone. */
 void sim_measure_rings(dinghy_sim *sim);
+void sim_measure_ring(dinghy_sim *sim, int p);
 
 #endif

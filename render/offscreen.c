@@ -16,16 +16,20 @@ struct offscreen {
 
 offscreen *offscreen_create(int width, int height, char *err, size_t err_len)
 {
-    GLint max_rb = 0, max_vp[2] = {0, 0}, max_samples = 0;
+    GLint max_rb = 0, max_tex = 0, max_vp[2] = {0, 0}, max_samples = 0;
     glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_tex);
     glGetIntegerv(GL_MAX_VIEWPORT_DIMS, max_vp);
     glGetIntegerv(GL_MAX_SAMPLES, &max_samples);
     GLint limit = max_rb < max_vp[0] ? max_rb : max_vp[0];
     if (max_vp[1] < limit)
         limit = max_vp[1];
+    if (max_tex > 0 && max_tex < limit)
+        limit = max_tex;
     if (width < 1 || height < 1 || width > limit || height > limit) {
-        snprintf(err, err_len, "cannot render %d x %d pixels: this OpenGL driver allows 1 to %d a side",
-                 width, height, (int)limit);
+        snprintf(err, err_len, "a picture of %d x %d pixels is larger than this OpenGL driver draws "
+                 "(%s: at most %d x %d); lower --width/--height (render.width/height)",
+                 width, height, (const char *)glGetString(GL_RENDERER), (int)limit, (int)limit);
         return NULL;
     }
     offscreen *o = calloc(1, sizeof *o);
@@ -45,14 +49,24 @@ offscreen *offscreen_create(int width, int height, char *err, size_t err_len)
     glGenFramebuffers(1, &o->msaa_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, o->msaa_fbo);
     glGenRenderbuffers(1, &o->colour_rb);
-    glBindRenderbuffer(GL_RENDERBUFFER, o->colour_rb);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->colour_rb);
     glGenRenderbuffers(1, &o->depth_rb);
-    glBindRenderbuffer(GL_RENDERBUFFER, o->depth_rb);
-    glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, o->depth_rb);
-    GLenum a = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+    GLenum a;
+    /* A driver may refuse a large multisampled buffer (memory, not the
+     * size limits above): fewer samples, down to none, before giving up. */
+    for (;;) {
+        glBindRenderbuffer(GL_RENDERBUFFER, o->colour_rb);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_RGBA8, width, height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, o->colour_rb);
+        glBindRenderbuffer(GL_RENDERBUFFER, o->depth_rb);
+        glRenderbufferStorageMultisample(GL_RENDERBUFFER, samples, GL_DEPTH_COMPONENT24, width, height);
+        glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, o->depth_rb);
+        a = glCheckFramebufferStatus(GL_FRAMEBUFFER);
+        if (a == GL_FRAMEBUFFER_COMPLETE || samples == 0)
+            break;
+        samples /= 2;
+        while (glGetError() != GL_NO_ERROR)
+            ;
+    }
     glGenFramebuffers(1, &o->resolve_fbo);
     glBindFramebuffer(GL_FRAMEBUFFER, o->resolve_fbo);
     glGenRenderbuffers(1, &o->resolve_rb);
@@ -62,8 +76,14 @@ offscreen *offscreen_create(int width, int height, char *err, size_t err_len)
     GLenum b = glCheckFramebufferStatus(GL_FRAMEBUFFER);
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     if (a != GL_FRAMEBUFFER_COMPLETE || b != GL_FRAMEBUFFER_COMPLETE) {
-        snprintf(err, err_len, "cannot make a %d x %d offscreen framebuffer (status 0x%x, 0x%x)",
-                 width, height, (unsigned)a, (unsigned)b);
+        snprintf(err, err_len, "a picture of %d x %d pixels is more than this OpenGL driver can "
+                 "hold (%s refused its buffers of %.1f GiB even without multisampling; status "
+                 "0x%x, 0x%x); lower --width/--height (render.width/height)", width, height,
+                 (const char *)glGetString(GL_RENDERER),
+                 (double)width * (double)height * 8.0 / (1024.0 * 1024.0 * 1024.0), (unsigned)a,
+                 (unsigned)b);
+        while (glGetError() != GL_NO_ERROR)
+            ;
         offscreen_destroy(o);
         return NULL;
     }

@@ -59,5 +59,68 @@ expect "bench flags need --bench" 2 "go with --bench" -- --headless --csv x.csv
 expect "thread lists need --bench" 2 "needs --bench" -- --headless --threads 1,2
 expect "bad thread list" 2 "--threads '1,,2'" -- --bench --threads 1,,2
 
+# Nothing is lost: a run that blows up leaves an earlier dump as it was; no
+# temporary file is left behind; checking an output does not create it.
+"$bin" --headless --steps 10 --set scene.name=single --dump "$tmp/keep.json" >/dev/null 2>&1
+cp "$tmp/keep.json" "$tmp/keep.orig"
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/keep.json" >/dev/null 2>&1; rc=$?
+if [[ $rc -eq 3 ]] && cmp -s "$tmp/keep.json" "$tmp/keep.orig" && ! ls "$tmp" | grep -q '\.tmp$'; then
+    ok "a run that blows up (exit 3) leaves the earlier dump whole"
+else bad "dump after a blow-up (exit $rc): $(head -c 200 "$tmp/keep.json")"; fi
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/new.json" >/dev/null 2>&1
+if [[ ! -e $tmp/new.json ]]; then ok "a run that blows up creates no dump file"
+else bad "an empty dump file was left: $(stat -c %s "$tmp/new.json") bytes"; fi
+expect "a dump path that is a directory" 2 "^dinghy: --dump $tmp: cannot write: it is a directory" -- --headless --dump "$tmp"
+
+# SIGINT in a headless run: the step under way finishes, then the summary
+# and the dump of the state reached; exit 130.
+"$bin" --headless --steps 1000000000 --set scene.name=single --dump "$tmp/int.json" >"$tmp/int.out" 2>"$tmp/int.err" &
+pid=$!
+for _ in $(seq 50); do sleep 0.1; grep -q "using" "$tmp/int.err" && break; done
+sleep 0.3
+kill -INT "$pid"; wait "$pid"; rc=$?
+steps=$(sed -n 's/^steps \([0-9]*\) .*/\1/p' "$tmp/int.out")
+if [[ $rc -eq 130 && -n $steps && $steps -gt 0 ]] && grep -q "\"steps\": $steps," "$tmp/int.json" \
+   && grep -q "interrupted by SIGINT after step $steps of 1000000000" "$tmp/int.err"; then
+    ok "SIGINT: summary and dump at step $steps, exit 130"
+else bad "SIGINT (exit $rc): $(cat "$tmp/int.out" "$tmp/int.err") / $(head -c 100 "$tmp/int.json" 2>&1)"; fi
+
+# The benchmark tells the truth: the documented defaults whatever ./dinghy.ini
+# says (unless --config), the settings that differ in the header, a warning
+# when oversubscribed, the phases' unit, one summary line per scene.
+mkdir -p "$tmp/benchdir"; binabs=$(realpath "$bin")
+printf '[dinghy]\nstiffness = 5000\n' >"$tmp/benchdir/dinghy.ini"
+over=$(( $(nproc) + 1 ))
+plain=$("$bin" --bench --steps 2 --repeat 1 --threads 1 2>/dev/null)
+tuned=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads "1,$over" 2>&1)
+sum() { grep -E '^  [a-z0-9]+ +[0-9.]+ ns +speedup' <<<"$1" | awk '{print $1, $NF}'; }
+if [[ $tuned == *"settings: the documented defaults, no key changed"* && -n $(sum "$plain") \
+      && $(sum "$plain") == "$(sum "$tuned")" && $(sum "$tuned" | wc -l) -eq 6 ]]; then
+    ok "bench: the suite ignores ./dinghy.ini and ends with a summary line per scene (same hashes)"
+else bad "bench with a ./dinghy.ini: $(sum "$plain") / $(sum "$tuned") / ${tuned:0:300}"; fi
+[[ $tuned == *"warning: --threads $over is more than the $(nproc) cores here (oversubscribed)"* ]] \
+    && ok "bench: oversubscribed threads warned" || bad "bench: no oversubscription warning"
+[[ $tuned == *"phases (centres ... normals): ms per step, as timed by thread 0"* ]] \
+    && ok "bench: the phases' unit is said" || bad "bench: no unit for the phases"
+out=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads 1 --config dinghy.ini --set scene.name=single 2>&1)
+[[ $out == *"settings: dinghy.ini; differs from the defaults in scene.name rapids -> single, dinghy.stiffness 400 -> 5000"* ]] \
+    && ok "bench: the header lists every setting that differs" || bad "bench header: ${out:0:300}"
+
+# getopt_long: every flag keeps its errors; whole names only; no flag twice;
+# flags that would do nothing are refused.
+expect "a flag given twice" 2 "^dinghy: --headless given twice" -- --headless --headless
+expect "--set repeats" 0 "dinghies 1 " -- --headless --steps 1 --set scene.name=pair --set scene.name=single
+expect "an abbreviated flag is refused" 2 "unknown option '--head'; did you mean '--headless'" -- --head
+expect "a typo gets a did-you-mean" 2 "unknown option '--stepz'; did you mean '--steps'" -- --headless --stepz 4
+expect "--flag=value works" 0 "^steps 3 " -- --headless --steps=3 --set=scene.name=single
+expect "a value for a flag that takes none" 2 "--headless takes no value" -- --headless=1
+expect "a missing value" 2 "^dinghy: --steps needs a value" -- --headless --steps
+expect "a word that is no flag" 2 "unknown option 'extra'" -- --headless extra
+expect "two modes" 2 "--headless and --bench are two modes" -- --headless --bench
+expect "--frames with --screenshot does nothing" 2 "--frames does nothing with --screenshot" -- --screenshot x.png --frames 5
+expect "--mute with --screenshot does nothing" 2 "--mute does nothing here" -- --mute --screenshot x.png
+expect "--mute headless without --audio" 2 "--mute does nothing here" -- --headless --mute
+expect "--steps in the demo does nothing" 2 "--steps does nothing in the demo" -- --steps 5
+
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

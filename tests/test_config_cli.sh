@@ -108,6 +108,8 @@ name = rapid
 [boat]
 x = 1
 EOF
+# At most the first five problems, then how many more: each group below
+# checks five messages (comment lines keep the line numbers).
 cat >want.txt <<'EOF'
 dinghy: using config file bad.ini (--config)
 dinghy: bad.ini:1: unknown section [dinghi]; did you mean [dinghy]?
@@ -115,17 +117,50 @@ dinghy: bad.ini:4: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness
 dinghy: bad.ini:5: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex
 dinghy: bad.ini:6: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2
 dinghy: bad.ini:7: dinghy.pressure = '1x' has junk after the number: 'x'; allowed: 0 to 1000000 N
-dinghy: bad.ini:8: dinghy.mass = 'nan' is not a finite number; allowed: 1e-06 to 1000000 kg
-dinghy: bad.ini:9: dinghy.segments has no value; allowed: an integer from 3 to 4096
-dinghy: bad.ini:12: duplicate key sim.dt (first set on line 11)
-dinghy: bad.ini:13: unknown key 'sim.stiffness'; did you mean 'dinghy.stiffness'?
-dinghy: bad.ini:14: expected 'key = value', '[section]' or a ';' comment, got 'junk line'
-dinghy: bad.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed
-dinghy: bad.ini:17: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio
+dinghy: and 8 more problems (fix these first)
+EOF
+expect_err "the first five errors of a file, FILE:LINE each, then how many more, exit 2" 2 want.txt -- \
+    --headless --config bad.ini --set dinghy.minor_radius=0.9
+sed '1,2s/^/; /; 4,7s/^/; /' bad.ini >bad2.ini
+cat >want.txt <<'EOF'
+dinghy: using config file bad2.ini (--config)
+dinghy: bad2.ini:8: dinghy.mass = 'nan' is not a finite number; allowed: 1e-06 to 1000000 kg
+dinghy: bad2.ini:9: dinghy.segments has no value; allowed: an integer from 3 to 4096
+dinghy: bad2.ini:12: duplicate key sim.dt (first set on line 11)
+dinghy: bad2.ini:13: unknown key 'sim.stiffness'; did you mean 'dinghy.stiffness'?
+dinghy: bad2.ini:14: expected 'key = value', '[section]' or a ';' comment, got 'junk line'
+dinghy: and 3 more problems (fix these first)
+EOF
+expect_err "the next five" 2 want.txt -- --headless --config bad2.ini --set dinghy.minor_radius=0.9
+sed '1,14s/^/; /' bad.ini >bad3.ini
+cat >want.txt <<'EOF'
+dinghy: using config file bad3.ini (--config)
+dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed
+dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, scene, dinghy, render, audio
 dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
-expect_err "every error of a file at once, FILE:LINE each, exit 2" 2 want.txt -- \
-    --headless --config bad.ini --set dinghy.minor_radius=0.9
+expect_err "and the rest" 2 want.txt -- --headless --config bad3.ini --set dinghy.minor_radius=0.9
+
+# Bad input gets one clear line: no blocking open of a FIFO, no garbage.
+mkfifo fifo.ini
+printf 'dinghy: using config file fifo.ini (--config)\ndinghy: fifo.ini: is a FIFO (named pipe), not a config file; give a regular INI file\n' >want.txt
+timeout 10 "$bin" --headless --config fifo.ini >/dev/null 2>got.txt; rc=$?
+if [[ $rc -eq 2 ]] && cmp -s got.txt want.txt; then ok "a FIFO as --config is refused at once, saying what it is"
+else bad "FIFO as --config (exit $rc): $(cat got.txt)"; fi
+mkfifo dinghy.ini
+timeout 10 "$bin" --headless >/dev/null 2>got.txt; rc=$?
+[[ $rc -eq 2 ]] && grep -q "dinghy.ini: is a FIFO" got.txt && ok "a FIFO found by the lookup too" || bad "FIFO lookup (exit $rc): $(cat got.txt)"
+rm dinghy.ini
+expect_dir_rc=0; "$bin" --headless --config . >/dev/null 2>got.txt || expect_dir_rc=$?
+[[ $expect_dir_rc -eq 2 ]] && grep -q "^dinghy: \.: is a directory, not a config file" got.txt && ok "a directory as --config" \
+    || bad "directory as --config: $(cat got.txt)"
+timeout 10 "$bin" --headless --config /dev/zero >/dev/null 2>got.txt; rc=$?
+[[ $rc -eq 2 ]] && grep -q "is a character device" got.txt && ok "a device as --config" || bad "device as --config (exit $rc): $(cat got.txt)"
+head -c 3072 /dev/urandom >random.ini
+"$bin" --headless --config random.ini >/dev/null 2>got.txt; rc=$?
+if [[ $rc -eq 2 && $(wc -l <got.txt) -le 7 ]] && grep -qE "^dinghy: and [0-9]+ more problems? \(fix these first\)$" got.txt; then
+    ok "3 KB of random bytes: at most five problems, then how many more"
+else bad "random bytes (exit $rc, $(wc -l <got.txt) lines): $(head -c 400 got.txt)"; fi
 
 printf '[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n' >huge.ini
 printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:4: dinghy.segments = 4096: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt

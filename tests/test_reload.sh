@@ -60,6 +60,16 @@ step "next good edit applied" "dinghy: reloaded c.ini: sim.dt 0.001 -> 0.0005"
 save_by_rename 's/^name = single$/name = pair/'
 step "structural edit rebuilds the scene" "dinghy: reloaded c.ini: scene.name single -> pair; scene rebuilt"
 
+# A live edit that blows the run up: back to the state and the settings
+# before the edit, said in one line, and the run goes on.
+save_by_rename 's/^dt = 0.0005$/dt = 0.005/'
+step "a blow-up after a live edit rolls back" \
+    'dinghy: simulation blew up at step [0-9]+ .*; rolled back to step [0-9]+ \(t = [0-9.]+ s\) and the settings before the edit \(sim.dt 0.005 -> 0.0005\); still running' E
+sleep 0.5
+if kill -0 "$pid" 2>/dev/null; then ok "the run goes on after the rollback"; else bad "the run ended after the blow-up"; fi
+save_by_rename 's/^dt = 0.005$/dt = 0.0005/'
+step "the next save applies against the rolled-back settings" "dinghy: reloaded c.ini: no changes"
+
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 pid=
@@ -68,7 +78,7 @@ else bad "end of run: exit $rc, stdout: $(cat out.txt)"; fi
 if grep -q '"dt": 0.0005,' final.json && [[ $(grep -c '"com"' final.json) -eq 2 ]]; then
     ok "the final state runs the last good configuration (dt 0.0005, 2 dinghies)"
 else bad "final dump: $(head -c 300 final.json)"; fi
-if [[ $(grep -c '^dinghy: reloaded' err.txt) -eq 3 ]]; then ok "one line per applied reload"
+if [[ $(grep -c '^dinghy: reloaded' err.txt) -eq 5 ]]; then ok "one line per applied reload"
 else bad "reload lines: $(grep '^dinghy: reloaded' err.txt)"; fi
 
 echo "reload: $pass passed, $fail failed"

@@ -31,6 +31,15 @@ else bad "no GL 3.3 (exit $rc): $out"; fi
 note=""
 (( $(nproc) > 1 )) && note="OpenGL renders on the CPU \(llvmpipe.*\), so the physics uses $(( $(nproc) / 2 )) of $(nproc) cores"
 expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 --height 200 --set scene.name=pair
+# On exit, one line with the HUD's numbers over the whole run.
+expect "demo ends with a summary line" 0 \
+    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)$" \
+    -- --frames 7 --width 320 --height 200 --set scene.name=pair
+# A blow-up in the demo goes back to the last good state (here the same
+# settings, so it pauses) and the window stays open until --frames.
+expect "demo: a blow-up rolls back and the demo goes on" 0 \
+    "rolled back to step [0-9]+ \(t = [0-9.]+ s\), same settings; paused" \
+    -- --frames 60 --width 160 --height 100 --set scene.name=single --set sim.dt=0.005
 
 # Screenshots: the requested size, from flags or from the config.
 expect "screenshot writes a PNG" 0 "^wrote $tmp/a.png \(200 x 120 pixels, step 20" -- \
@@ -57,15 +66,19 @@ else bad "video without ffmpeg (exit $rc): $out"; fi
 # Video through a stand-in ffmpeg that keeps the raw frames it is sent: the
 # frames arrive whole (K x W x H x 3 bytes); an ffmpeg that fails is reported.
 mkdir -p "$tmp/bin"
-printf '#!/bin/sh\nfor a; do out=$a; done\ncat > "$out.raw"\n' >"$tmp/bin/ffmpeg"
+printf '#!/bin/sh\nfor a; do out=$a; done\ncat > "$out"\n' >"$tmp/bin/ffmpeg"
 chmod +x "$tmp/bin/ffmpeg"
 PATH="$tmp/bin:$PATH" expect "video pipes frames to ffmpeg" 0 "^wrote $tmp/v.mp4 \(3 frames, 30 fps\)" -- \
     --video "$tmp/v.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
-[[ $(stat -c %s "$tmp/v.mp4.raw" 2>/dev/null) -eq $((3 * 96 * 64 * 3)) ]] && ok "ffmpeg got 3 whole RGB frames" \
-    || bad "ffmpeg got $(stat -c %s "$tmp/v.mp4.raw" 2>&1) bytes"
+[[ $(stat -c %s "$tmp/v.mp4" 2>/dev/null) -eq $((3 * 96 * 64 * 3)) ]] && ok "ffmpeg got 3 whole RGB frames, renamed into place" \
+    || bad "ffmpeg got $(stat -c %s "$tmp/v.mp4" 2>&1) bytes"
+cp "$tmp/v.mp4" "$tmp/v.orig"
 printf '#!/bin/sh\necho "ffmpeg: Unknown encoder libx264" >&2\nexit 1\n' >"$tmp/bin/ffmpeg"
 PATH="$tmp/bin:$PATH" expect "failing ffmpeg exits 2" 2 "ffmpeg (stopped reading frames|failed)" -- \
     --video "$tmp/w.mp4" --frames 3 --width 96 --height 64 --set scene.name=single
+PATH="$tmp/bin:$PATH" "$bin" --video "$tmp/v.mp4" --frames 3 --width 96 --height 64 --set scene.name=single >/dev/null 2>&1
+if cmp -s "$tmp/v.mp4" "$tmp/v.orig" && ! ls "$tmp" | grep -q 'tmp$'; then ok "a failed video leaves the earlier file as it was"
+else bad "a failed video changed the earlier file"; fi
 
 # Bad flags.
 expect "screenshot must be .png" 2 "--screenshot 'x.jpg': the file name must end in .png" -- --screenshot x.jpg
@@ -75,8 +88,19 @@ expect "bad --frames" 2 "--frames '0': expected a whole number from 1 to 1000000
 expect "bad --width" 2 "--width '8': expected a whole number of pixels from 16 to 16384" -- --screenshot "$tmp/c.png" --width 8
 expect "headless draws nothing" 2 "--headless draws nothing" -- --headless --screenshot "$tmp/c.png"
 expect "render.fps range" 2 "render.fps = 0 is out of range" -- --record "$tmp/r3" --set render.fps=0
-expect "unwritable screenshot exits 2" 2 "cannot write image file '/nonexistent/dir/x.png'" -- \
-    --screenshot /nonexistent/dir/x.png --width 32 --height 32 --set scene.name=single
+# Every output is checked before simulating, naming the flag (a long run
+# would otherwise end in "cannot write"); the check creates nothing.
+for flag in --screenshot:/nonexistent/dir/x.png --video:/nonexistent/dir/x.mp4 --record:/nonexistent/dir/frames; do
+    start=$(date +%s%N)
+    expect "unwritable ${flag%%:*} exits 2 at once" 2 "^dinghy: ${flag%%:*} ${flag#*:}: cannot (write|create the directory): No such file" -- \
+        "${flag%%:*}" "${flag#*:}" --steps 1000000000 --set scene.name=single
+    (( ($(date +%s%N) - start) / 1000000 < 2000 )) || bad "${flag%%:*}: the check came after simulating"
+done
+expect "screenshot into a directory that is a file" 2 "^dinghy: --screenshot $tmp/a.png/x.png: cannot write" -- \
+    --screenshot "$tmp/a.png/x.png"
+printf 'old' >"$tmp/keep.png"
+expect "screenshot of a run that blows up" 3 "blew up" -- --screenshot "$tmp/keep.png" --steps 3000 --set scene.name=single --set sim.dt=0.005
+[[ $(cat "$tmp/keep.png") == old ]] && ok "a screenshot run that blows up leaves the earlier file" || bad "the earlier screenshot was changed"
 expect "help lists the picture flags" 0 "--record DIR" -- --help
 
 # The demo follows its config file (hot reload) and plays sound. A save
@@ -96,6 +120,12 @@ sed -i 's/^pressure = 1$/pressure = soft/' "$tmp/live.ini"
 wait_for "not applied" && kill -0 $demo 2>/dev/null && grep -q "live.ini:[0-9]*: dinghy.pressure = 'soft'" "$tmp/live.err" \
     && ok "demo: a typo is reported with FILE:LINE and the demo runs on" \
     || bad "demo: typo: $(cat "$tmp/live.err")"
+# A live edit that blows the demo up: the state and the settings before it
+# come back, one line says so, and the demo runs on.
+sed -i 's/^pressure = soft$/pressure = 1/; s/^stiffness = 800$/stiffness = 5000/' "$tmp/live.ini"
+wait_for "rolled back to step [0-9]* (t = [0-9.]* s) and the settings before the edit (dinghy.stiffness 5000 -> 800); still running" \
+    && sleep 0.5 && kill -0 $demo 2>/dev/null && ok "demo: a blow-up after a live edit rolls back and the demo runs on" \
+    || bad "demo: rollback: $(tail -n 3 "$tmp/live.err")"
 sleep 2 # the pair collides about a second in
 kill $demo 2>/dev/null # SIGTERM must stop the demo (SDL must not swallow it)
 for _ in $(seq 1 50); do kill -0 $demo 2>/dev/null || break; sleep 0.1; done

@@ -150,34 +150,60 @@ static double train(double u, double *d)
     return norm * u * u * v2 * v;
 }
 
+/* sin and cos of a small angle (|d| < 0.2: series to d^8, error < 2e-12) */
+static void small_sc(double d, double *sn, double *cs)
+{
+    if (fabs(d) >= 0.2) {
+        *sn = sin(d);
+        *cs = cos(d);
+        return;
+    }
+    double d2 = d * d;
+    *sn = d * (1.0 - d2 * (1.0 / 6 - d2 * (1.0 / 120 - d2 * (1.0 / 5040))));
+    *cs = 1.0 - d2 * (0.5 - d2 * (1.0 / 24 - d2 * (1.0 / 720 - d2 * (1.0 / 40320))));
+}
+
 /* Gerstner chop: height at world (x, y) by the fixed-point iteration of
- * physics.md, and its slope */
+ * physics.md (x0 <- x + sum Q A d sin th(x0), 4 steps), and its slope.
+ * The phases at x0 come from those at x by angle addition: one sin/cos
+ * pair per component. */
 static double chop(const river_world *w, double x, double y, double t, double grad[2])
 {
-    double x0 = x, y0 = y;
+    double s0[RIVER_CHOP_N], c0[RIVER_CHOP_N], sn[RIVER_CHOP_N], cs[RIVER_CHOP_N];
+    for (int c = 0; c < RIVER_CHOP_N; c++) {
+        const river_chop *h = &w->chop[c];
+        double th = h->k * (h->dx * x + h->dy * y) - h->omega * t + h->phase;
+        s0[c] = sin(th);
+        c0[c] = cos(th);
+        sn[c] = s0[c];
+        cs[c] = c0[c];
+    }
     for (int it = 0; it < 4; it++) {
-        double sx = 0.0, sy = 0.0;
+        double ox = 0.0, oy = 0.0;
         for (int c = 0; c < RIVER_CHOP_N; c++) {
             const river_chop *h = &w->chop[c];
-            double th = h->k * (h->dx * x0 + h->dy * y0) - h->omega * t + h->phase;
-            double qs = h->q * h->amp * sin(th);
-            sx += qs * h->dx;
-            sy += qs * h->dy;
+            double qs = h->q * h->amp * sn[c];
+            ox += qs * h->dx;
+            oy += qs * h->dy;
         }
-        x0 = x + sx;
-        y0 = y + sy;
+        /* x0 = x + (ox, oy): phase th(x0) = th(x) + k d . (ox, oy) */
+        for (int c = 0; c < RIVER_CHOP_N; c++) {
+            const river_chop *h = &w->chop[c];
+            double ds, dc;
+            small_sc(h->k * (h->dx * ox + h->dy * oy), &ds, &dc);
+            sn[c] = s0[c] * dc + c0[c] * ds;
+            cs[c] = c0[c] * dc - s0[c] * ds;
+        }
     }
     double eta = 0.0, j00 = 1.0, j01 = 0.0, j11 = 1.0, zx = 0.0, zy = 0.0;
     for (int c = 0; c < RIVER_CHOP_N; c++) {
         const river_chop *h = &w->chop[c];
-        double th = h->k * (h->dx * x0 + h->dy * y0) - h->omega * t + h->phase;
-        double cs = cos(th), sn = sin(th);
-        eta += h->amp * cs;
-        double m = h->q * h->amp * h->k * cs;
+        eta += h->amp * cs[c];
+        double m = h->q * h->amp * h->k * cs[c];
         j00 -= m * h->dx * h->dx;
         j01 -= m * h->dx * h->dy;
         j11 -= m * h->dy * h->dy;
-        double z = -h->amp * h->k * sn;
+        double z = -h->amp * h->k * sn[c];
         zx += z * h->dx;
         zy += z * h->dy;
     }

@@ -106,7 +106,8 @@ static int run(const cli_options *opt, const config_source *src, const char *con
     int rc = 0;
     /* Every output is checked before any work, without creating or
      * truncating it (an earlier file stays as it is until replaced whole). */
-    if (report_check_output("--dump", opt->dump) || report_check_output("--csv", opt->csv)
+    if (report_check_output("--dump", opt->dump) || report_check_output("--obj", opt->obj)
+        || report_check_output("--csv", opt->csv)
         || report_check_output("--json", opt->json)
         || report_check_output("--screenshot", opt->screenshot)
         || report_check_output("--video", opt->video)
@@ -142,15 +143,16 @@ static int run(const cli_options *opt, const config_source *src, const char *con
             };
             rc = bench_run(&settings.sim, &settings.scene, &b);
         } else if (opt->mode == MODE_HEADLESS) {
-            long steps = opt->steps >= 0 ? opt->steps : 1000;
+            long steps = opt->steps >= 0 ? opt->steps : scene_of(&settings.scene)->steps;
+            headless_set_obj(opt->obj);
             if (opt->audio && settings.audio.enabled)
                 rc = audio_headless_run(&settings, steps, opt->dump, opt->mute);
             else
-                rc = headless_run(&settings.sim, &settings.scene, steps, opt->dump);
+                rc = headless_run(&settings.sim, &settings.scene, steps, opt->dump, opt->obj);
         } else if (pictures) {
             capture_request req = {opt->screenshot, opt->record, opt->video,
                                    opt->frames > 0 ? opt->frames : CAPTURE_DEFAULT_FRAMES,
-                                   opt->steps > 0 ? opt->steps : 0};
+                                   opt->steps > 0 ? opt->steps : 0, opt->obj};
             rc = capture_run(&settings, &req);
         } else {
             demo_options demo_opt = {opt->frames, opt->mute, config_note};

@@ -48,7 +48,7 @@ int audio_headless_run(const dinghy_settings *settings, long steps, const char *
     r.sound = audio_open(&settings->audio, AUDIO_PACED, muted);
     r.dropped = 0;
     if (!r.sound)
-        return headless_run(&settings->sim, &settings->scene, steps, dump);
+        return headless_run_hooked(&settings->sim, &settings->scene, steps, dump, NULL);
     long per = lround(1.0 / (AUDIO_RUN_FPS * settings->sim.solver.dt));
     headless_hooks hooks = {per > 0 ? per : 1, on_frame, &r};
     int rc = headless_run_hooked(&settings->sim, &settings->scene, steps, dump, &hooks);

@@ -10,6 +10,7 @@
 #include "../scenes/scene.h"
 #include "../render/offscreen.h"
 #include "../render/png.h"
+#include "obj_export.h"
 #include "report.h"
 #include "../render/window.h"
 #include "video.h"
@@ -81,6 +82,11 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
             snprintf(path, sizeof path, "%s/frame_%05ld.png", req->record_dir, k);
             if (write_png(path, rgb, w, h, err, err_len) != 0)
                 return 2;
+            if (req->obj) {
+                snprintf(path, sizeof path, "%s/frame_%05ld.obj", req->record_dir, k);
+                if (obj_export(sim, path) != 0)
+                    return 2;
+            }
         }
         if (video && video_write(video, rgb, err, err_len) != 0)
             return 2;
@@ -161,6 +167,13 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         if (rc == 0 && req->record_dir)
             printf("wrote %ld frames to %s/frame_00000.png ... (%d fps)\n", req->frames,
                    req->record_dir, s->render.fps);
+    }
+    if (rc == 0 && req->obj) {
+        if (obj_export(sim, req->obj) != 0)
+            rc = 2;
+        else
+            printf("wrote %s (%d rings, step %ld)\n", req->obj, sim_ring_count(sim),
+                   sim_steps_done(sim));
     }
 done:
     if (video && video_close(video, rc ? NULL : err, rc ? 0 : sizeof err) != 0 && rc == 0)

@@ -18,6 +18,8 @@ typedef struct {
     const char *video;      /* MP4 file to write through ffmpeg, or NULL */
     long frames;            /* frames to record (record_dir, video) */
     long steps;             /* physics steps before the (first) picture */
+    const char *obj;        /* OBJ of the final meshes (and per frame beside the
+                               recorded PNGs), or NULL */
 } capture_request;
 
 /* Runs the request at settings->render width x height; frames are

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../physics/sim.h"
+#include "obj_export.h"
 #include "report.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -40,8 +41,14 @@ int headless_stop_signal(void)
     return stop_signal;
 }
 
-int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump)
+static const char *obj_path;
+
+void headless_set_obj(const char *obj) { obj_path = obj; }
+
+int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump,
+                 const char *obj)
 {
+    headless_set_obj(obj);
     return headless_run_hooked(def, layout, steps, dump, NULL);
 }
 
@@ -86,6 +93,8 @@ int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps,
         return 3;
     }
     int rc = headless_report(sim, done, wall, dump);
+    if (rc == 0 && obj_path && obj_export(sim, obj_path) != 0)
+        rc = 2;
     int sig = headless_stop_signal();
     if (sig) {
         fprintf(stderr, "dinghy: interrupted by %s after step %ld of %ld; the summary%s of the "

@@ -12,12 +12,17 @@
  * code: 0 ok, 2 dump file unwritable, 3 blew up, 128 + the signal number
  * when SIGINT or SIGTERM stopped it (after the step under way; the summary
  * and dump are then of the state reached). */
-int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump);
+int headless_run(const sim_def *def, const scene_def *layout, long steps, const char *dump,
+                 const char *obj);
 
 /* Prints the one-line summary of a run of `done` steps that took `wall`
  * seconds (to stdout, or stderr when the dump goes to stdout) and writes the
  * dump when dump is not NULL. Returns 0, or 2 when the dump cannot be written. */
 int headless_report(dinghy_sim *sim, long done, double wall, const char *dump);
+
+/* Where a run's final state goes besides the summary: the JSON dump and
+ * the OBJ meshes (each NULL for none), set before headless_run_hooked. */
+void headless_set_obj(const char *obj);
 
 /* The same run in frames of frame_steps steps, calling frame(sim, ctx)
  * after each (and after a last, shorter one): for whatever follows the

@@ -20,10 +20,10 @@ void report_write_json(dinghy_sim *sim, FILE *out)
     sim_totals(sim, momentum, &ke);
     const sim_def *p = sim_get_def(sim);
     const sim_ring_state *rings = sim_rings(sim);
-    fprintf(out, "{\n  \"steps\": %ld,\n  \"time\": %.9g,\n  \"dt\": %.9g,\n  \"threads\": %d,\n"
-            "  \"vertices\": %zu,\n  \"hash\": \"%016" PRIx64 "\",\n  \"momentum\": ",
-            sim_steps_done(sim), sim_time(sim), p->solver.dt, sim_threads(sim), sim_vertex_count(sim),
-            sim_hash(sim));
+    fprintf(out, "{\n  \"steps\": %ld,\n  \"time\": %.9g,\n  \"dt\": %.9g,\n  \"substeps\": %d,\n"
+            "  \"threads\": %d,\n  \"vertices\": %zu,\n  \"hash\": \"%016" PRIx64 "\",\n"
+            "  \"momentum\": ", sim_steps_done(sim), sim_time(sim), p->solver.dt,
+            sim_substeps(sim), sim_threads(sim), sim_vertex_count(sim), sim_hash(sim));
     vec(out, momentum);
     fprintf(out, ",\n  \"kinetic_energy\": %.9g,\n  \"dinghies\": [", ke);
     for (int i = 0; i < sim_ring_count(sim); i++) {
@@ -32,8 +32,15 @@ void report_write_json(dinghy_sim *sim, FILE *out)
         vec(out, s->centre);
         fprintf(out, ", \"velocity\": ");
         vec(out, s->velocity);
-        fprintf(out, ", \"volume\": %.9g, \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g}",
-                s->volume, s->mean_depth, s->min_z, s->max_z);
+        fprintf(out, ", \"volume\": %.9g, \"rest_volume\": %.9g, \"submerged_volume\": %.9g, "
+                "\"buoyancy_centre\": ", s->volume, sim_rest_volume(sim), s->submerged_volume);
+        vec(out, s->buoyancy_centre);
+        if (s->pressure == s->pressure)
+            fprintf(out, ", \"pressure\": %.9g", s->pressure);
+        else
+            fprintf(out, ", \"pressure\": null");
+        fprintf(out, ", \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g}",
+                s->mean_depth, s->min_z, s->max_z);
     }
     fprintf(out, "\n  ]\n}\n");
 }

@@ -50,7 +50,7 @@ enum {
     OPT_VERSION = 256, OPT_HEADLESS, OPT_PRINT_CONFIG, OPT_STEPS, OPT_THREADS, OPT_BENCH,
     OPT_REPEAT, OPT_CSV, OPT_JSON, OPT_KERNEL, OPT_DUMP, OPT_CONFIG, OPT_SET, OPT_WATCH,
     OPT_AUDIO, OPT_MUTE, OPT_SCREENSHOT, OPT_RECORD, OPT_VIDEO, OPT_FRAMES, OPT_WIDTH,
-    OPT_HEIGHT,
+    OPT_HEIGHT, OPT_OBJ,
 };
 
 static const struct option long_options[] = {
@@ -77,6 +77,7 @@ static const struct option long_options[] = {
     {"frames", required_argument, NULL, OPT_FRAMES},
     {"width", required_argument, NULL, OPT_WIDTH},
     {"height", required_argument, NULL, OPT_HEIGHT},
+    {"obj", required_argument, NULL, OPT_OBJ},
     {NULL, 0, NULL, 0},
 };
 #define NOPTIONS ((int)(sizeof long_options / sizeof long_options[0]) - 1)
@@ -165,6 +166,11 @@ static void take_option(int c, const char *val, cli_options *o, diag_list *d)
         o->screenshot = val;
         break;
     case OPT_RECORD: o->record = val; break;
+    case OPT_OBJ:
+        if (!has_suffix(val, ".obj"))
+            diag_add(d, "--obj '%s': the file name must end in .obj", val);
+        o->obj = val;
+        break;
     case OPT_VIDEO:
         if (!has_suffix(val, ".mp4"))
             diag_add(d, "--video '%s': the file name must end in .mp4", val);
@@ -204,6 +210,9 @@ static void check_combinations(const cli_options *o, diag_list *d)
     if ((o->csv || o->json || o->repeat >= 0 || o->reference_kernel) && o->mode != MODE_BENCH)
         diag_add(d, "--csv, --json, --repeat and --kernel go with --bench");
     int pictures = o->screenshot || o->record || o->video;
+    if (o->obj && !((o->mode == MODE_HEADLESS && !o->watch) || (o->mode == MODE_DEMO && pictures)))
+        diag_add(d, "--obj writes the final meshes of a --headless run (not --watch) or of "
+                 "--screenshot, --record or --video");
     if (pictures && o->mode != MODE_DEMO)
         diag_add(d, "--%s draws nothing: leave it out to use --screenshot, --record or --video",
                  o->mode == MODE_BENCH ? "bench" : "headless");
@@ -320,6 +329,8 @@ void cli_print_help(const char *prog)
            "    --kernel reference time the plain serial reference tick instead\n"
            "    with --config or --set scene.*: time exactly that scene, else the standard suite\n"
            "  --dump FILE          write the final state summary as JSON ('-' = stdout)\n"
+           "  --obj FILE.obj       write the final ring meshes as Wavefront OBJ (headless or\n"
+           "                       pictures; with --record also DIR/frame_00000.obj ... per frame)\n"
            "  --config FILE        read parameters from an INI file (default: ./dinghy.ini,\n"
            "                       else $XDG_CONFIG_HOME/dinghy/dinghy.ini or\n"
            "                       ~/.config/dinghy/dinghy.ini, else built-in defaults)\n"

@@ -28,6 +28,7 @@ typedef struct {
     /* pictures (render/, app/capture.c) */
     const char *screenshot; /* --screenshot FILE.png, or NULL */
     const char *record;     /* --record DIR, or NULL */
+    const char *obj;        /* --obj FILE.obj: the final meshes as OBJ, or NULL */
     const char *video;      /* --video FILE.mp4, or NULL */
     long frames;            /* --frames K, -1 when not given */
     int width, height;      /* --width W, --height H (override render.*), -1 when not given */

@@ -65,16 +65,16 @@ static num_status parse_decimal(const char *s, double *out, const char **junk)
     return NUM_OK;
 }
 
-/* The scene name closest to `name`, or NULL when none is close. */
-static const char *suggest_scene(const char *name)
+/* The choice of k closest to `name`, or NULL when none is close. */
+static const char *suggest_choice(const param_key *k, const char *name)
 {
     const char *best = NULL;
     int best_d = 3;
-    for (int i = 0; i < scene_registry_count; i++) {
-        int dist = param_edit_distance(name, scene_registry[i]->name);
+    for (int i = 0; k->choice(i); i++) {
+        int dist = param_edit_distance(name, k->choice(i));
         if (dist < best_d) {
             best_d = dist;
-            best = scene_registry[i]->name;
+            best = k->choice(i);
         }
     }
     return best;
@@ -107,15 +107,17 @@ int config_set(dinghy_settings *p, const char *name, const char *value, const ch
     char range[96];
     param_range_text(k, range, sizeof range);
     char *field = (char *)p + k->offset;
-    if (k->type == PK_SCENE) {
-        int kind = scene_index(value);
+    if (k->type == PK_CHOICE) {
+        int kind = param_choice_index(k, value);
+        const char *what = k->choice == param_find("scene.name")->choice ? "a scene" : "a choice";
         if (kind < 0) {
-            const char *hint = suggest_scene(value);
+            const char *hint = suggest_choice(k, value);
             if (hint)
-                diag_add(d, "%s: %s = '%s' is not a scene; did you mean '%s'? allowed: %s", where,
-                         name, value, hint, range);
+                diag_add(d, "%s: %s = '%s' is not %s; did you mean '%s'? allowed: %s", where,
+                         name, value, what, hint, range);
             else
-                diag_add(d, "%s: %s = '%s' is not a scene; allowed: %s", where, name, value, range);
+                diag_add(d, "%s: %s = '%s' is not %s; allowed: %s", where, name, value, what,
+                         range);
             return -1;
         }
         *(int *)field = kind;
@@ -263,13 +265,20 @@ int config_check(const dinghy_settings *settings, const char *where, diag_list *
 
 int config_stability_advice(const sim_def *p, char *buf, size_t len)
 {
-    double bound = sim_def_stable_dt(p);
-    if (!(p->solver.dt > bound))
+    int n = p->solver.substeps;
+    if (n == 0)
+        return 0; /* automatic substeps: always within the bound */
+    double bound = sim_def_stable_dt(p), sub = p->solver.dt / n;
+    if (!(sub > bound))
         return 0;
-    snprintf(buf, len, "warning: sim.dt = %g s is above the explicit stability bound %.3g s "
-             "(sqrt(2 m / (B^2 k)) with vertex mass %.3g kg, band %d, stiffness %g N/m); "
-             "the largest safe sim.dt is about %.3g s", p->solver.dt, bound,
-             ring_vertex_mass(&p->ring), p->ring.band, p->ring.stiffness, 0.9 * bound);
+    sim_def automatic = *p;
+    automatic.solver.substeps = 0;
+    snprintf(buf, len, "warning: sim.dt = %g s in sim.substeps = %d is above the explicit "
+             "stability bound %.3g s (sqrt(2 m / sum k) for vertex mass %.3g kg, band %d, "
+             "dinghy.stiffness %g N/m, and the gas and water stiffness); use sim.substeps = 0 "
+             "(automatic: %d) or at least %d", p->solver.dt, n, bound,
+             ring_vertex_mass(&p->ring), p->ring.band, p->ring.stiffness,
+             sim_def_substeps(&automatic), sim_def_substeps(&automatic));
     return 1;
 }
 

@@ -42,9 +42,10 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d);
  * each problem's key. `where` starts each message. Returns 0 when all is well. */
 int config_check(const dinghy_settings *p, const char *where, diag_list *d);
 
-/* When p->dt is above the explicit stability bound for its stiffness and
- * vertex mass (physics.md section 2), writes a one-line warning giving the
- * bound and the largest safe dt into buf and returns 1; else returns 0. */
+/* When a fixed sim.substeps cuts p->dt into substeps above the explicit
+ * stability bound (physics.md section 2: springs, gas, buoyancy), writes a
+ * one-line warning giving the bound and the substeps needed into buf and
+ * returns 1; else (automatic substeps, or within the bound) returns 0. */
 int config_stability_advice(const sim_def *p, char *buf, size_t len);
 
 /* Writes p as an INI file: every key in its section, each after a comment

@@ -14,40 +14,74 @@
 #define ROFF(field) offsetof(dinghy_settings, render.field)
 #define AOFF(field) offsetof(dinghy_settings, audio.field)
 
+static const char *scene_choice(int i)
+{
+    return i >= 0 && i < scene_registry_count ? scene_registry[i]->name : NULL;
+}
+
+/* Names in the order of the enums of physics/defs.h. */
+static const char *water_model_choice(int i)
+{
+    static const char *const names[] = {"exact", "seed"};
+    return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+static const char *inflation_choice(int i)
+{
+    static const char *const names[] = {"gas", "constant"};
+    return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
+int param_choice_index(const param_key *k, const char *name)
+{
+    for (int i = 0; k->choice(i); i++)
+        if (strcmp(k->choice(i), name) == 0)
+            return i;
+    return -1;
+}
+
 const param_key param_table[] = {
-    {"sim.dt", PK_DOUBLE, SOFF(dt), 1e-6, 0.1, "s", "time step of the physics"},
-    {"sim.threads", PK_INT, SOFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores"},
-    {"sim.damping", PK_DOUBLE, SOFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)"},
-    {"sim.seed", PK_U64, COFF(seed), 0, 18446744073709551615.0, "", "seed of random scene layouts"},
-    {"world.gravity", PK_DOUBLE, WOFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity"},
-    {"water.level", PK_DOUBLE, WOFF(water.level), -1000, 1000, "m", "height of the still water surface"},
-    {"water.buoyancy", PK_DOUBLE, WOFF(water.buoyancy), 0, 100000, "1/s^2", "upward acceleration per metre a vertex is under water"},
-    {"water.drag", PK_DOUBLE, WOFF(water.drag), 0, 1000, "1/s", "extra velocity damping rate of vertices under water"},
-    {"water.density", PK_DOUBLE, WOFF(water.density), 1, 100000, "kg/m^3", "water density"},
-    {"scene.name", PK_SCENE, COFF(index), 0, 0, "", "the scene to build (see dinghy --help for the list)"},
-    {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes"},
-    {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)"},
-    {"scene.height", PK_DOUBLE, COFF(height), -100, 1000, "m", "drop height of dinghy centres above the water"},
-    {"scene.speed", PK_DOUBLE, COFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids"},
-    {"dinghy.segments", PK_INT, DOFF(segments), 3, 4096, "", "M, vertices round the ring"},
-    {"dinghy.sides", PK_INT, DOFF(sides), 2, 4096, "", "N, vertices round the tube (even)"},
-    {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)"},
-    {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre"},
-    {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)"},
-    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy"},
-    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring"},
-    {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "inflation force on every vertex"},
-    {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e"},
-    {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law"},
-    {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts"},
-    {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width"},
-    {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height"},
-    {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video"},
-    {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all"},
-    {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume"},
-    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks"},
-    {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes"},
-    {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop"},
+    {"sim.dt", PK_DOUBLE, SOFF(dt), 1e-6, 0.1, "s", "time step of the physics", NULL},
+    {"sim.substeps", PK_INT, SOFF(substeps), 0, 100000, "", "equal substeps per step; 0 = as many as stability needs (automatic)", NULL},
+    {"sim.threads", PK_INT, SOFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores", NULL},
+    {"sim.damping", PK_DOUBLE, SOFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)", NULL},
+    {"sim.seed", PK_U64, COFF(seed), 0, 18446744073709551615.0, "", "seed of random scene layouts", NULL},
+    {"world.gravity", PK_DOUBLE, WOFF(gravity), 0, 1000, "m/s^2", "downward acceleration of gravity", NULL},
+    {"world.air_pressure", PK_DOUBLE, WOFF(air_pressure), 1000, 1e7, "Pa", "ambient air pressure (the gas inside a ring pushes against it)", NULL},
+    {"world.air_density", PK_DOUBLE, WOFF(air_density), 0, 100, "kg/m^3", "air density: faces above the water feel drag and lift in it", NULL},
+    {"water.model", PK_CHOICE, WOFF(water.model), 0, 0, "", "exact: Archimedes from the pressure on the clipped skin, drag and lift per face; seed: the published toy model (water.buoyancy)", water_model_choice},
+    {"water.level", PK_DOUBLE, WOFF(water.level), -1000, 1000, "m", "height of the still water surface", NULL},
+    {"water.density", PK_DOUBLE, WOFF(water.density), 1, 100000, "kg/m^3", "water density (exact model: pressure rho g depth, drag and lift)", NULL},
+    {"water.drag_coefficient", PK_DOUBLE, WOFF(water.drag_coefficient), 0, 100, "", "C_D of the quadratic drag on each leading face, F = C_D rho A |u|^2 cos (exact model)", NULL},
+    {"water.lift_coefficient", PK_DOUBLE, WOFF(water.lift_coefficient), 0, 100, "", "C_L of the lift across the flow on each leading face (exact model)", NULL},
+    {"water.drag", PK_DOUBLE, WOFF(water.drag), 0, 1000, "1/s", "linear damping rate of vertices under water, relative to the water (both models)", NULL},
+    {"water.buoyancy", PK_DOUBLE, WOFF(water.buoyancy), 0, 100000, "1/s^2", "seed model: upward acceleration per metre a vertex is under water", NULL},
+    {"scene.name", PK_CHOICE, COFF(index), 0, 0, "", "the scene to build (see dinghy --help for the list)", scene_choice},
+    {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes", NULL},
+    {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)", NULL},
+    {"scene.height", PK_DOUBLE, COFF(height), -100, 1000, "m", "drop height of dinghy centres above the water", NULL},
+    {"scene.speed", PK_DOUBLE, COFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids", NULL},
+    {"dinghy.segments", PK_INT, DOFF(segments), 3, 4096, "", "M, vertices round the ring", NULL},
+    {"dinghy.sides", PK_INT, DOFF(sides), 2, 4096, "", "N, vertices round the tube (even)", NULL},
+    {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)", NULL},
+    {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", NULL},
+    {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", NULL},
+    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy", NULL},
+    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring", NULL},
+    {"dinghy.inflation", PK_CHOICE, DOFF(inflation), 0, 0, "", "gas: an ideal gas, p V = p0 V0, pushing on every face; constant: dinghy.pressure on every vertex", inflation_choice},
+    {"dinghy.gauge_pressure", PK_DOUBLE, DOFF(gauge_pressure), 0, 1e6, "Pa", "gas: pressure above the air's at the rest volume", NULL},
+    {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "constant inflation: outward force on every vertex", NULL},
+    {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", NULL},
+    {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", NULL},
+    {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", NULL},
+    {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
+    {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
+    {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},
+    {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", NULL},
+    {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", NULL},
+    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", NULL},
+    {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes", NULL},
+    {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop", NULL},
 };
 const int param_table_count = (int)(sizeof param_table / sizeof param_table[0]);
 
@@ -184,17 +218,20 @@ void param_format(const dinghy_settings *p, const param_key *k, char *buf, size_
     case PK_DOUBLE: format_double(*(const double *)field, buf, len); break;
     case PK_INT: snprintf(buf, len, "%d", *(const int *)field); break;
     case PK_U64: snprintf(buf, len, "%" PRIu64, *(const uint64_t *)field); break;
-    case PK_SCENE: snprintf(buf, len, "%s", scene_registry[*(const int *)field]->name); break;
+    case PK_CHOICE: {
+        const char *name = k->choice(*(const int *)field);
+        snprintf(buf, len, "%s", name ? name : "?");
+        break;
+    }
     }
 }
 
 void param_range_text(const param_key *k, char *buf, size_t len)
 {
-    if (k->type == PK_SCENE) {
+    if (k->type == PK_CHOICE) {
         size_t used = (size_t)snprintf(buf, len, "one of");
-        for (int i = 0; i < scene_registry_count && used < len; i++)
-            used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "",
-                                     scene_registry[i]->name);
+        for (int i = 0; k->choice(i) && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "", k->choice(i));
         return;
     }
     if (k->type == PK_U64) {

@@ -8,7 +8,9 @@
 
 #include "settings.h"
 
-typedef enum { PK_DOUBLE, PK_INT, PK_U64, PK_SCENE } param_type;
+/* PK_CHOICE: an int (or enum) holding the index of one of the names the
+ * key's `choice` function gives (scene names, models). */
+typedef enum { PK_DOUBLE, PK_INT, PK_U64, PK_CHOICE } param_type;
 
 typedef struct {
     const char *name;     /* "section.key" */
@@ -17,7 +19,11 @@ typedef struct {
     double min, max;      /* allowed range, inclusive */
     const char *unit;     /* "" when dimensionless */
     const char *doc;      /* one-line meaning */
+    const char *(*choice)(int i); /* PK_CHOICE: name of choice i, NULL past the last */
 } param_key;
+
+/* The index of the choice called name for k, or -1. */
+int param_choice_index(const param_key *k, const char *name);
 
 extern const param_key param_table[];
 extern const int param_table_count;

@@ -8,9 +8,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "shape.h"
+
 solver_def solver_def_default(void)
 {
-    solver_def s = {.dt = 0.001, .threads = 0, .damping = 0.5};
+    solver_def s = {.dt = 0.001, .substeps = 0, .threads = 0, .damping = 0.5};
     return s;
 }
 
@@ -18,7 +20,12 @@ world_def world_def_default(void)
 {
     world_def w = {
         .gravity = 9.81,
-        .water = {.level = 0.0, .buoyancy = 100.0, .density = 1000.0, .drag = 8.0},
+        .air_pressure = 101325.0,
+        .air_density = 1.2,
+        .water = {
+            .model = WATER_EXACT, .level = 0.0, .density = 1000.0, .buoyancy = 100.0,
+            .drag = 1.0, .drag_coefficient = 0.5, .lift_coefficient = 0.2,
+        },
     };
     return w;
 }
@@ -28,7 +35,8 @@ ring_def ring_def_default(void)
     ring_def r = {
         .segments = 32, .sides = 16, .band = 5,
         .major_radius = 0.8, .minor_radius = 0.25, .mass = 15.0,
-        .stiffness = 400.0, .pressure = 1.0,
+        .stiffness = 1500.0, .inflation = INFLATION_GAS, .gauge_pressure = 500.0,
+        .pressure = 1.0,
         .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
     };
     return r;
@@ -45,12 +53,85 @@ double ring_vertex_mass(const ring_def *r)
     return r->mass / ((double)r->segments * (double)r->sides);
 }
 
-double sim_def_stable_dt(const sim_def *d)
+
+/* The rest mesh, two outward triangles per quad, summed in double. */
+static void rest_mesh(const ring_def *r, double *area, double *volume)
+{
+    const int M = r->segments, N = r->sides;
+    double A = 0.0, V = 0.0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double q[4][3];
+            torus_point(r->major_radius, r->minor_radius, M, N, m, n, q[0]);
+            torus_point(r->major_radius, r->minor_radius, M, N, (m + 1) % M, n, q[1]);
+            torus_point(r->major_radius, r->minor_radius, M, N, (m + 1) % M, (n + 1) % N, q[2]);
+            torus_point(r->major_radius, r->minor_radius, M, N, m, (n + 1) % N, q[3]);
+            for (int t = 0; t < 2; t++) {
+                const double *a = q[0], *b = q[1 + t], *c = q[2 + t];
+                double e1[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+                double e2[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+                double cx = e1[1] * e2[2] - e1[2] * e2[1], cy = e1[2] * e2[0] - e1[0] * e2[2];
+                double cz = e1[0] * e2[1] - e1[1] * e2[0];
+                A += 0.5 * sqrt(cx * cx + cy * cy + cz * cz);
+                V += (a[0] * (b[1] * c[2] - b[2] * c[1]) + a[1] * (b[2] * c[0] - b[0] * c[2])
+                      + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6.0;
+            }
+        }
+    *area = A;
+    *volume = V;
+}
+
+double ring_rest_area(const ring_def *r)
+{
+    double a, v;
+    rest_mesh(r, &a, &v);
+    return a;
+}
+
+double ring_rest_volume(const ring_def *r)
+{
+    double a, v;
+    rest_mesh(r, &a, &v);
+    return v;
+}
+
+double sim_def_spring_dt(const sim_def *d)
 {
     double k_sum = (double)d->ring.band * (double)d->ring.band * d->ring.stiffness;
     if (k_sum <= 0.0)
         return INFINITY;
     return sqrt(2.0 * ring_vertex_mass(&d->ring) / k_sum);
+}
+
+double sim_def_stable_dt(const sim_def *d)
+{
+    const ring_def *r = &d->ring;
+    const water_def *w = &d->world.water;
+    double m = ring_vertex_mass(r);
+    double k_sum = (double)r->band * (double)r->band * r->stiffness;
+    double verts = (double)r->segments * r->sides;
+    if (r->inflation == INFLATION_GAS || w->model == WATER_EXACT) {
+        double area, volume;
+        rest_mesh(r, &area, &volume);
+        double share = area / verts; /* a vertex's share of the surface */
+        if (r->inflation == INFLATION_GAS && volume > 0.0)
+            k_sum += (d->world.air_pressure + r->gauge_pressure) * share * share / volume;
+        if (w->model == WATER_EXACT)
+            k_sum += w->density * d->world.gravity * share;
+    }
+    if (w->model == WATER_SEED)
+        k_sum += m * w->buoyancy;
+    if (!(k_sum > 0.0))
+        return INFINITY;
+    return sqrt(2.0 * m / k_sum);
+}
+
+int sim_def_substeps(const sim_def *d)
+{
+    if (d->solver.substeps > 0)
+        return d->solver.substeps;
+    double n = ceil(d->solver.dt / (0.9 * sim_def_stable_dt(d)));
+    return n < 1.0 ? 1 : n > 100000.0 ? 100000 : (int)n;
 }
 
 /* ---- checks ---- */
@@ -108,6 +189,8 @@ int sim_def_check(const sim_def *d, int rings, sim_problem *out, int max)
     problems ps = {out, out ? max : 0, 0};
     const ring_def *r = &d->ring;
     range(&ps, SOLVER(dt), "time step", d->solver.dt, 1e-9, 1.0, "the time step must be positive");
+    range(&ps, SOLVER(substeps), "substeps", d->solver.substeps, 0, 100000,
+          "substeps are 0 (automatic) or a count up to 100000");
     range(&ps, SOLVER(threads), "thread count", d->solver.threads, 0, 1024,
           "the thread count is 0 (all cores) or a positive count");
     range(&ps, SOLVER(damping), "damping rate", d->solver.damping, 0, INFINITY,
@@ -116,6 +199,22 @@ int sim_def_check(const sim_def *d, int rings, sim_problem *out, int max)
           "gravity points down: its size cannot be negative");
     range(&ps, WORLD(water.density), "water density", d->world.water.density, 1e-6, INFINITY,
           "a density must be positive");
+    range(&ps, WORLD(air_pressure), "air pressure", d->world.air_pressure, 1.0, INFINITY,
+          "the ambient pressure must be positive");
+    range(&ps, WORLD(air_density), "air density", d->world.air_density, 0, INFINITY,
+          "a density cannot be negative");
+    range(&ps, WORLD(water.drag_coefficient), "drag coefficient",
+          d->world.water.drag_coefficient, 0, INFINITY, "a drag coefficient cannot be negative");
+    range(&ps, WORLD(water.lift_coefficient), "lift coefficient",
+          d->world.water.lift_coefficient, 0, INFINITY, "a lift coefficient cannot be negative");
+    if (d->world.water.model != WATER_EXACT && d->world.water.model != WATER_SEED)
+        problem(&ps, WORLD(water.model), "water model", d->world.water.model, 0, 1,
+                "unknown water model");
+    if (r->inflation != INFLATION_GAS && r->inflation != INFLATION_CONSTANT)
+        problem(&ps, RING(inflation), "inflation model", r->inflation, 0, 1,
+                "unknown inflation model");
+    range(&ps, RING(gauge_pressure), "gauge pressure", r->gauge_pressure, 0, INFINITY,
+          "an inflated ring's gauge pressure cannot be negative");
     range(&ps, WORLD(water.buoyancy), "seed buoyancy", d->world.water.buoyancy, 0, INFINITY,
           "buoyancy cannot pull down");
     range(&ps, WORLD(water.drag), "water drag rate", d->world.water.drag, 0, INFINITY,
@@ -188,10 +287,14 @@ typedef struct {
 #define D sizeof(double)
 
 static const live_field live_fields[] = {
-    {SOLVER(dt), D}, {SOLVER(threads), sizeof(int)}, {SOLVER(damping), D},
-    {WORLD(gravity), D}, {WORLD(water.level), D}, {WORLD(water.buoyancy), D},
-    {WORLD(water.density), D}, {WORLD(water.drag), D},
-    {RING(stiffness), D}, {RING(pressure), D}, {RING(repulsion), D},
+    {SOLVER(dt), D}, {SOLVER(substeps), sizeof(int)}, {SOLVER(threads), sizeof(int)},
+    {SOLVER(damping), D},
+    {WORLD(gravity), D}, {WORLD(air_pressure), D}, {WORLD(air_density), D},
+    {WORLD(water.model), sizeof(water_model)}, {WORLD(water.level), D},
+    {WORLD(water.buoyancy), D}, {WORLD(water.density), D}, {WORLD(water.drag), D},
+    {WORLD(water.drag_coefficient), D}, {WORLD(water.lift_coefficient), D},
+    {RING(stiffness), D}, {RING(inflation), sizeof(inflation_model)},
+    {RING(gauge_pressure), D}, {RING(pressure), D}, {RING(repulsion), D},
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
 };
 #define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])

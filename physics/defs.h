@@ -11,24 +11,39 @@
 /* How the state is advanced. */
 typedef struct {
     double dt;            /* time step of sim_step, s */
+    int substeps;         /* equal substeps per step; 0 = as many as stability needs */
     int threads;          /* OpenMP threads for the tick; 0 = all cores */
     double damping;       /* velocity damping rate beta, 1/s: v *= exp(-beta dt) */
 } solver_def;
 
-/* The still water of the seed model. */
+/* How the water pushes: Archimedes from the hydrostatic pressure on the
+ * clipped skin plus drag and lift per face (physics.md sections 4, 5), or
+ * the published toy model (an upward acceleration per metre of depth). */
+typedef enum { WATER_EXACT = 0, WATER_SEED = 1 } water_model;
+
 typedef struct {
+    water_model model;
     double level;         /* height of the still water surface, m */
-    double buoyancy;      /* seed buoyancy: upward acceleration per metre of depth, 1/s^2 */
-    double density;       /* kg/m^3 */
-    double drag;          /* extra damping rate under water, 1/s: a vertex below the
-                             surface gets v *= exp(-(damping + drag) dt) */
+    double density;       /* rho, kg/m^3 (exact model: pressure rho g depth, drag) */
+    double buoyancy;      /* seed model: upward acceleration per metre of depth, 1/s^2 */
+    double drag;          /* linear damping rate of a vertex under water relative to
+                             the water, 1/s: v *= exp(-(damping + drag) dt) */
+    double drag_coefficient; /* C_D of the per-face drag (exact model) */
+    double lift_coefficient; /* C_L of the per-face lift (exact model) */
 } water_def;
 
 /* What the rings live in. */
 typedef struct {
     double gravity;       /* downward acceleration, m/s^2 */
+    double air_pressure;  /* ambient air pressure, Pa */
+    double air_density;   /* kg/m^3: the faces above water feel drag in it */
     water_def water;
 } world_def;
+
+/* How a ring is kept inflated: an isothermal ideal gas, p V = p0 V0,
+ * pushing on every face (physics.md section 3), or the published constant
+ * outward force on every vertex. */
+typedef enum { INFLATION_GAS = 0, INFLATION_CONSTANT = 1 } inflation_model;
 
 /* One ring: its mesh, size, mass and material. All rings of a simulation
  * share one ring definition (one rest shape). */
@@ -40,7 +55,9 @@ typedef struct {
     double minor_radius;  /* r: tube radius, m (r < R) */
     double mass;          /* total mass of one ring, kg */
     double stiffness;     /* k: spring constant of every spring, N/m */
-    double pressure;      /* inflation force on every vertex, N */
+    inflation_model inflation;
+    double gauge_pressure;/* gas model: p0 - p_air at the rest volume, Pa */
+    double pressure;      /* constant model: inflation force on every vertex, N */
     double repulsion;     /* repulsion strength S between rings: per-vertex force S gap^-e, N */
     double repulsion_exponent; /* e in S gap^-e */
     double contact_range; /* gap between tube surfaces below which repulsion acts, m */
@@ -61,9 +78,24 @@ sim_def sim_def_default(void);
 /* Mass of one vertex, kg. */
 double ring_vertex_mass(const ring_def *ring);
 
-/* Largest stable time step for the springs, s: the Gershgorin bound of
- * physics.md section 2, sqrt(2 m / (B*B*k)); +inf when k = 0. */
+/* Largest stable time step, s: the Gershgorin bound of physics.md
+ * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
+ * the springs (B*B*k), the gas (p A^2 / V, A a vertex's share of the
+ * surface) and the buoyancy (rho g A exact, m * buoyancy seed); +inf when
+ * nothing is stiff. */
 double sim_def_stable_dt(const sim_def *def);
+
+/* The same for the springs alone, sqrt(2 m / (B*B*k)). */
+double sim_def_spring_dt(const sim_def *def);
+
+/* Substeps one step of solver.dt is cut into: solver.substeps when set,
+ * else ceil(dt / (0.9 stable_dt)), at least 1. */
+int sim_def_substeps(const sim_def *def);
+
+/* Surface area (m^2) and enclosed volume (m^3) of the closed rest mesh of
+ * the ring (the polygonal torus of M x N vertices). */
+double ring_rest_area(const ring_def *ring);
+double ring_rest_volume(const ring_def *ring);
 
 /* Which definition a field belongs to, for sim_problem and the live table. */
 typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING } sim_def_part;

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "hydro.h"
+
 sim_state_view sim_state(const dinghy_sim *s)
 {
     const sim_buffer *b = &s->buf[s->cur];
@@ -42,6 +44,41 @@ static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const
     return vol / 6.0;
 }
 
+/* Submerged volume and centre of buoyancy of ring p under the flat water
+ * (physics.md section 4), relative to the ring's centre for precision. */
+static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3],
+                      sim_ring_state *out)
+{
+    const int M = s->M, N = s->N;
+    const size_t v0 = (size_t)p * s->V;
+    const double level = s->def.world.water.level;
+    double mom[4] = {0.0, 0.0, 0.0, 0.0};
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            size_t q[4] = {
+                v0 + (size_t)m * N + n, v0 + (size_t)((m + 1) % M) * N + n,
+                v0 + (size_t)((m + 1) % M) * N + (n + 1) % N, v0 + (size_t)m * N + (n + 1) % N,
+            };
+            double P[4][3], d[4];
+            int wet = 0;
+            for (int k = 0; k < 4; k++) {
+                P[k][0] = b->x[q[k]] - com[0];
+                P[k][1] = b->y[q[k]] - com[1];
+                P[k][2] = b->z[q[k]] - com[2];
+                d[k] = level - b->z[q[k]];
+                wet |= d[k] > 0.0;
+            }
+            if (!wet)
+                continue;
+            double load[3][3], da[3] = {d[0], d[1], d[2]}, db[3] = {d[0], d[2], d[3]};
+            hydro_triangle_loads(P[0], P[1], P[2], da, load, mom);
+            hydro_triangle_loads(P[0], P[2], P[3], db, load, mom);
+        }
+    out->submerged_volume = mom[0];
+    for (int k = 0; k < 3; k++)
+        out->buoyancy_centre[k] = com[k] + (mom[0] > 0.0 ? mom[1 + k] / mom[0] : 0.0);
+}
+
 static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
 {
     const size_t v0 = (size_t)p * s->V;
@@ -64,6 +101,11 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
     }
     out.mean_depth /= (double)s->V;
     out.volume = ring_volume(s, b, p, out.centre);
+    submerged(s, b, p, out.centre, &out);
+    if (s->def.ring.inflation == INFLATION_GAS) /* what the tick pushed with last */
+        out.pressure = s->def.world.air_pressure + s->ring_gauge[p];
+    else
+        out.pressure = NAN;
     s->rings[p] = out;
 }
 

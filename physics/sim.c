@@ -8,13 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "skin.h"
 #include "tick.h"
 
 /* ---- sizes: one place for what the allocator takes and the estimate says ---- */
 
 #define STATE_FLOATS_PER_VERTEX 12 /* two buffers of x, y, z, vx, vy, vz */
 #define FLOATS_PER_ROW 9           /* segment centre, mean velocity, repulsion */
-#define DOUBLES_PER_RING 6         /* ring centre and mean velocity */
+#define DOUBLES_PER_ROW 1          /* the row's share of the enclosed volume */
+#define DOUBLES_PER_RING 7         /* ring centre, mean velocity, volume */
+#define FLOATS_PER_RING 1          /* gas gauge pressure */
+
+static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
+
+/* Floats of one thread's scratch: the spring kernel's, then the skin's. */
+static size_t scratch_floats(int M, int N, int B, size_t *skin_offset)
+{
+    spring_plan dims;
+    size_t spring = round16(spring_plan_dims(&dims, M, N, B));
+    if (skin_offset)
+        *skin_offset = spring;
+    return spring + round16(skin_scratch_floats(N, dims.max_rows));
+}
 
 /* Heap bytes of a simulation with room for cap rings and scratch for
  * `threads` threads, with the contact lists at their first size. */
@@ -24,10 +39,12 @@ static size_t layout_bytes(const ring_def *r, int cap, int threads)
     size_t noff = (size_t)r->band * r->band;
     return sizeof(dinghy_sim)
          + STATE_FLOATS_PER_VERTEX * V * (size_t)cap * sizeof(float)
-         + rows * (FLOATS_PER_ROW * sizeof(float) + 1)
-         + (size_t)cap * (DOUBLES_PER_RING * sizeof(double) + sizeof(sim_ring_state))
+         + rows * (FLOATS_PER_ROW * sizeof(float) + DOUBLES_PER_ROW * sizeof(double) + 1)
+         + (size_t)cap * (DOUBLES_PER_RING * sizeof(double) + FLOATS_PER_RING * sizeof(float)
+                          + sizeof(sim_ring_state))
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
-         + spring_plan_bytes(r->segments, r->sides, r->band, threads)
+         + spring_plan_bytes(r->segments, r->sides, r->band)
+         + scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads
          + broadphase_bytes(cap) + events_bytes(cap, r->segments);
 }
 
@@ -79,6 +96,7 @@ void sim_destroy(dinghy_sim *s)
     free(s->cvx); free(s->cvy); free(s->cvz);
     free(s->gx); free(s->gy); free(s->gz);
     free(s->c0); free(s->v0); free(s->row_bad); free(s->scratch); free(s->rings);
+    free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
     broadphase_free(&s->bp);
     events_free(&s->ev);
     spring_plan_free(&s->springs);
@@ -133,7 +151,9 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
                                 ring->minor_radius);
     if (!fail)
         fail = spring_plan_init(&s->springs, &s->shape);
-    s->scratch_stride = fail ? 0 : spring_scratch_floats(&s->springs);
+    s->scratch_stride = scratch_floats(s->M, s->N, ring->band, &s->skin_offset);
+    s->rest_volume = ring_rest_volume(ring);
+    s->substeps = sim_def_substeps(def);
     fail |= alloc_buffer(&s->buf[0], n) | alloc_buffer(&s->buf[1], n);
     float **rowf[FLOATS_PER_ROW] = {&s->cx, &s->cy, &s->cz, &s->cvx, &s->cvy, &s->cvz,
                                     &s->gx, &s->gy, &s->gz};
@@ -145,7 +165,11 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->v0 = calloc(3 * (size_t)s->cap, sizeof(double));
     s->rings = calloc((size_t)s->cap, sizeof *s->rings);
     s->row_bad = calloc(r, 1);
-    fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad;
+    s->row_vol = calloc(r, sizeof *s->row_vol);
+    s->ring_vol = calloc((size_t)s->cap, sizeof *s->ring_vol);
+    s->ring_gauge = calloc((size_t)s->cap, sizeof *s->ring_gauge);
+    fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad || !s->row_vol || !s->ring_vol
+          || !s->ring_gauge;
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
@@ -173,6 +197,7 @@ void sim_clear_rings(dinghy_sim *s)
 /* Writes ring p, undeformed, in the pose into the current buffer. */
 static void write_pose(dinghy_sim *s, int p, const ring_pose *d)
 {
+    s->ring_gauge[p] = (float)s->def.ring.gauge_pressure; /* at the rest volume */
     const ring_def *ring = &s->def.ring;
     sim_buffer *b = &s->buf[s->cur];
     for (int m = 0; m < s->M; m++)
@@ -242,8 +267,11 @@ long sim_step(dinghy_sim *s, long steps)
     long done = 0;
     if (s->blowup.happened || s->P == 0)
         return 0;
+    const double dt = s->def.solver.dt / s->substeps;
     for (; done < steps; done++) {
-        int rc = tick_step(s);
+        int rc = 0;
+        for (int k = 0; k < s->substeps && rc == 0; k++)
+            rc = tick_step(s, dt, k == s->substeps - 1);
         if (rc != 0) {
             if (rc > 0) {
                 done++;
@@ -284,7 +312,7 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
 {
     const sim_blowup_info *b = &s->blowup;
     const sim_def *d = &s->def;
-    double bound = sim_def_stable_dt(d);
+    double bound = sim_def_stable_dt(d), dt = d->solver.dt / s->substeps;
     char what[96];
     if (b->non_finite)
         snprintf(what, sizeof what, "a non-finite position or velocity");
@@ -292,18 +320,19 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
         snprintf(what, sizeof what, "a runaway speed of %.3g m/s (limit %.0f)", b->speed,
                  SIM_RUNAWAY_SPEED);
     char cause[512];
-    if (d->solver.dt > bound)
+    if (dt > bound)
         snprintf(cause, sizeof cause,
-                 "the time step %g s is above the stability bound %.3g s = sqrt(2 m / (B^2 k)) "
-                 "for vertex mass m = %.3g kg, band B = %d, spring stiffness k = %g N/m; "
-                 "lower the time step or the stiffness", d->solver.dt, bound,
-                 ring_vertex_mass(&d->ring), d->ring.band, d->ring.stiffness);
+                 "the time step %g s is above the stability bound %.3g s = sqrt(2 m / sum k) "
+                 "for vertex mass m = %.3g kg, band B = %d, spring stiffness k = %g N/m and "
+                 "the gas and water stiffness; use more substeps (automatic: %d), a shorter "
+                 "time step or softer springs", dt, bound, ring_vertex_mass(&d->ring),
+                 d->ring.band, d->ring.stiffness, (int)ceil(d->solver.dt / (0.9 * bound)));
     else
         snprintf(cause, sizeof cause,
-                 "the time step %g s is within the spring bound %.3g s, so suspect a start that "
+                 "the time step %g s is within the stability bound %.3g s, so suspect a start that "
                  "is far from rest (rings overlapping, or deep under water) or a repulsion "
                  "strength (%g N), inflation force (%g N) or seed buoyancy (%g 1/s^2) too "
-                 "strong for this time step", d->solver.dt, bound, d->ring.repulsion,
+                 "strong for this time step", dt, bound, d->ring.repulsion,
                  d->ring.pressure, d->world.water.buoyancy);
     snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d vertex %d has %s; "
              "likely cause: %s", b->step, b->time, b->dinghy, b->vertex, what, cause);
@@ -321,8 +350,12 @@ int sim_threads(const dinghy_sim *s) { return s->nthreads; }
 void sim_set_live(dinghy_sim *s, const sim_def *def)
 {
     sim_def_copy_live(&s->def, def);
+    s->substeps = sim_def_substeps(&s->def);
     sim_set_threads(s, def->solver.threads);
 }
+
+int sim_substeps(const dinghy_sim *s) { return s->substeps; }
+double sim_rest_volume(const dinghy_sim *s) { return s->rest_volume; }
 
 const sim_def *sim_get_def(const dinghy_sim *s) { return &s->def; }
 int sim_ring_count(const dinghy_sim *s) { return s->P; }

@@ -83,6 +83,12 @@ void sim_checkpoint_free(sim_checkpoint *cp);
 void sim_set_threads(dinghy_sim *sim, int threads);
 int sim_threads(const dinghy_sim *sim);
 
+/* Substeps each step is cut into (sim_def_substeps of the definition in force). */
+int sim_substeps(const dinghy_sim *sim);
+
+/* Enclosed volume of the ring's rest mesh, m^3. */
+double sim_rest_volume(const dinghy_sim *sim);
+
 /* Applies the live fields of def (those sim_field_is_live names: time
  * step, damping, gravity, water, stiffness, pressure, repulsion) to the
  * running simulation; the others are left as they were created. */
@@ -126,6 +132,10 @@ typedef struct {
     double volume;      /* enclosed volume of the closed surface mesh, m^3 */
     double mean_depth;  /* mean over vertices of max(0, level - z), m */
     double min_z, max_z;/* lowest and highest vertex, m */
+    double submerged_volume; /* volume of the closed mesh under the water surface, m^3 */
+    double buoyancy_centre[3]; /* centre of that volume, m (the ring's centre when dry) */
+    double pressure;    /* absolute gas pressure p0 V0 / V the last substep pushed with
+                           (V at its start), Pa; NaN for constant inflation */
 } sim_ring_state;
 /* Array of sim_ring_count entries, valid until the next step or change. */
 const sim_ring_state *sim_rings(const dinghy_sim *sim);

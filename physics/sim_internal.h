@@ -34,7 +34,13 @@ struct dinghy_sim {
     float *cvx, *cvy, *cvz; /* segment mean velocities, per row, m/s */
     float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
     double *c0, *v0;      /* ring centres (m) and mean velocities (m/s), 3 per ring */
-    float *scratch;       /* per-thread scratch of the spring kernel, 64-byte aligned */
+    double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
+    double *ring_vol;     /* enclosed volume per ring at the start of the substep, m^3 */
+    float *ring_gauge;    /* gas gauge pressure per ring, Pa */
+    double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
+    int substeps;         /* substeps per step (sim_def_substeps) */
+    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
+    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
     unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */

@@ -8,9 +8,7 @@
 /* Target size of one thread's scratch, bytes: blocks stay cache-sized. */
 #define SCRATCH_TARGET (192 * 1024)
 
-/* The plan's sizes for a shape, without allocating: shared by
- * spring_plan_init and spring_plan_bytes. */
-static void plan_dims(spring_plan *p, int M, int N, int B)
+size_t spring_plan_dims(spring_plan *p, int M, int N, int B)
 {
     memset(p, 0, sizeof *p);
     p->M = M;
@@ -27,19 +25,20 @@ static void plan_dims(spring_plan *p, int M, int N, int B)
         p->max_rows = M;
     p->noff = (B * B - 1) / 2 + 1;
     p->src_len = (size_t)(p->max_rows + h) * W;
+    return spring_scratch_floats(p);
 }
 
-size_t spring_plan_bytes(int M, int N, int B, int threads)
+size_t spring_plan_bytes(int M, int N, int B)
 {
     spring_plan p;
-    plan_dims(&p, M, N, B);
+    spring_plan_dims(&p, M, N, B);
     return (size_t)p.noff * (sizeof *p.D + sizeof *p.mask + p.src_len * sizeof(float))
-         + 2 * p.src_len * sizeof(float) + spring_scratch_floats(&p) * sizeof(float) * (size_t)threads;
+         + 2 * p.src_len * sizeof(float);
 }
 
 int spring_plan_init(spring_plan *p, const torus_shape *s)
 {
-    plan_dims(p, s->M, s->N, s->B);
+    spring_plan_dims(p, s->M, s->N, s->B);
     const int h = p->h, W = p->W, N = s->N;
     p->D = malloc(sizeof *p->D * (size_t)p->noff);
     p->mask = malloc(sizeof *p->mask * (size_t)p->noff);

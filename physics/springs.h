@@ -37,9 +37,13 @@ typedef struct {
 int spring_plan_init(spring_plan *plan, const torus_shape *shape);
 void spring_plan_free(spring_plan *plan);
 
-/* Bytes the plan of an M x N, band B shape holds, with the scratch of
- * `threads` threads: what spring_plan_init and the scratch allocate. */
-size_t spring_plan_bytes(int M, int N, int B, int threads);
+/* Fills the sizes of the plan of an M x N, band B shape without
+ * allocating (what spring_plan_init starts from); returns the floats of
+ * per-thread scratch spring_block needs. */
+size_t spring_plan_dims(spring_plan *plan, int M, int N, int B);
+
+/* Bytes the plan of an M x N, band B shape holds (not the scratch). */
+size_t spring_plan_bytes(int M, int N, int B);
 
 /* Floats of per-thread scratch spring_block needs. */
 size_t spring_scratch_floats(const spring_plan *plan);

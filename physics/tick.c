@@ -18,6 +18,7 @@
  */
 #include "tick.h"
 
+#include "skin.h"
 #include "springs.h"
 
 #include <math.h>
@@ -46,11 +47,29 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
     s->cvx[row] = su / (float)N;
     s->cvy[row] = sv / (float)N;
     s->cvz[row] = sw / (float)N;
+    if (s->def.ring.inflation == INFLATION_GAS) {
+        const size_t base = (row / (size_t)s->M) * s->V;
+        const double origin[3] = {in->x[base], in->y[base], in->z[base]};
+        s->row_vol[row] = skin_row_volume(s->M, N, in->x + base, in->y + base, in->z + base,
+                                          (int)(row % (size_t)s->M), origin);
+    }
 }
 
-/* Ring centre and mean velocity from its rows, in row order. */
+/* Ring centre and mean velocity from its rows, in row order; with gas,
+ * the enclosed volume and the pressure p0 V0 / V. */
 static void dinghy_centre(dinghy_sim *s, int p)
 {
+    if (s->def.ring.inflation == INFLATION_GAS) {
+        double vol = 0.0;
+        for (int m = 0; m < s->M; m++)
+            vol += s->row_vol[(size_t)p * s->M + m];
+        s->ring_vol[p] = vol;
+        double p0 = s->def.world.air_pressure + s->def.ring.gauge_pressure;
+        /* a ring squashed flat or turned inside out: the gas pushes as at
+         * 1/1000 of its volume, hard, but finite */
+        double v = vol > 1e-3 * s->rest_volume ? vol : 1e-3 * s->rest_volume;
+        s->ring_gauge[p] = (float)(p0 * s->rest_volume / v - s->def.world.air_pressure);
+    }
     double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
     for (int m = 0; m < s->M; m++) {
         size_t row = (size_t)p * s->M + m;
@@ -243,23 +262,37 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 /* Springs and integration for rows [r0, r1) (global row indices), block by
  * block within each dinghy. */
 static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
-                      float *scratch, double *t_springs, double *t_integrate)
+                      double dt, float *scratch, double *t_springs, double *t_integrate)
 {
     const size_t M = (size_t)s->M;
     const sim_def *d = &s->def;
     const float k = (float)d->ring.stiffness;
     const spring_plan *plan = &s->springs;
-    const double dt = d->solver.dt, beta = d->solver.damping;
+    const double beta = d->solver.damping;
+    const water_def *w = &d->world.water;
+    const int exact = w->model == WATER_EXACT, gas = d->ring.inflation == INFLATION_GAS;
+    skin_consts skin = {
+        .rho_g = exact ? (float)(w->density * d->world.gravity) : 0.0f,
+        .level = (float)w->level,
+        .drag = exact,
+        .rho_water = (float)w->density,
+        .rho_air = (float)d->world.air_density,
+        .cd = (float)w->drag_coefficient,
+        .cl = (float)w->lift_coefficient,
+        .dt = (float)dt,
+        .m_face = (float)(0.5 * ring_vertex_mass(&d->ring)),
+    };
     const euler_consts step = { /* the same for every row of this step */
         .dt = (float)dt,
         .inv_m = (float)(1.0 / ring_vertex_mass(&d->ring)),
         .damp = (float)exp(-beta * dt),
-        .damp_water = (float)exp(-(beta + d->world.water.drag) * dt),
+        .damp_water = (float)exp(-(beta + w->drag) * dt),
         .grav = (float)d->world.gravity,
-        .buoy = (float)d->world.water.buoyancy,
-        .level = (float)d->world.water.level,
-        .pressure = (float)d->ring.pressure,
+        .buoy = exact ? 0.0f : (float)w->buoyancy,
+        .level = (float)w->level,
+        .pressure = gas ? 0.0f : (float)d->ring.pressure,
     };
+    const int with_skin = gas || exact;
     size_t r = r0;
     while (r < r1) {
         size_t p = r / M, a = r % M;
@@ -271,6 +304,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         float *f[3];
         double t0 = t_springs ? omp_get_wtime() : 0.0;
         spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb, scratch, f);
+        if (with_skin) {
+            skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
+            skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
+                       in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
+                       scratch + s->skin_offset, f, plan->W, plan->h);
+        }
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
             size_t off = i * (size_t)plan->W + (size_t)plan->h;
@@ -284,11 +323,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
-int tick_step(dinghy_sim *s)
+int tick_step(dinghy_sim *s, double dt, int last_substep)
 {
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
     const int P = s->P;
+    const int gas = s->def.ring.inflation == INFLATION_GAS;
     const ring_def *ring = &s->def.ring;
     const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
     int oom = 0;
@@ -314,10 +354,10 @@ int tick_step(dinghy_sim *s)
 
         for (size_t r = r0; r < r1; r++)
             centre_row(s, in, r);
-        /* One dinghy needs no barrier here: each thread goes on with the
-         * rows whose centres it computed, and the dinghy's centre is only
-         * read after this region. */
-        if (P > 1) {
+        /* One dinghy without gas needs no barrier here: each thread goes on
+         * with the rows whose centres it computed, and the dinghy's centre
+         * is only read after this region. The gas needs the ring's volume. */
+        if (P > 1 || gas) {
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
@@ -352,7 +392,7 @@ int tick_step(dinghy_sim *s)
         PHASE_END(PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)
-            move_rows(s, in, out, r0, r1, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
+            move_rows(s, in, out, r0, r1, dt, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
         if (tid == 0) {
             s->phase_s[PHASE_SPRINGS] += t_springs;
             s->phase_s[PHASE_INTEGRATE] += t_integrate;
@@ -370,13 +410,14 @@ int tick_step(dinghy_sim *s)
     if (oom)
         return -1;
     if (P == 1) {
-        dinghy_centre(s, 0);
+        if (!gas)
+            dinghy_centre(s, 0);
         events_dinghy(&s->ev, &s->bp, 0);
     }
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
     s->cur = 1 - s->cur;
-    s->step++;
-    s->time += s->def.solver.dt;
+    s->step += last_substep;
+    s->time += dt;
     for (size_t r = 0; r < s->nrows; r++)
         if (s->row_bad[r])
             return 1;

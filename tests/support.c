@@ -7,6 +7,16 @@ int test_quick(void) { return getenv("DINGHY_TEST_QUICK") != NULL; }
 
 test_params test_defaults(void)
 {
+    test_params p = test_physical();
+    p.def.world.water.model = WATER_SEED;
+    p.def.ring.inflation = INFLATION_CONSTANT;
+    p.def.ring.stiffness = 400.0;
+    p.def.world.water.drag = 8.0;
+    return p;
+}
+
+test_params test_physical(void)
+{
     test_params p = {sim_def_default(), scene_def_default()};
     return p;
 }

@@ -20,13 +20,18 @@ typedef struct {
     scene_def scene;
 } test_params;
 
-/* The defaults (the rapids scene). */
+/* The seed physics of the published tick, as it was before the physical
+ * models (seed buoyancy, constant inflation, stiffness 400 N/m, water
+ * drag 8 /s), in the rapids scene: what the older tests check. */
 test_params test_defaults(void);
+
+/* The program's defaults (exact buoyancy, gas, drag), rapids scene. */
+test_params test_physical(void);
 
 /* Creates the scene's simulation or fails the test. */
 dinghy_sim *test_sim(const test_params *p);
 
-/* The named scene with every external force and damping off. */
+/* The named scene, seed physics, with every external force and damping off. */
 test_params test_isolated(const char *scene);
 
 /* Smallest distance between the tube centre-lines of two different

@@ -25,15 +25,20 @@ expect "bad --steps exits 2" 2 "^dinghy: --steps 'x'" -- --headless --steps x
 expect "missing config file exits 2" 2 "nope.ini: cannot open config file" -- --headless --config "$tmp/nope.ini"
 printf '[dinghy]\nstiffness = 800\nsegments = 31.5\n' >"$tmp/bad.ini"
 expect "bad config line named with file:line" 2 "bad.ini:3: dinghy.segments = '31.5' is not a whole number" -- --headless --config "$tmp/bad.ini"
-expect "dt above the bound warns" 3 "warning: sim.dt = 0.005 s is above the explicit stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005
-expect "blow-up exits 3 naming step, ring and cause" 3 "blew up at step [0-9]+ .*ring 0 .*likely cause: the time step 0.005 s is above the stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005
+expect "dt above the bound with fixed substeps warns" 3 "warning: sim.dt = 0.005 s in sim.substeps = 1 is above the explicit stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1
+expect "dt above the bound with automatic substeps runs" 0 "substeps" -- --headless --steps 300 --set scene.name=single --set sim.dt=0.005 --dump -
+expect "blow-up exits 3 naming step, ring and cause" 3 "blew up at step [0-9]+ .*ring 0 .*likely cause: the time step 0.005 s is above the stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1
 expect "help lists every key" 0 "dinghy.repulsion_exponent" -- --help
 
 # --dump: JSON with the documented fields; '-' writes to stdout.
 "$bin" --headless --steps 100 --set scene.name=pair --dump "$tmp/d.json" >/dev/null 2>&1
 if grep -q '"hash": "[0-9a-f]\{16\}"' "$tmp/d.json" && grep -q '"momentum": \[' "$tmp/d.json" \
    && grep -q '"kinetic_energy"' "$tmp/d.json" && [[ $(grep -c '"com"' "$tmp/d.json") -eq 2 ]] \
-   && grep -q '"mean_depth"' "$tmp/d.json" && grep -q '"volume"' "$tmp/d.json"; then ok "dump file has the documented fields"
+   && grep -q '"mean_depth"' "$tmp/d.json" && grep -q '"volume"' "$tmp/d.json" \
+   && grep -q '"substeps": 1,' "$tmp/d.json" && [[ $(grep -c '"submerged_volume": [0-9.e-]*, ' "$tmp/d.json") -eq 2 ]] \
+   && [[ $(grep -c '"rest_volume": 0.95' "$tmp/d.json") -eq 2 ]] && [[ $(grep -c '"pressure": 10[0-9.]*, ' "$tmp/d.json") -eq 2 ]] \
+   && "$bin" --headless --steps 1 --set scene.name=single --set dinghy.inflation=constant --dump - 2>/dev/null \
+      | grep -q '"pressure": null'; then ok "dump file has the documented fields"
 else bad "dump file: $(head -c 300 "$tmp/d.json")"; fi
 out=$("$bin" --headless --steps 5 --set scene.name=single --dump - 2>/dev/null)
 if [[ ${out:0:1} == "{" && $out == *'"steps": 5'* ]]; then ok "dump to stdout is pure JSON"
@@ -63,11 +68,11 @@ expect "bad thread list" 2 "--threads '1,,2'" -- --bench --threads 1,,2
 # temporary file is left behind; checking an output does not create it.
 "$bin" --headless --steps 10 --set scene.name=single --dump "$tmp/keep.json" >/dev/null 2>&1
 cp "$tmp/keep.json" "$tmp/keep.orig"
-"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/keep.json" >/dev/null 2>&1; rc=$?
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1 --dump "$tmp/keep.json" >/dev/null 2>&1; rc=$?
 if [[ $rc -eq 3 ]] && cmp -s "$tmp/keep.json" "$tmp/keep.orig" && ! ls "$tmp" | grep -q '\.tmp$'; then
     ok "a run that blows up (exit 3) leaves the earlier dump whole"
 else bad "dump after a blow-up (exit $rc): $(head -c 200 "$tmp/keep.json")"; fi
-"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --dump "$tmp/new.json" >/dev/null 2>&1
+"$bin" --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1 --dump "$tmp/new.json" >/dev/null 2>&1
 if [[ ! -e $tmp/new.json ]]; then ok "a run that blows up creates no dump file"
 else bad "an empty dump file was left: $(stat -c %s "$tmp/new.json") bytes"; fi
 expect "a dump path that is a directory" 2 "^dinghy: --dump $tmp: cannot write: it is a directory" -- --headless --dump "$tmp"
@@ -103,7 +108,7 @@ else bad "bench with a ./dinghy.ini: $(sum "$plain") / $(sum "$tuned") / ${tuned
 [[ $tuned == *"phases (centres ... normals): ms per step, as timed by thread 0"* ]] \
     && ok "bench: the phases' unit is said" || bad "bench: no unit for the phases"
 out=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads 1 --config dinghy.ini --set scene.name=single 2>&1)
-[[ $out == *"settings: dinghy.ini; differs from the defaults in scene.name rapids -> single, dinghy.stiffness 400 -> 5000"* ]] \
+[[ $out == *"settings: dinghy.ini; differs from the defaults in scene.name rapids -> single, dinghy.stiffness 1500 -> 5000"* ]] \
     && ok "bench: the header lists every setting that differs" || bad "bench header: ${out:0:300}"
 
 # getopt_long: every flag keeps its errors; whole names only; no flag twice;
@@ -121,6 +126,23 @@ expect "--frames with --screenshot does nothing" 2 "--frames does nothing with -
 expect "--mute with --screenshot does nothing" 2 "--mute does nothing here" -- --mute --screenshot x.png
 expect "--mute headless without --audio" 2 "--mute does nothing here" -- --headless --mute
 expect "--steps in the demo does nothing" 2 "--steps does nothing in the demo" -- --steps 5
+
+# --obj: one object per ring, vertex normals, outward winding (the signed
+# volume of each object's faces is positive and near the ring's volume).
+"$bin" --headless --steps 50 --set scene.name=pair --obj "$tmp/rings.obj" >/dev/null 2>&1
+objs=$(awk '
+    /^o / { o++; name[o] = $2 }
+    /^v / { n++; x[n] = $2; y[n] = $3; z[n] = $4 }
+    /^vn / { vn++ }
+    /^f / {
+        split($2, a, "/"); split($3, b, "/"); split($4, c, "/"); i = a[1]; j = b[1]; k = c[1]
+        vol[o] += (x[i] * (y[j] * z[k] - z[j] * y[k]) + y[i] * (z[j] * x[k] - x[j] * z[k]) \
+                   + z[i] * (x[j] * y[k] - y[j] * x[k])) / 6; f++
+    }
+    END { printf "%d %d %d %d", o, n == vn, f, (vol[1] > 0.9 && vol[1] < 1.0 && vol[2] > 0.9 && vol[2] < 1.0) }' "$tmp/rings.obj" 2>/dev/null)
+[[ $objs == "2 1 2048 1" ]] && ok "--obj: one object per ring, normals, outward faces" || bad "--obj: $objs"
+expect "--obj needs a .obj name" 2 "--obj 'x.txt': the file name must end in .obj" -- --headless --obj x.txt
+expect "--obj does nothing in the demo" 2 "--obj writes the final meshes" -- --obj x.obj
 
 echo "cli: $pass passed, $fail failed"
 [[ $fail -eq 0 ]]

@@ -239,7 +239,7 @@ static void test_good_files(void **state)
     static const struct { const char *text, *changes; } cases[] = {
         {"", ""},
         {"; only a comment\n# another\n\n", ""},
-        {"[dinghy]\nstiffness = 800 ; inline comment\n", "dinghy.stiffness 400 -> 800"},
+        {"[dinghy]\nstiffness = 800 ; inline comment\n", "dinghy.stiffness 1500 -> 800"},
         {"\xEF\xBB\xBF[dinghy]\r\n  pressure=2\r\n", "dinghy.pressure 1 -> 2"},
         {"[dinghy] ; the ring\nmass = 1.5e1\nsegments = 64.0\n", "dinghy.segments 32 -> 64"},
         {"[scene]\nname = grid\ncount = 16\n[scene]\nspacing = 3", "scene.name rapids -> grid, scene.count 64 -> 16, scene.spacing 2.4 -> 3"},
@@ -340,14 +340,14 @@ static void test_diff_text(void **state)
     char text[256];
     int structural = -1;
     assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 3);
-    assert_string_equal(text, "scene.count 64 -> 16, dinghy.stiffness 400 -> 800, render.width 1280 -> 640");
+    assert_string_equal(text, "scene.count 64 -> 16, dinghy.stiffness 1500 -> 800, render.width 1280 -> 640");
     assert_int_equal(structural, 1);
     b.scene.count = 64;
     assert_int_equal(config_diff(&a, &b, text, sizeof text, &structural), 2);
     assert_int_equal(structural, 0);
     /* too little room: what fits, then how many more */
     assert_int_equal(config_diff(&a, &b, text, 50, NULL), 2);
-    assert_string_equal(text, "dinghy.stiffness 400 -> 800, ... (1 more)");
+    assert_string_equal(text, "dinghy.stiffness 1500 -> 800, ... (1 more)");
 }
 
 static void test_stability_advice(void **state)
@@ -357,10 +357,16 @@ static void test_stability_advice(void **state)
     char text[512];
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
     p.solver.dt = 0.005;
+    /* automatic substeps: no warning at any dt */
+    assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
+    p.solver.substeps = 1;
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 1);
-    assert_string_equal(text, "warning: sim.dt = 0.005 s is above the explicit stability bound "
-                              "0.00242 s (sqrt(2 m / (B^2 k)) with vertex mass 0.0293 kg, band 5, "
-                              "stiffness 400 N/m); the largest safe sim.dt is about 0.00218 s");
+    assert_string_equal(text, "warning: sim.dt = 0.005 s in sim.substeps = 1 is above the explicit "
+                              "stability bound 0.00125 s (sqrt(2 m / sum k) for vertex mass "
+                              "0.0293 kg, band 5, dinghy.stiffness 1500 N/m, and the gas and "
+                              "water stiffness); use sim.substeps = 0 (automatic: 5) or at least 5");
+    p.solver.substeps = 5;
+    assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
 }
 
 static void make_file(const char *path)

@@ -39,6 +39,19 @@ static void test_same_hash_packed(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 300);
 }
 
+/* The physical models (exact buoyancy, gas, drag): gathered per face. */
+static void test_same_hash_physical(void **state)
+{
+    (void)state;
+    test_params p = test_physical();
+    p.scene.index = scene_index("packed");
+    p.scene.count = test_quick() ? 4 : 9;
+    p.scene.height = 0.3;
+    check_thread_counts(&p, test_quick() ? 40 : 300);
+    p.scene.index = scene_index("single"); /* one ring: the gas volume crosses threads */
+    check_thread_counts(&p, test_quick() ? 40 : 300);
+}
+
 /* One dinghy: the work is split inside it, across rows. */
 static void test_same_hash_single(void **state)
 {
@@ -82,12 +95,11 @@ static void test_same_hash_fine_mesh(void **state)
  * the change explains it (every scene's hash moves), and paste it below,
  * saying so in the commit message. */
 #define PINNED_STEPS 2000
-#define PINNED_HASH 0x55b5d2bfdc4c8329ull
+#define PINNED_HASH 0x55b5d2bfdc4c8329ull          /* the seed models */
+#define PINNED_HASH_PHYSICAL 0xe586049d46734ac4ull /* the defaults: exact water, gas */
 
-static void test_pinned_hash(void **state)
+static void check_pinned(test_params p, uint64_t want)
 {
-    (void)state;
-    test_params p = test_defaults();
     p.scene.index = scene_index("packed");
     p.scene.count = 4;
     p.scene.height = 0.3;
@@ -95,13 +107,20 @@ static void test_pinned_hash(void **state)
     const int counts[] = {1, 2, 3, 8};
     for (int i = 0; i < 4; i++) {
         uint64_t h = hash_after(&p, counts[i], PINNED_STEPS);
-        if (h != PINNED_HASH)
+        if (h != want)
             fail_msg("pinned scene: got %016" PRIx64 " with %d threads, want %016" PRIx64
                      " (see the comment above PINNED_HASH if the physics changed on purpose)",
-                     h, counts[i], (uint64_t)PINNED_HASH);
+                     h, counts[i], want);
         if (test_quick())
             break; /* sanitizer builds: one thread count is enough to pin the bits */
     }
+}
+
+static void test_pinned_hash(void **state)
+{
+    (void)state;
+    check_pinned(test_defaults(), PINNED_HASH);
+    check_pinned(test_physical(), PINNED_HASH_PHYSICAL);
 }
 
 /* The hash changes when the state does: it is not a constant. */
@@ -117,6 +136,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_packed),
+        cmocka_unit_test(test_same_hash_physical),
         cmocka_unit_test(test_same_hash_single),
         cmocka_unit_test(test_same_hash_grid),
         cmocka_unit_test(test_same_hash_fine_mesh),

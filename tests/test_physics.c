@@ -230,6 +230,7 @@ static void test_blowup_detected(void **state)
     test_params p = test_defaults();
     p.scene.index = scene_index("single");
     p.def.solver.dt = 2.0 * sim_def_stable_dt(&p.def);
+    p.def.solver.substeps = 1; /* a fixed count: no automatic rescue */
     dinghy_sim *s = test_sim(&p);
     long done = sim_step(s, 5000);
     assert_true(done < 5000);
@@ -244,13 +245,21 @@ static void test_blowup_detected(void **state)
     sim_destroy(s);
 }
 
-/* The stability bound of physics.md section 2 for the defaults. */
+/* The stability bound of physics.md section 2: the springs alone, then
+ * with the seed buoyancy's stiffness m * buoyancy added to B^2 k. */
 static void test_stable_dt_formula(void **state)
 {
     (void)state;
     test_params p = test_defaults();
     double m = p.def.ring.mass / (p.def.ring.segments * p.def.ring.sides);
-    assert_true(fabs(sim_def_stable_dt(&p.def) - sqrt(2.0 * m / (25.0 * p.def.ring.stiffness))) < 1e-15);
+    double k = 25.0 * p.def.ring.stiffness, kb = m * p.def.world.water.buoyancy;
+    assert_true(fabs(sim_def_spring_dt(&p.def) - sqrt(2.0 * m / k)) < 1e-15);
+    assert_true(fabs(sim_def_stable_dt(&p.def) - sqrt(2.0 * m / (k + kb))) < 1e-15);
+    /* automatic substeps: as many as the bound needs, with a 0.9 margin */
+    p.def.solver.dt = 10.0 * sim_def_stable_dt(&p.def);
+    assert_int_equal(sim_def_substeps(&p.def), 12); /* ceil(10 / 0.9) */
+    p.def.solver.substeps = 3;
+    assert_int_equal(sim_def_substeps(&p.def), 3);
 }
 
 /* The enclosed volume of the undeformed mesh approaches 2 pi^2 R r^2. */

@@ -34,14 +34,14 @@ save_by_rename() { sed "$1" c.ini >c.ini.new && mv c.ini.new c.ini; }
 # Saves in place: the same inode truncated and written.
 save_in_place() { local text; text=$(sed "$1" c.ini); printf '%s\n' "$text" >c.ini; }
 
-"$bin" --print-config --set scene.name=single --set sim.threads=1 >c.ini 2>/dev/null
+"$bin" --print-config --set scene.name=single --set sim.threads=1 --set sim.substeps=1 >c.ini 2>/dev/null
 "$bin" --headless --watch --config c.ini --dump final.json >out.txt 2>err.txt &
 pid=$!
 step "the run starts watching" \
     'dinghy: watching c.ini for changes \((inotify|polling its status)\); runs until interrupted' E
 
-save_by_rename 's/^stiffness = 400$/stiffness = 800/'
-step "good edit (saved by rename) applied" "dinghy: reloaded c.ini: dinghy.stiffness 400 -> 800"
+save_by_rename 's/^stiffness = 1500$/stiffness = 800/'
+step "good edit (saved by rename) applied" "dinghy: reloaded c.ini: dinghy.stiffness 1500 -> 800"
 
 save_in_place 's/^stiffness = 800$/stifness = 800/; s/^damping = 0.5$/damping = fast/'
 step "bad edit (saved in place) rejected" \

@@ -39,7 +39,7 @@ expect "demo ends with a summary line" 0 \
 # settings, so it pauses) and the window stays open until --frames.
 expect "demo: a blow-up rolls back and the demo goes on" 0 \
     "rolled back to step [0-9]+ \(t = [0-9.]+ s\), same settings; paused" \
-    -- --frames 60 --width 160 --height 100 --set scene.name=single --set sim.dt=0.005
+    -- --frames 60 --width 160 --height 100 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1
 
 # Screenshots: the requested size, from flags or from the config.
 expect "screenshot writes a PNG" 0 "^wrote $tmp/a.png \(200 x 120 pixels, step 20" -- \
@@ -99,7 +99,7 @@ done
 expect "screenshot into a directory that is a file" 2 "^dinghy: --screenshot $tmp/a.png/x.png: cannot write" -- \
     --screenshot "$tmp/a.png/x.png"
 printf 'old' >"$tmp/keep.png"
-expect "screenshot of a run that blows up" 3 "blew up" -- --screenshot "$tmp/keep.png" --steps 3000 --set scene.name=single --set sim.dt=0.005
+expect "screenshot of a run that blows up" 3 "blew up" -- --screenshot "$tmp/keep.png" --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1
 [[ $(cat "$tmp/keep.png") == old ]] && ok "a screenshot run that blows up leaves the earlier file" || bad "the earlier screenshot was changed"
 expect "help lists the picture flags" 0 "--record DIR" -- --help
 
@@ -113,8 +113,8 @@ SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$tmp/live.raw" \
 demo=$!
 wait_for() { for _ in $(seq 1 600); do grep -q "$1" "$tmp/live.err" && return 0; sleep 0.1; done; return 1; }
 wait_for "using config file"
-sed -i 's/^stiffness = 400$/stiffness = 800/' "$tmp/live.ini"
-wait_for "reloaded .*live.ini: dinghy.stiffness 400 -> 800" && ok "demo: a save applies while it runs" \
+sed -i 's/^stiffness = 1500$/stiffness = 800/' "$tmp/live.ini"
+wait_for "reloaded .*live.ini: dinghy.stiffness 1500 -> 800" && ok "demo: a save applies while it runs" \
     || bad "demo: no reload line: $(cat "$tmp/live.err")"
 sed -i 's/^pressure = 1$/pressure = soft/' "$tmp/live.ini"
 wait_for "not applied" && kill -0 $demo 2>/dev/null && grep -q "live.ini:[0-9]*: dinghy.pressure = 'soft'" "$tmp/live.err" \
@@ -122,8 +122,8 @@ wait_for "not applied" && kill -0 $demo 2>/dev/null && grep -q "live.ini:[0-9]*:
     || bad "demo: typo: $(cat "$tmp/live.err")"
 # A live edit that blows the demo up: the state and the settings before it
 # come back, one line says so, and the demo runs on.
-sed -i 's/^pressure = soft$/pressure = 1/; s/^stiffness = 800$/stiffness = 5000/' "$tmp/live.ini"
-wait_for "rolled back to step [0-9]* (t = [0-9.]* s) and the settings before the edit (dinghy.stiffness 5000 -> 800); still running" \
+sed -i 's/^pressure = soft$/pressure = 1/; s/^substeps = 0$/substeps = 1/; s/^stiffness = 800$/stiffness = 50000/' "$tmp/live.ini"
+wait_for "rolled back to step [0-9]* (t = [0-9.]* s) and the settings before the edit (sim.substeps 1 -> 0, dinghy.stiffness 50000 -> 800); still running" \
     && sleep 0.5 && kill -0 $demo 2>/dev/null && ok "demo: a blow-up after a live edit rolls back and the demo runs on" \
     || bad "demo: rollback: $(tail -n 3 "$tmp/live.err")"
 sleep 2 # the pair collides about a second in

@@ -126,7 +126,7 @@ static void edit_sequence(fixture *fx, int polling)
 
     /* a good save by rename */
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\nstiffness = 800\n");
-    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 800");
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 1500 -> 800");
     assert_true(cur.sim.ring.stiffness == 800.0);
     assert_int_equal(config_watch_poll(w, &cur, &next, &errors, changes, sizeof changes),
                      CONFIG_WATCH_NONE);
@@ -144,7 +144,7 @@ static void edit_sequence(fixture *fx, int polling)
     snprintf(expect, sizeof expect, "%s:5: dinghy.pressure = 'x' is not a number; allowed: 0 to "
              "1000000 N", fx->path);
     assert_string_equal(errors.lines[1], expect);
-    assert_true(next.sim.ring.stiffness == 400.0); /* untouched */
+    assert_true(next.sim.ring.stiffness == 1500.0); /* untouched */
     diag_free(&errors);
 
     /* the fix, back to what runs: no changes */
@@ -190,7 +190,7 @@ static void test_watch_keeps_sets(void **state)
     dinghy_settings cur = initial(fx);
     assert_true(cur.sim.ring.pressure == 3.0);
     save_by_rename(fx, "[scene]\nname = single\n[dinghy]\npressure = 2\nstiffness = 500\n");
-    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 400 -> 500");
+    expect_poll(w, &cur, CONFIG_WATCH_CHANGED, "dinghy.stiffness 1500 -> 500");
     assert_true(cur.sim.ring.pressure == 3.0);
     config_watch_close(w);
 }
@@ -214,7 +214,7 @@ static void test_reload_applies(void **state)
     for (int i = 0; i < 400 && (res = reload_poll(w, &cur, &sim, &r)) == RELOAD_NONE; i++)
         nap();
     assert_int_equal(res, RELOAD_APPLIED);
-    snprintf(expect, sizeof expect, "reloaded %s: dinghy.stiffness 400 -> 800, render.width 1280 -> 640",
+    snprintf(expect, sizeof expect, "reloaded %s: dinghy.stiffness 1500 -> 800, render.width 1280 -> 640",
              fx->path);
     assert_string_equal(r.summary, expect);
     assert_true(sim_get_def(sim)->ring.stiffness == 800.0);
@@ -233,18 +233,18 @@ static void test_reload_applies(void **state)
     assert_int_equal(cur.sim.ring.band, 5);
 
     save_by_rename(fx, "[scene]\nname = grid\ncount = 4\n[dinghy]\nstiffness = 800\nsides = 8\n"
-                       "[sim]\ndt = 0.005\n");
+                       "[sim]\ndt = 0.005\nsubsteps = 1\n");
     for (int i = 0; i < 400 && (res = reload_poll(w, &cur, &sim, &r)) == RELOAD_NONE; i++)
         nap();
     assert_int_equal(res, RELOAD_REBUILT);
-    snprintf(expect, sizeof expect, "reloaded %s: sim.dt 0.001 -> 0.005, scene.name single -> grid, "
+    snprintf(expect, sizeof expect, "reloaded %s: sim.dt 0.001 -> 0.005, sim.substeps 0 -> 1, scene.name single -> grid, "
              "scene.count 64 -> 4, dinghy.sides 16 -> 8, render.width 640 -> 1280; scene rebuilt",
              fx->path); /* a key left out returns to its default */
     assert_string_equal(r.summary, expect);
     assert_int_equal(sim_ring_count(sim), 4);
     assert_int_equal(sim_sides(sim), 8);
     assert_int_equal(sim_steps_done(sim), 0);
-    assert_non_null(strstr(r.warning, "warning: sim.dt = 0.005 s is above the explicit stability bound"));
+    assert_non_null(strstr(r.warning, "warning: sim.dt = 0.005 s in sim.substeps = 1 is above the explicit stability bound"));
     reload_report_free(&r);
     sim_destroy(sim);
     config_watch_close(w);

@@ -1,0 +1,48 @@
+/* Forces on the skin of a ring, face by face (physics.md sections 3 to 5):
+ * gas pressure, hydrostatic water pressure clipped at the surface, and drag
+ * and lift relative to the water and the air.
+ *
+ * The closed surface has two triangles per grid quad, outward:
+ * (m,n) (m+1,n) (m+1,n+1) and (m,n) (m+1,n+1) (m,n+1). skin_block works on
+ * a block of rows like the spring kernel: it computes every triangle of
+ * quad rows a-1 .. a+nb-1 into the thread's scratch (the row above the
+ * block is computed again by the thread that owns it: the same bits) and
+ * then gathers the six triangle corners of each vertex in a fixed order.
+ * Nothing is scattered across threads; the result does not depend on how
+ * rows are split. */
+#ifndef DINGHY_SKIN_H
+#define DINGHY_SKIN_H
+
+#include <stddef.h>
+
+/* The constants of one substep. */
+typedef struct {
+    float gauge;        /* gas gauge pressure p - p_air of this ring, Pa (0: no gas) */
+    float rho_g;        /* water density times gravity, N/m^3 (0: no exact buoyancy) */
+    float level;        /* height of the (flat, still) water surface, m */
+    int drag;           /* 1: drag and lift on every leading face */
+    float rho_water, rho_air; /* kg/m^3 */
+    float cd, cl;       /* drag and lift coefficients (physics.md section 5) */
+    float dt;           /* the substep, s, for the drag clamp */
+    float m_face;       /* mass a face's force moves in one step, kg: half a vertex */
+} skin_consts;
+
+/* Floats of per-thread scratch skin_block needs for blocks of up to
+ * max_rows rows of N vertices. */
+size_t skin_scratch_floats(int N, int max_rows);
+
+/* Adds the skin forces (N) on rows a .. a+nb-1 of one ring of M x N
+ * vertices (state arrays of that ring: x, y, z in m, vx, vy, vz in m/s) to
+ * f[c][r * W + h + n] (the spring kernel's block layout). */
+void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
+                const float *z, const float *vx, const float *vy, const float *vz, int a,
+                int nb, float *scratch, float *const f[3], int W, int h);
+
+/* Enclosed volume (m^3) contributed by the quads of row m (between rings
+ * m and m+1): the signed tetrahedra from `origin` (m) to each outward
+ * triangle, in double. Summed over the rows of a ring in row order: its
+ * volume. */
+double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
+                       const double origin[3]);
+
+#endif

@@ -58,6 +58,7 @@ int config_build_text(const config_source *src, const char *text, size_t len,
             o->failed[idx] = rc != 0;
         }
     }
+    work.sim.world.river.seed = work.scene.seed; /* sim.seed lays out the river too */
     config_check_origins(&work, o, src->path ? src->path : "parameters", d);
     free(o);
     sort_by_line(d, before < d->stored ? before : d->stored, text ? src->path : NULL);

@@ -60,6 +60,7 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->row_bad, 0, s->nrows);
     sim_clear_events(s);
+    sim_refresh_volumes(s);
     sim_measure_rings(s);
     return 0;
 }

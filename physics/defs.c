@@ -26,6 +26,7 @@ world_def world_def_default(void)
             .model = WATER_EXACT, .level = 0.0, .density = 1000.0, .buoyancy = 100.0,
             .drag = 1.0, .drag_coefficient = 0.5, .lift_coefficient = 0.2,
         },
+        .river = river_def_default(),
     };
     return w;
 }
@@ -181,6 +182,35 @@ static void relate(problems *ps, size_t a, size_t b)
 }
 
 #define RING(f) SIM_PART_RING, offsetof(ring_def, f)
+
+/* The river's own check, each problem (one line, "field = value ...")
+ * mapped to its field. */
+static void river_problems(problems *ps, const river_def *r)
+{
+    static const struct { const char *name; size_t offset; } fields[] = {
+        {"speed", offsetof(river_def, speed)}, {"waves", offsetof(river_def, waves)},
+        {"width", offsetof(river_def, width)}, {"depth", offsetof(river_def, depth)},
+        {"length", offsetof(river_def, length)}, {"bend", offsetof(river_def, bend)},
+        {"drop_height", offsetof(river_def, drop_height)},
+        {"drop_length", offsetof(river_def, drop_length)},
+        {"bank_height", offsetof(river_def, bank_height)}, {"chop", offsetof(river_def, chop)},
+        {"rocks", offsetof(river_def, rocks)}, {"drops", offsetof(river_def, drops)},
+    };
+    char msg[2048];
+    if (river_def_check(r, msg, sizeof msg) == 0)
+        return;
+    for (char *line = msg; *line;) {
+        size_t len = strcspn(line, "\n");
+        size_t name_len = strcspn(line, " =");
+        size_t offset = 0;
+        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+            if (strlen(fields[i].name) == name_len && !strncmp(line, fields[i].name, name_len))
+                offset = fields[i].offset;
+        problem(ps, SIM_PART_WORLD, offsetof(world_def, river) + offset, "river", NAN, NAN, NAN,
+                "%.*s", (int)len, line);
+        line += len + (line[len] == '\n');
+    }
+}
 #define SOLVER(f) SIM_PART_SOLVER, offsetof(solver_def, f)
 #define WORLD(f) SIM_PART_WORLD, offsetof(world_def, f)
 
@@ -207,6 +237,7 @@ int sim_def_check(const sim_def *d, int rings, sim_problem *out, int max)
           d->world.water.drag_coefficient, 0, INFINITY, "a drag coefficient cannot be negative");
     range(&ps, WORLD(water.lift_coefficient), "lift coefficient",
           d->world.water.lift_coefficient, 0, INFINITY, "a lift coefficient cannot be negative");
+    river_problems(&ps, &d->world.river);
     if (d->world.water.model != WATER_EXACT && d->world.water.model != WATER_SEED)
         problem(&ps, WORLD(water.model), "water model", d->world.water.model, 0, 1,
                 "unknown water model");
@@ -296,6 +327,7 @@ static const live_field live_fields[] = {
     {RING(stiffness), D}, {RING(inflation), sizeof(inflation_model)},
     {RING(gauge_pressure), D}, {RING(pressure), D}, {RING(repulsion), D},
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
+    {WORLD(river.speed), D}, {WORLD(river.waves), D},
 };
 #define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])
 

@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "river.h"
+
 /* How the state is advanced. */
 typedef struct {
     double dt;            /* time step of sim_step, s */
@@ -32,12 +34,15 @@ typedef struct {
     double lift_coefficient; /* C_L of the per-face lift (exact model) */
 } water_def;
 
-/* What the rings live in. */
+/* What the rings live in. The river (physics.md section 6) is built only
+ * when a scene asks for it (sim_enable_river); otherwise the water is
+ * still, flat at water.level. */
 typedef struct {
     double gravity;       /* downward acceleration, m/s^2 */
     double air_pressure;  /* ambient air pressure, Pa */
     double air_density;   /* kg/m^3: the faces above water feel drag in it */
     water_def water;
+    river_def river;      /* the course, current and rocks of a river scene */
 } world_def;
 
 /* How a ring is kept inflated: an isothermal ideal gas, p V = p0 V0,

@@ -97,6 +97,7 @@ void sim_destroy(dinghy_sim *s)
     free(s->gx); free(s->gy); free(s->gz);
     free(s->c0); free(s->v0); free(s->row_bad); free(s->scratch); free(s->rings);
     free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
+    river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
     spring_plan_free(&s->springs);
@@ -195,9 +196,33 @@ void sim_clear_rings(dinghy_sim *s)
 }
 
 /* Writes ring p, undeformed, in the pose into the current buffer. */
+/* The volumes of ring p's rows and its gas pressure, from the current
+ * state (the tick then keeps them up to date). */
+static void ring_volumes(dinghy_sim *s, int p)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const size_t base = (size_t)p * s->V;
+    const double origin[3] = {b->x[base], b->y[base], b->z[base]};
+    double vol = 0.0;
+    for (int m = 0; m < s->M; m++) {
+        double v = skin_row_volume(s->M, s->N, b->x + base, b->y + base, b->z + base, m, origin);
+        s->row_vol[(size_t)p * s->M + m] = v;
+        vol += v;
+    }
+    s->ring_vol[p] = vol;
+    double p0 = s->def.world.air_pressure + s->def.ring.gauge_pressure;
+    double v = vol > 1e-3 * s->rest_volume ? vol : 1e-3 * s->rest_volume;
+    s->ring_gauge[p] = (float)(p0 * s->rest_volume / v - s->def.world.air_pressure);
+}
+
+void sim_refresh_volumes(dinghy_sim *s)
+{
+    for (int p = 0; p < s->P; p++)
+        ring_volumes(s, p);
+}
+
 static void write_pose(dinghy_sim *s, int p, const ring_pose *d)
 {
-    s->ring_gauge[p] = (float)s->def.ring.gauge_pressure; /* at the rest volume */
     const ring_def *ring = &s->def.ring;
     sim_buffer *b = &s->buf[s->cur];
     for (int m = 0; m < s->M; m++)
@@ -213,6 +238,7 @@ static void write_pose(dinghy_sim *s, int p, const ring_pose *d)
             b->vz[i] = (float)d->velocity[2];
         }
     memset(s->row_bad + (size_t)p * s->M, 0, (size_t)s->M);
+    ring_volumes(s, p);
 }
 
 int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
@@ -347,9 +373,35 @@ void sim_set_threads(dinghy_sim *s, int threads)
 
 int sim_threads(const dinghy_sim *s) { return s->nthreads; }
 
+int sim_enable_river(dinghy_sim *s)
+{
+    river_world *w = river_create(&s->def.world.river);
+    if (!w)
+        return -1;
+    river_destroy(s->river);
+    s->river = w;
+    return 0;
+}
+
+const river_world *sim_river(const dinghy_sim *s) { return s->river; }
+
+void sim_water_at(const dinghy_sim *s, double x, double y, double z, water_point *out)
+{
+    if (s->river) {
+        river_sample(s->river, x, y, z, s->time, out);
+        return;
+    }
+    out->height = s->def.world.water.level;
+    out->normal[0] = out->normal[1] = 0.0;
+    out->normal[2] = 1.0;
+    out->velocity[0] = out->velocity[1] = out->velocity[2] = 0.0;
+}
+
 void sim_set_live(dinghy_sim *s, const sim_def *def)
 {
     sim_def_copy_live(&s->def, def);
+    if (s->river)
+        river_set_live(s->river, s->def.world.river.speed, s->def.world.river.waves);
     s->substeps = sim_def_substeps(&s->def);
     sim_set_threads(s, def->solver.threads);
 }

@@ -46,6 +46,21 @@ void sim_place_ring(dinghy_sim *sim, int ring, const ring_pose *pose);
  * then built again with sim_add_ring). */
 void sim_clear_rings(dinghy_sim *sim);
 
+/* Makes the water the river of world.river (physics.md section 6): its
+ * surface, current, rocks, banks and bed act on the rings from the next
+ * step, rings past the downstream end are dropped in again upstream.
+ * Returns 0, or -1 when the river cannot be built (invalid or no memory). */
+int sim_enable_river(dinghy_sim *sim);
+
+/* The river, or NULL while the water is still and flat (read-only; valid
+ * until the simulation is destroyed). */
+const river_world *sim_river(const dinghy_sim *sim);
+
+/* The water at (x, y, z) (m) now: the one question renderer, sound and
+ * dump ask of it (the river's surface and current, else the flat still
+ * water at world.water.level). */
+void sim_water_at(const dinghy_sim *sim, double x, double y, double z, water_point *out);
+
 /* Advances the state by `steps` steps of solver.dt. Returns the number of
  * steps done: fewer than asked when the state blew up (see sim_blowup). */
 long sim_step(dinghy_sim *sim, long steps);

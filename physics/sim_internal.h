@@ -48,6 +48,7 @@ struct dinghy_sim {
     event_state ev;       /* contact starts and splashes */
 
     sim_ring_state *rings;/* published per ring: the current state measured */
+    river_world *river;   /* NULL: still, flat water */
     size_t heap_bytes;    /* what sim_create allocated */
 
     long step;
@@ -60,5 +61,9 @@ struct dinghy_sim {
  * every ring, or of ring p alone. */
 void sim_measure_rings(dinghy_sim *sim);
 void sim_measure_ring(dinghy_sim *sim, int p);
+
+/* Sets every ring's row volumes and gas pressure from the current state
+ * (after the state was replaced, as by a checkpoint). */
+void sim_refresh_volumes(dinghy_sim *sim);
 
 #endif

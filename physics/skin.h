@@ -38,10 +38,14 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h);
 
-/* Enclosed volume (m^3) contributed by the quads of row m (between rings
- * m and m+1): the signed tetrahedra from `origin` (m) to each outward
- * triangle, in double. Summed over the rows of a ring in row order: its
- * volume. */
+/* The enclosed volume of row m's quads (from `origin`, m; m^3), in float
+ * within the row: what the tick sums each substep for the gas. */
+double skin_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
+                            const float origin[3]);
+
+/* The same volume of row m's quads in double, one row at a time (to set
+ * the volumes of a ring just placed), from `origin` (m). Summed over the
+ * rows of a ring in row order: its volume. */
 double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
                        const double origin[3]);
 

@@ -49,14 +49,16 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
     s->cvz[row] = sw / (float)N;
     if (s->def.ring.inflation == INFLATION_GAS) {
         const size_t base = (row / (size_t)s->M) * s->V;
-        const double origin[3] = {in->x[base], in->y[base], in->z[base]};
-        s->row_vol[row] = skin_row_volume(s->M, N, in->x + base, in->y + base, in->z + base,
-                                          (int)(row % (size_t)s->M), origin);
+        const float origin[3] = {in->x[base], in->y[base], in->z[base]};
+        s->row_vol[row] = skin_row_volume_fast(s->M, N, in->x + base, in->y + base,
+                                               in->z + base, (int)(row % (size_t)s->M), origin);
     }
 }
 
 /* Ring centre and mean velocity from its rows, in row order; with gas,
- * the enclosed volume and the pressure p0 V0 / V. */
+ * the enclosed volume and the pressure p0 V0 / V of this substep. (A
+ * pressure one substep behind the volume made the ring's breathing mode
+ * grow: measured, so the volume has its own pass and barrier.) */
 static void dinghy_centre(dinghy_sim *s, int p)
 {
     if (s->def.ring.inflation == INFLATION_GAS) {

@@ -14,6 +14,26 @@ static void vec(FILE *out, const double v[3])
     fprintf(out, "[%.9g, %.9g, %.9g]", v[0], v[1], v[2]);
 }
 
+/* The river: its course (centre line at the surface, at most 1 m apart,
+ * upstream first), widths, rocks and speed. */
+static void write_river(FILE *out, const river_course *c)
+{
+    fprintf(out, ",\n  \"river\": {\n    \"speed\": %.9g,\n    \"course\": [", c->speed);
+    for (int i = 0; i < c->count; i++)
+        fprintf(out, "%s[%.6f, %.6f, %.6f]", i ? ", " : "", c->point[3 * i], c->point[3 * i + 1],
+                c->point[3 * i + 2]);
+    fprintf(out, "],\n    \"width\": [");
+    for (int i = 0; i < c->count; i++)
+        fprintf(out, "%s%.6f", i ? ", " : "", c->width[i]);
+    fprintf(out, "],\n    \"rocks\": [");
+    for (int r = 0; r < c->rock_count; r++) {
+        const double *k = &c->rock[4 * r];
+        fprintf(out, "%s{\"center\": [%.6f, %.6f, %.6f], \"radius\": %.6f}", r ? ", " : "", k[0],
+                k[1], k[2], k[3]);
+    }
+    fprintf(out, "]\n  }");
+}
+
 void report_write_json(dinghy_sim *sim, FILE *out)
 {
     double momentum[3], ke;
@@ -39,10 +59,16 @@ void report_write_json(dinghy_sim *sim, FILE *out)
             fprintf(out, ", \"pressure\": %.9g", s->pressure);
         else
             fprintf(out, ", \"pressure\": null");
-        fprintf(out, ", \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g}",
+        fprintf(out, ", \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g",
                 s->mean_depth, s->min_z, s->max_z);
+        if (sim_river(sim))
+            fprintf(out, ", \"travelled\": %.9g, \"respawns\": %d", s->travelled, s->respawns);
+        fprintf(out, "}");
     }
-    fprintf(out, "\n  ]\n}\n");
+    fprintf(out, "\n  ]");
+    if (sim_river(sim))
+        write_river(out, river_course_view(sim_river(sim)));
+    fprintf(out, "\n}\n");
 }
 
 int report_blowup(const dinghy_sim *sim)

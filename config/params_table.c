@@ -76,7 +76,7 @@ const param_key param_table[] = {
     {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", NULL},
     {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", NULL},
     {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy", NULL},
-    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 0, 1e9, "N/m", "spring constant of every spring", NULL},
+    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 1, 1e9, "N/m", "spring constant of every spring (0 holds no shape at all: not allowed)", NULL},
     {"dinghy.inflation", PK_CHOICE, DOFF(inflation), 0, 0, "", "gas: an ideal gas, p V = p0 V0, pushing on every face; constant: dinghy.pressure on every vertex", inflation_choice},
     {"dinghy.gauge_pressure", PK_DOUBLE, DOFF(gauge_pressure), 0, 1e6, "Pa", "gas: pressure above the air's at the rest volume", NULL},
     {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "constant inflation: outward force on every vertex", NULL},

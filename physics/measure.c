@@ -106,6 +106,8 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
         out.pressure = s->def.world.air_pressure + s->ring_gauge[p];
     else
         out.pressure = NAN;
+    out.travelled = s->travelled[p];
+    out.respawns = s->respawns[p];
     s->rings[p] = out;
 }
 

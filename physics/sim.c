@@ -14,9 +14,9 @@
 /* ---- sizes: one place for what the allocator takes and the estimate says ---- */
 
 #define STATE_FLOATS_PER_VERTEX 12 /* two buffers of x, y, z, vx, vy, vz */
-#define FLOATS_PER_ROW 9           /* segment centre, mean velocity, repulsion */
+#define FLOATS_PER_ROW 18          /* segment centre, mean velocity, repulsion, water (8), hit */
 #define DOUBLES_PER_ROW 1          /* the row's share of the enclosed volume */
-#define DOUBLES_PER_RING 7         /* ring centre, mean velocity, volume */
+#define DOUBLES_PER_RING 9         /* ring centre, mean velocity, volume, station, travelled */
 #define FLOATS_PER_RING 1          /* gas gauge pressure */
 
 static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
@@ -39,9 +39,9 @@ static size_t layout_bytes(const ring_def *r, int cap, int threads)
     size_t noff = (size_t)r->band * r->band;
     return sizeof(dinghy_sim)
          + STATE_FLOATS_PER_VERTEX * V * (size_t)cap * sizeof(float)
-         + rows * (FLOATS_PER_ROW * sizeof(float) + DOUBLES_PER_ROW * sizeof(double) + 1)
+         + rows * (FLOATS_PER_ROW * sizeof(float) + DOUBLES_PER_ROW * sizeof(double) + 2)
          + (size_t)cap * (DOUBLES_PER_RING * sizeof(double) + FLOATS_PER_RING * sizeof(float)
-                          + sizeof(sim_ring_state))
+                          + sizeof(int) + sizeof(sim_ring_state))
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
          + scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads
@@ -97,6 +97,9 @@ void sim_destroy(dinghy_sim *s)
     free(s->gx); free(s->gy); free(s->gz);
     free(s->c0); free(s->v0); free(s->row_bad); free(s->scratch); free(s->rings);
     free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
+    free(s->weta); free(s->wsx); free(s->wsy); free(s->wpx); free(s->wpy);
+    free(s->wu); free(s->wv); free(s->ww); free(s->row_hit);
+    free(s->wnear); free(s->ring_s); free(s->travelled); free(s->respawns);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
@@ -157,7 +160,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->substeps = sim_def_substeps(def);
     fail |= alloc_buffer(&s->buf[0], n) | alloc_buffer(&s->buf[1], n);
     float **rowf[FLOATS_PER_ROW] = {&s->cx, &s->cy, &s->cz, &s->cvx, &s->cvy, &s->cvz,
-                                    &s->gx, &s->gy, &s->gz};
+                                    &s->gx, &s->gy, &s->gz, &s->weta, &s->wsx, &s->wsy,
+                                    &s->wpx, &s->wpy, &s->wu, &s->wv, &s->ww, &s->row_hit};
     for (int k = 0; k < FLOATS_PER_ROW; k++) {
         *rowf[k] = calloc(r, sizeof(float));
         fail |= !*rowf[k];
@@ -167,10 +171,15 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->rings = calloc((size_t)s->cap, sizeof *s->rings);
     s->row_bad = calloc(r, 1);
     s->row_vol = calloc(r, sizeof *s->row_vol);
+    s->wnear = calloc(r, 1);
+    s->ring_s = calloc((size_t)s->cap, sizeof *s->ring_s);
+    s->travelled = calloc((size_t)s->cap, sizeof *s->travelled);
+    s->respawns = calloc((size_t)s->cap, sizeof *s->respawns);
+    s->river_rng = 0x5eed0f7a1e5ull;
     s->ring_vol = calloc((size_t)s->cap, sizeof *s->ring_vol);
     s->ring_gauge = calloc((size_t)s->cap, sizeof *s->ring_gauge);
     fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad || !s->row_vol || !s->ring_vol
-          || !s->ring_gauge;
+          || !s->ring_gauge || !s->wnear || !s->ring_s || !s->travelled || !s->respawns;
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
@@ -190,6 +199,8 @@ void sim_clear_rings(dinghy_sim *s)
     s->cur = 0;
     s->step = 0;
     s->time = 0.0;
+    memset(s->travelled, 0, sizeof *s->travelled * (size_t)s->cap);
+    memset(s->respawns, 0, sizeof *s->respawns * (size_t)s->cap);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->row_bad, 0, (size_t)s->cap * s->M);
     events_reset(&s->ev);
@@ -239,6 +250,32 @@ static void write_pose(dinghy_sim *s, int p, const ring_pose *d)
         }
     memset(s->row_bad + (size_t)p * s->M, 0, (size_t)s->M);
     ring_volumes(s, p);
+    /* its rows' centres, the ring's centre, and the water they sit in */
+    double c[3] = {0.0, 0.0, 0.0};
+    for (int m = 0; m < s->M; m++) {
+        size_t row = (size_t)p * s->M + m, v0 = row * (size_t)s->N;
+        double r[3] = {0.0, 0.0, 0.0};
+        for (int n = 0; n < s->N; n++) {
+            r[0] += b->x[v0 + n];
+            r[1] += b->y[v0 + n];
+            r[2] += b->z[v0 + n];
+        }
+        s->cx[row] = (float)(r[0] / s->N);
+        s->cy[row] = (float)(r[1] / s->N);
+        s->cz[row] = (float)(r[2] / s->N);
+        s->row_hit[row] = 0.0f;
+        water_sample_row(s, row);
+        for (int k = 0; k < 3; k++)
+            c[k] += r[k] / s->V;
+    }
+    for (int k = 0; k < 3; k++) {
+        s->c0[3 * p + k] = c[k];
+        s->v0[3 * p + k] = d->velocity[k];
+    }
+    double n;
+    s->ring_s[p] = 0.0;
+    if (s->river)
+        river_station(s->river, c[0], c[1], &s->ring_s[p], &n);
 }
 
 int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
@@ -247,6 +284,8 @@ int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
         return -1;
     int p = s->P;
     set_count(s, p + 1);
+    s->travelled[p] = 0.0;
+    s->respawns[p] = 0;
     write_pose(s, p, pose);
     sim_measure_ring(s, p);
     return p;
@@ -297,7 +336,9 @@ long sim_step(dinghy_sim *s, long steps)
     for (; done < steps; done++) {
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
-            rc = tick_step(s, dt, k == s->substeps - 1);
+            rc = tick_step(s, dt, k == 0, k == s->substeps - 1);
+        if (rc == 0 && s->river)
+            water_endless_run(s);
         if (rc != 0) {
             if (rc > 0) {
                 done++;
@@ -313,8 +354,11 @@ long sim_step(dinghy_sim *s, long steps)
             break;
         }
     }
-    if (done > 0)
+    if (done > 0) {
         sim_measure_rings(s);
+        if (!s->blowup.happened)
+            sim_check_rings(s);
+    }
     return done;
 }
 
@@ -346,6 +390,31 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
         snprintf(what, sizeof what, "a runaway speed of %.3g m/s (limit %.0f)", b->speed,
                  SIM_RUNAWAY_SPEED);
     char cause[512];
+    static const char *const fault_what[] = {
+        "", "is turned inside out or crushed: its volume is %.3g of its rest volume",
+        "is blown up like a balloon: its volume is %.3g times its rest volume",
+        "is torn: a skin edge is %.3g times its rest length",
+        "has flown away: a vertex is %.3g m from the origin",
+    };
+    static const char *const fault_fix[] = {
+        "",
+        "the springs are too soft for the load on them (heavy rings, a hard squeeze, a low "
+        "gauge pressure or a constant inflation that cannot hold the shape); raise the spring "
+        "stiffness or the gauge pressure, or use the gas inflation",
+        "the inflation is too strong for the springs; lower the inflation (gauge pressure or "
+        "constant force) or raise the spring stiffness",
+        "the springs are too soft for the inflation or the load; raise the spring stiffness",
+        "a force too strong for the time step threw it; use automatic substeps",
+    };
+    if (b->fault != SIM_RING_WHOLE) {
+        char what2[160];
+        snprintf(what2, sizeof what2, fault_what[b->fault], b->measure);
+        snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d %s (the bound "
+                 "is %g to %g of the rest volume, %g times a rest length); likely cause: %s",
+                 b->step, b->time, b->dinghy, what2, SIM_MIN_VOLUME, SIM_MAX_VOLUME,
+                 SIM_MAX_STRETCH, fault_fix[b->fault]);
+        return;
+    }
     if (dt > bound)
         snprintf(cause, sizeof cause,
                  "the time step %g s is above the stability bound %.3g s = sqrt(2 m / sum k) "
@@ -380,6 +449,8 @@ int sim_enable_river(dinghy_sim *s)
         return -1;
     river_destroy(s->river);
     s->river = w;
+    for (size_t r = 0; r < s->nrows; r++) /* the rings there now sit in the river */
+        water_sample_row(s, r);
     return 0;
 }
 

@@ -65,6 +65,24 @@ void sim_water_at(const dinghy_sim *sim, double x, double y, double z, water_poi
  * steps done: fewer than asked when the state blew up (see sim_blowup). */
 long sim_step(dinghy_sim *sim, long steps);
 
+/* A ring is whole when its enclosed volume is between SIM_MIN_VOLUME and
+ * SIM_MAX_VOLUME times its rest volume (so it is not turned inside out,
+ * crushed or blown up like a balloon), no grid edge of its skin is longer
+ * than SIM_MAX_STRETCH times its rest length (not torn), and every vertex
+ * is within SIM_WORLD_SIZE of the origin. sim_step checks every ring at
+ * the end of each call and reports a ring that is not as a blow-up. */
+#define SIM_MIN_VOLUME 0.25
+#define SIM_MAX_VOLUME 4.0
+#define SIM_MAX_STRETCH 3.0
+#define SIM_WORLD_SIZE 1.0e5 /* m */
+typedef enum {
+    SIM_RING_WHOLE = 0,
+    SIM_RING_INSIDE_OUT, /* volume below SIM_MIN_VOLUME of rest (or negative) */
+    SIM_RING_BALLOONED,  /* volume above SIM_MAX_VOLUME of rest */
+    SIM_RING_TORN,       /* an edge stretched beyond SIM_MAX_STRETCH */
+    SIM_RING_ESCAPED,    /* a vertex beyond SIM_WORLD_SIZE */
+} sim_ring_fault;
+
 /* What went wrong when the state blew up. */
 typedef struct {
     int happened;      /* 0 while the state is healthy */
@@ -74,6 +92,8 @@ typedef struct {
     int vertex;        /* its first bad vertex, index within the dinghy */
     int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */
     double speed;      /* that vertex's speed, m/s (NaN when non-finite) */
+    sim_ring_fault fault; /* SIM_RING_WHOLE: a speed or non-finite blow-up */
+    double measure;    /* the fault's figure: volume / rest volume, stretch, or distance */
 } sim_blowup_info;
 sim_blowup_info sim_blowup(const dinghy_sim *sim);
 
@@ -151,6 +171,8 @@ typedef struct {
     double buoyancy_centre[3]; /* centre of that volume, m (the ring's centre when dry) */
     double pressure;    /* absolute gas pressure p0 V0 / V the last substep pushed with
                            (V at its start), Pa; NaN for constant inflation */
+    double travelled;   /* river: m along the course since the start, over re-drops */
+    int respawns;       /* river: times dropped in again upstream */
 } sim_ring_state;
 /* Array of sim_ring_count entries, valid until the next step or change. */
 const sim_ring_state *sim_rings(const dinghy_sim *sim);

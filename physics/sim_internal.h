@@ -33,6 +33,18 @@ struct dinghy_sim {
     float *cx, *cy, *cz;  /* segment centres, per row, m */
     float *cvx, *cvy, *cvz; /* segment mean velocities, per row, m/s */
     float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
+    /* The water each row sits in, sampled at the row's centre every
+     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
+     * weta) with slopes wsx, wsy, and the flow velocity there. */
+    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
+    float *wu, *wv, *ww;  /* flow velocity, m/s */
+    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *row_hit;       /* per row: fastest speed into a solid this step, m/s */
+    /* the endless run, per ring */
+    double *ring_s;       /* arc length of the centre at the last step, m */
+    double *travelled;    /* m along the course since the start, over re-drops */
+    int *respawns;
+    uint64_t river_rng;   /* the re-drop places */
     double *c0, *v0;      /* ring centres (m) and mean velocities (m/s), 3 per ring */
     double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
     double *ring_vol;     /* enclosed volume per ring at the start of the substep, m^3 */
@@ -57,10 +69,33 @@ struct dinghy_sim {
     double phase_s[PHASE_COUNT];
 };
 
+/* How often the water is sampled at the rows, steps (physics.md section 6:
+ * the surface moves a few millimetres between samples). */
+#define RIVER_SAMPLE_STEPS 8
+
+/* Samples the water for row r of the current state (its centre cx..cz must
+ * be up to date): the river, or the flat still water. */
+void water_sample_row(dinghy_sim *sim, size_t row);
+
+/* Keeps the vertices of a row near a solid out of it (physics.md section 6:
+ * pushed out along the distance gradient, the inward velocity removed,
+ * Coulomb friction on the tangential one). Returns the fastest inward
+ * speed removed, m/s. */
+float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, float *vx,
+                         float *vy, float *vz, size_t row);
+
+/* After each step with a river: rings past the downstream end (or out of
+ * the channel) are dropped in again upstream; travelled distances. */
+void water_endless_run(dinghy_sim *sim);
+
 /* Measures the published per-ring quantities of the current state: of
  * every ring, or of ring p alone. */
 void sim_measure_rings(dinghy_sim *sim);
 void sim_measure_ring(dinghy_sim *sim, int p);
+
+/* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
+ * measured rings; records a blow-up and returns -1 when one is not. */
+int sim_check_rings(dinghy_sim *sim);
 
 /* Sets every ring's row volumes and gas pressure from the current state
  * (after the state was replaced, as by a checkpoint). */

@@ -17,8 +17,10 @@
 
 /* Per quad: two triangles, three corners each, three components. */
 #define QUAD_FLOATS 18
-/* Floats of one padded vertex row: x, y, z, vx, vy, vz of N + 1 vertices. */
-#define ROW_ARRAYS 6
+/* Arrays of one padded vertex row, N + 1 floats each: x, y, z, vx, vy, vz,
+ * then the water at the vertex: surface height and flow velocity. */
+#define ROW_ARRAYS 10
+#define STATE_ARRAYS 6
 
 size_t skin_scratch_floats(int N, int max_rows)
 {
@@ -62,7 +64,8 @@ static void drag_force(const skin_consts *k, const float an[3], const float u[3]
 
 /* The forces on the three corners of one triangle cut by the surface, in
  * plain scalar code (the exact clipper): out[corner][component], N. */
-static void cut_triangle(const skin_consts *k, float p[3][3], float v[3][3], float out[3][3])
+static void cut_triangle(const skin_consts *k, float p[3][3], float v[3][3], const float eta[3],
+                         float out[3][3])
 {
     float e1[3], e2[3], an[3];
     for (int c = 0; c < 3; c++) {
@@ -81,7 +84,7 @@ static void cut_triangle(const skin_consts *k, float p[3][3], float v[3][3], flo
         a[c] = p[0][c];
         b[c] = p[1][c];
         cc[c] = p[2][c];
-        d[c] = (double)k->level - p[c][2];
+        d[c] = (double)eta[c] - p[c][2];
     }
     double wet_area = hydro_triangle_loads(a, b, cc, d, load, NULL);
     for (int i = 0; i < 3; i++)
@@ -103,19 +106,59 @@ static void cut_triangle(const skin_consts *k, float p[3][3], float v[3][3], flo
     }
 }
 
-/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, n = 0 .. N. */
+/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
+ * ww, n = 0 .. N. */
 typedef struct {
     float *r[ROW_ARRAYS];
 } padded_row;
 
-static void pad_row(padded_row *out, float *mem, int N, const float *const src[ROW_ARRAYS],
-                    size_t first)
+/* Row m of the ring into out: the state, and the water at each vertex. */
+static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
+                    const float *const src[STATE_ARRAYS], int m)
 {
-    for (int j = 0; j < ROW_ARRAYS; j++) {
+    const size_t first = (size_t)m * (size_t)N;
+    for (int j = 0; j < ROW_ARRAYS; j++)
         out->r[j] = mem + (size_t)j * (size_t)(N + 1);
+    for (int j = 0; j < STATE_ARRAYS; j++) {
         memcpy(out->r[j], src[j] + first, sizeof(float) * (size_t)N);
         out->r[j][N] = src[j][first];
     }
+    float *eta = out->r[6];
+    if (k->flow) {
+        const float e = k->eta[m], sx = k->sx[m], sy = k->sy[m], px = k->px[m], py = k->py[m];
+        const float *x = out->r[0], *y = out->r[1];
+        for (int n = 0; n <= N; n++)
+            eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
+        for (int j = 0; j < 3; j++) {
+            const float w = (j == 0 ? k->u : j == 1 ? k->v : k->w)[m];
+            for (int n = 0; n <= N; n++)
+                out->r[7 + j][n] = w;
+        }
+    } else {
+        for (int n = 0; n <= N; n++)
+            eta[n] = k->level;
+        for (int j = 7; j < ROW_ARRAYS; j++)
+            memset(out->r[j], 0, sizeof(float) * (size_t)(N + 1));
+    }
+}
+
+/* Adds a third of the drag and lift (physics.md section 5) on a face of
+ * unit normal n and (wet or dry) area A moving at u relative to a fluid of
+ * density rho, clamped so that one step never reverses u (see
+ * drag_force); branch-free, for the vectorised loop. */
+static inline void face_drag(float nx, float ny, float nz, float A, float ux, float uy,
+                             float uz, float rho, float cd, float cl, float clamp, float *dx,
+                             float *dy, float *dz)
+{
+    float u2 = ux * ux + uy * uy + uz * uz, ul = sqrtf(u2);
+    float iu = 1.0f / (ul > 0.0f ? ul : 1.0f);
+    float c = (nx * ux + ny * uy + nz * uz) * iu;
+    float q = c > 0.0f ? rho * A * u2 * c : 0.0f;
+    float dv = cd * q * clamp; /* speed one step of the drag takes off u */
+    float f = (dv > ul ? ul / dv : 1.0f) * -q * (1.0f / 3.0f);
+    *dx += f * (cd * ux * iu + cl * (nx - c * ux * iu));
+    *dy += f * (cd * uy * iu + cl * (ny - c * uy * iu));
+    *dz += f * (cd * uz * iu + cl * (nz - c * uz * iu));
 }
 
 /* One triangle type over a whole quad row: corners A, B, C are taken from
@@ -132,7 +175,7 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
                           float *restrict o5, float *restrict o6, float *restrict o7,
                           float *restrict o8, float *restrict cut)
 {
-    const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, level = k->level;
+    const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
     const float clamp = k->dt / k->m_face;
@@ -142,6 +185,10 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
     const float *restrict au = ra->r[3] + oa, *restrict av = ra->r[4] + oa, *restrict aw = ra->r[5] + oa;
     const float *restrict bu = rb->r[3] + ob, *restrict bv = rb->r[4] + ob, *restrict bw = rb->r[5] + ob;
     const float *restrict cu = rc->r[3] + oc, *restrict cv = rc->r[4] + oc, *restrict cw = rc->r[5] + oc;
+    const float *restrict ae = ra->r[6] + oa, *restrict be = rb->r[6] + ob, *restrict ce = rc->r[6] + oc;
+    const float *restrict aU = ra->r[7] + oa, *restrict aV = ra->r[8] + oa, *restrict aW = ra->r[9] + oa;
+    const float *restrict bU = rb->r[7] + ob, *restrict bV = rb->r[8] + ob, *restrict bW = rb->r[9] + ob;
+    const float *restrict cU = rc->r[7] + oc, *restrict cV = rc->r[8] + oc, *restrict cW = rc->r[9] + oc;
     for (int n = 0; n < N; n++) {
         float e1x = bx[n] - ax[n], e1y = by[n] - ay[n], e1z = bz[n] - az[n];
         float e2x = cx[n] - ax[n], e2y = cy[n] - ay[n], e2z = cz[n] - az[n];
@@ -149,7 +196,7 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float ny = 0.5f * (e1z * e2x - e1x * e2z);
         float nz = 0.5f * (e1x * e2y - e1y * e2x);
         /* water pressure on a face wholly under water (cut faces: later) */
-        float da = level - az[n], db = level - bz[n], dc = level - cz[n];
+        float da = ae[n] - az[n], db = be[n] - bz[n], dc = ce[n] - cz[n];
         /* branch-free (it vectorises): 1 or 0 per corner under water */
         float wa = da > 0.0f ? 1.0f : 0.0f, wb = db > 0.0f ? 1.0f : 0.0f;
         float wc = dc > 0.0f ? 1.0f : 0.0f;
@@ -160,24 +207,20 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float fa = s * (2.0f * da + db + dc), fb = s * (da + 2.0f * db + dc);
         float fc = s * (da + db + 2.0f * dc);
         /* drag and lift, water and air, clamped (see drag_force) */
-        float ux = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
-        float uy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
-        float uz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
-        float u2 = ux * ux + uy * uy + uz * uz;
+        /* the face's velocity relative to the water and to the (still) air */
+        float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
+        float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
+        float vfz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
+        float uwx = vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f);
+        float uwy = vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f);
+        float uwz = vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f);
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
-        float ul = sqrtf(u2);
-        float safe_a = area > 0.0f ? area : 1.0f, safe_u = ul > 0.0f ? ul : 1.0f;
-        float c = (nx * ux + ny * uy + nz * uz) / (safe_a * safe_u);
-        float q = c > 0.0f ? drag * area * u2 * c : 0.0f;
-        /* one step of the drag takes cd rho q dt / m off u: at most ul */
-        float dvw = cd * rw * q * clamp, dva = cd * ra_ * q * clamp;
-        float sw = dvw > ul ? ul / dvw : 1.0f, sa = dva > ul ? ul / dva : 1.0f;
-        float rho = wet * rw * sw + (1.0f - wet) * ra_ * sa;
-        float f = -rho * q * (1.0f / 3.0f);
-        float iu = 1.0f / safe_u, ia = 1.0f / safe_a;
-        float dx = f * (cd * ux * iu + cl * (nx * ia - c * ux * iu));
-        float dy = f * (cd * uy * iu + cl * (ny * ia - c * uy * iu));
-        float dz = f * (cd * uz * iu + cl * (nz * ia - c * uz * iu));
+        float ia = 1.0f / (area > 0.0f ? area : 1.0f);
+        float dx = 0.0f, dy = 0.0f, dz = 0.0f;
+        face_drag(nx * ia, ny * ia, nz * ia, area * drag * wet, uwx, uwy, uwz, rw, cd, cl, clamp,
+                  &dx, &dy, &dz);
+        face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wet), vfx, vfy, vfz, ra_, cd,
+                  cl, clamp, &dx, &dy, &dz);
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
         o1[n] = gy + fa * ny;
@@ -211,13 +254,16 @@ static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
             continue;
         const padded_row *r[3] = {ra, rb, rc};
         const int o[3] = {oa, ob, oc};
-        float p[3][3], v[3][3], f[3][3];
-        for (int i = 0; i < 3; i++)
+        float p[3][3], v[3][3], f[3][3], eta[3];
+        for (int i = 0; i < 3; i++) {
             for (int c = 0; c < 3; c++) {
                 p[i][c] = r[i]->r[c][n + o[i]];
-                v[i][c] = r[i]->r[3 + c][n + o[i]];
+                /* relative to the water */
+                v[i][c] = r[i]->r[3 + c][n + o[i]] - r[i]->r[7 + c][n + o[i]];
             }
-        cut_triangle(k, p, v, f);
+            eta[i] = r[i]->r[6][n + o[i]];
+        }
+        cut_triangle(k, p, v, eta, f);
         for (int i = 0; i < 3; i++)
             for (int c = 0; c < 3; c++)
                 out[(size_t)(i * 3 + c) * S + n] = f[i][c];
@@ -232,14 +278,14 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
     float *ql = scratch;
     float *rows = ql + (size_t)(nb + 1) * Q;
     float *cut[2] = {rows + 2 * ROW_ARRAYS * (S + 1), rows + 2 * ROW_ARRAYS * (S + 1) + S};
-    const float *const src[ROW_ARRAYS] = {x, y, z, vx, vy, vz};
+    const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
     padded_row r0, r1;
     /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
      * and (m,n) (m+1,n+1) (m,n+1) */
     for (int q = 0; q <= nb; q++) {
         int m0 = ((a - 1 + q) % M + M) % M, m1 = (m0 + 1) % M;
-        pad_row(&r0, rows, N, src, (size_t)m0 * S);
-        pad_row(&r1, rows + ROW_ARRAYS * (S + 1), N, src, (size_t)m1 * S);
+        pad_row(k, &r0, rows, N, src, m0);
+        pad_row(k, &r1, rows + ROW_ARRAYS * (S + 1), N, src, m1);
         float *out = ql + (size_t)q * Q;
         triangle_row(k, N, &r0, 0, &r1, 0, &r1, 1, out, cut[0]);
         triangle_row(k, N, &r0, 0, &r1, 1, &r0, 1, out + 9 * S, cut[1]);

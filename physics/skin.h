@@ -25,6 +25,11 @@ typedef struct {
     float cd, cl;       /* drag and lift coefficients (physics.md section 5) */
     float dt;           /* the substep, s, for the drag clamp */
     float m_face;       /* mass a face's force moves in one step, kg: half a vertex */
+    /* The river (flow = 1): per row of the ring, the water surface as a
+     * plane through (px, py, eta) with slopes sx, sy, and the flow velocity
+     * u, v, w (m, 1, m/s); with flow = 0 the water is flat at level, still. */
+    int flow;
+    const float *eta, *sx, *sy, *px, *py, *u, *v, *w;
 } skin_consts;
 
 /* Floats of per-thread scratch skin_block needs for blocks of up to

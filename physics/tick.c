@@ -167,8 +167,11 @@ static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
 /* Constants of the integration step, in float. */
 typedef struct {
     float dt, inv_m, damp, damp_water, grav, buoy, level, pressure;
+    int flow;          /* 1: the river (the row's water below), 0: still water at level */
     float cx, cy, cz;  /* the row's segment centre, m */
     float gx, gy, gz;  /* the row's repulsion force per vertex, N */
+    float eta, sx, sy, px, py; /* the row's water surface: a plane, m and slopes */
+    float wu, wv, ww;  /* the row's flow velocity, m/s */
 } euler_consts;
 
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
@@ -186,13 +189,16 @@ static void euler_run(const euler_consts *k, int N,
     const float damp_air = k->damp, drag_step = k->damp - k->damp_water;
     const float level = k->level, pr = k->pressure, cx = k->cx, cy = k->cy, cz = k->cz;
     const float gx = k->gx, gy = k->gy, gz = k->gz;
+    const int flow = k->flow;
+    const float er = k->eta, sx = k->sx, sy = k->sy, wpx = k->px, wpy = k->py;
+    const float wu = k->wu, wv = k->wv, ww = k->ww;
     for (int n = 0; n < N; n++) {
         float px = x[n] - cx, py = y[n] - cy, pz = z[n] - cz;
         /* + 1e-30 changes no length above 1e-11 m and keeps p = 0 finite
          * (then pf p = 0) without a branch, which would stop vectorising */
         float plen = sqrtf(px * px + py * py + pz * pz + 1e-30f);
         float pf = pr / plen;
-        float depth = z[n] - level;
+        float depth = z[n] - (flow ? er + sx * (x[n] - wpx) + sy * (y[n] - wpy) : level);
         /* 1 under water, else 0, from the sign bit: gcc stops vectorising
          * this loop at a second select on depth < 0 */
         float wet = 0.5f - 0.5f * copysignf(1.0f, depth);
@@ -203,6 +209,12 @@ static void euler_run(const euler_consts *k, int N,
         float nvx = (vx[n] + ax * dt) * damp;
         float nvy = (vy[n] + ay * dt) * damp;
         float nvz = (vz[n] + az * dt) * damp;
+        if (flow) { /* damped toward the water's flow, not to rest: (v - w) damp + w */
+            float toward = 1.0f - damp;
+            nvx += toward * wu;
+            nvy += toward * wv;
+            nvz += toward * ww;
+        }
         ovx[n] = nvx;
         ovy[n] = nvy;
         ovz[n] = nvz;
@@ -228,7 +240,15 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     k.gx = s->gx[row];
     k.gy = s->gy[row];
     k.gz = s->gz[row];
-    const float level = k.level;
+    k.eta = s->weta[row];
+    k.sx = s->wsx[row];
+    k.sy = s->wsy[row];
+    k.px = s->wpx[row];
+    k.py = s->wpy[row];
+    k.wu = s->wu[row];
+    k.wv = s->wv[row];
+    k.ww = s->ww[row];
+    const float level = k.flow ? k.eta : k.level;
     const float splash = (float)-SIM_SPLASH_SPEED;
     const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
     const float *z = in->z + v0;
@@ -236,6 +256,8 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
     euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
               out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
+    s->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+                                         out->vy + v0, out->vz + v0, row);
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
@@ -283,6 +305,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .cl = (float)w->lift_coefficient,
         .dt = (float)dt,
         .m_face = (float)(0.5 * ring_vertex_mass(&d->ring)),
+        .flow = s->river != NULL,
     };
     const euler_consts step = { /* the same for every row of this step */
         .dt = (float)dt,
@@ -293,6 +316,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .buoy = exact ? 0.0f : (float)w->buoyancy,
         .level = (float)w->level,
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
+        .flow = s->river != NULL,
     };
     const int with_skin = gas || exact;
     size_t r = r0;
@@ -308,6 +332,15 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb, scratch, f);
         if (with_skin) {
             skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
+            const size_t rows = p * M; /* this ring's rows' water */
+            skin.eta = s->weta + rows;
+            skin.sx = s->wsx + rows;
+            skin.sy = s->wsy + rows;
+            skin.px = s->wpx + rows;
+            skin.py = s->wpy + rows;
+            skin.u = s->wu + rows;
+            skin.v = s->wv + rows;
+            skin.w = s->ww + rows;
             skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
                        in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
                        scratch + s->skin_offset, f, plan->W, plan->h);
@@ -325,8 +358,11 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
-int tick_step(dinghy_sim *s, double dt, int last_substep)
+int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 {
+    /* the water at the rows: the river every RIVER_SAMPLE_STEPS steps, the
+     * still water (its level may have been edited) every substep */
+    const int sample = s->river ? first_substep && s->step % RIVER_SAMPLE_STEPS == 0 : 1;
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
     const int P = s->P;
@@ -354,8 +390,11 @@ int tick_step(dinghy_sim *s, double dt, int last_substep)
             t = t_next;                                  \
         }
 
-        for (size_t r = r0; r < r1; r++)
+        for (size_t r = r0; r < r1; r++) {
             centre_row(s, in, r);
+            if (sample)
+                water_sample_row(s, r);
+        }
         /* One dinghy without gas needs no barrier here: each thread goes on
          * with the rows whose centres it computed, and the dinghy's centre
          * is only read after this region. The gas needs the ring's volume. */

@@ -63,10 +63,11 @@ static void test_bad_values(void **state)
         {"sim.dt=nan", "--set sim.dt=nan: sim.dt = 'nan' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=inf", "--set sim.dt=inf: sim.dt = 'inf' is not a finite number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=1", "--set sim.dt=1: sim.dt = 1 is out of range; allowed: 1e-06 to 0.1 s"},
-        {"dinghy.stiffness=-1", "--set dinghy.stiffness=-1: dinghy.stiffness = -1 is out of range; allowed: 0 to 1e+09 N/m"},
+        {"dinghy.stiffness=-1", "--set dinghy.stiffness=-1: dinghy.stiffness = -1 is out of range; allowed: 1 to 1e+09 N/m"},
         {"scene.count=2.5", "--set scene.count=2.5: scene.count = '2.5' is not a whole number; allowed: an integer from 1 to 1000000"},
-        {"scene.name=lake", "--set scene.name=lake: scene.name = 'lake' is not a scene; allowed: one of single, pair, grid, rapids, packed"},
-        {"scene.name=rapid", "--set scene.name=rapid: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, packed"},
+        {"scene.name=pond", "--set scene.name=pond: scene.name = 'pond' is not a scene; allowed: one of single, pair, grid, rapids, lake, packed"},
+        {"scene.name=rapid", "--set scene.name=rapid: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed"},
+        {"water.model=exakt", "--set water.model=exakt: water.model = 'exakt' is not a choice; did you mean 'exact'? allowed: one of exact, seed"},
         {"sim.seed=-1", "--set sim.seed=-1: sim.seed = '-1' is not an integer from 0 to 18446744073709551615"},
         {"sim.seed= -1", "--set sim.seed= -1: sim.seed = ' -1' is not an integer from 0 to 18446744073709551615"},
         {"sim.seed=18446744073709551616", "--set sim.seed=18446744073709551616: sim.seed = '18446744073709551616' is not an integer from 0 to 18446744073709551615"},
@@ -195,7 +196,7 @@ static void test_bad_files(void **state)
          "t.ini:3: sim.damping = 'inf' is not a finite number; allowed: 0 to 1000 1/s\n"
          "t.ini:4: unknown key 'sim.gravity'; did you mean 'world.gravity'?\n"},
         {"[dinghy]\nstiffness = -5\nstiffness = 5\n",
-         "t.ini:2: dinghy.stiffness = -5 is out of range; allowed: 0 to 1e+09 N/m\n"
+         "t.ini:2: dinghy.stiffness = -5 is out of range; allowed: 1 to 1e+09 N/m\n"
          "t.ini:3: duplicate key dinghy.stiffness (first set on line 2)\n"},
         {"[dinghy]\nsides = 15\n\nband = 4\n",
          "t.ini:2: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2\n"
@@ -310,7 +311,7 @@ static char *ini_text(const dinghy_settings *p, size_t *len)
 static void test_round_trip(void **state)
 {
     (void)state;
-    const char *edits[] = {"", "dinghy.stiffness=0.1", "water.level=-0", "sim.dt=3.3333333333333335e-05",
+    const char *edits[] = {"", "dinghy.stiffness=1.1", "water.level=-0", "sim.dt=3.3333333333333335e-05",
                            "sim.seed=18446744073709551615", "scene.name=packed", "dinghy.mass=1e-06"};
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
         dinghy_settings p = settings_default(), q = settings_default();

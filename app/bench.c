@@ -84,6 +84,7 @@ static int cmp_double(const void *a, const void *b)
 typedef struct {
     char name[32];
     scene_def layout;
+    int seed;   /* 1: with the seed models (seed buoyancy, constant inflation) */
 } suite_scene;
 
 /* The standard suite: every registry scene at each of its bench counts,
@@ -98,11 +99,23 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
             out[n].layout = *base;
             out[n].layout.index = i;
             out[n].layout.count = *c;
+            out[n].seed = 0;
             if (several)
                 snprintf(out[n].name, sizeof out[n].name, "%s%d", e->name, *c);
             else
                 snprintf(out[n].name, sizeof out[n].name, "%s", e->name);
         }
+    }
+    /* the still-water crowd again with the seed models: what the physical
+     * models cost, measured in the same run */
+    int lake = scene_index("lake");
+    if (lake >= 0 && n < max) {
+        out[n].layout = *base;
+        out[n].layout.index = lake;
+        out[n].layout.count = 64;
+        out[n].seed = 1;
+        snprintf(out[n].name, sizeof out[n].name, "lakeseed");
+        n++;
     }
     return n;
 }
@@ -345,12 +358,18 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     if (opt->custom_scene) {
         nscenes = 1;
         suite[0].layout = *layout;
+        suite[0].seed = 0;
         snprintf(suite[0].name, sizeof suite[0].name, "%s", scene_of(layout)->name);
     }
     bench_row rows[MAX_ROWS];
     int nrows = 0, rc = 0;
     for (int s = 0; s < nscenes && rc == 0; s++) {
-        const sim_def *p = params;
+        sim_def physics = *params;
+        if (suite[s].seed) {
+            physics.world.water.model = WATER_SEED;
+            physics.ring.inflation = INFLATION_CONSTANT;
+        }
+        const sim_def *p = &physics;
         const scene_def *lay = &suite[s].layout;
         const char *name = suite[s].name;
         size_t vertices = (size_t)scene_of(lay)->ring_count(lay) * (size_t)p->ring.segments
@@ -361,7 +380,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         int first = nrows, n = nthreads < MAX_ROWS - nrows ? nthreads : MAX_ROWS - nrows;
         for (int t = 0; t < n; t++) {
             memset(&rows[first + t], 0, sizeof rows[0]);
-            snprintf(rows[first + t].scene, sizeof rows[0].scene, "%s", name);
+            snprintf(rows[first + t].scene, sizeof rows[0].scene, "%.31s", name);
             rows[first + t].steps = steps;
         }
         rc = opt->reference ? time_reference(p, lay, steps, opt->repeat, &rows[first])

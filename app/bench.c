@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../physics/reference.h"
+#include "bench_floor.h"
 #include "../physics/sim.h"
 #include "report.h"
 
@@ -408,18 +409,26 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
                 rc = 1;
             }
     }
+    /* The machine's limit: a bare stream of springs, each once, float, from
+     * L1; the tick evaluates (B^2 - 1)/2 + 1 springs per vertex. */
+    double floor_ns = bench_spring_floor_ns();
+    int per_vertex = (params->ring.band * params->ring.band - 1) / 2 + 1;
+    double floor_vertex = floor_ns * per_vertex;
+    printf("\nfloor: a bare stream of spring evaluations runs at %.3f ns per spring on one core "
+           "here; %d springs per vertex: %.2f ns per vertex-step\n", floor_ns, per_vertex,
+           floor_vertex);
     /* One line per scene: what to quote. */
     if (nrows > 0)
-        printf("\nsummary (ns per vertex-step on %d thread%s; best speedup; state hash):\n",
-               rows[0].threads, rows[0].threads == 1 ? "" : "s");
+        printf("\nsummary (ns per vertex-step on %d thread%s, and as a multiple of the floor; "
+               "best speedup; state hash):\n", rows[0].threads, rows[0].threads == 1 ? "" : "s");
     for (int i = 0; i < nrows;) {
         int j = i, best = i;
         for (; j < nrows && strcmp(rows[j].scene, rows[i].scene) == 0; j++)
             if (rows[j].speedup > rows[best].speedup)
                 best = j;
-        printf("  %-10s %8.2f ns   speedup %.2f at %d threads   hash %016" PRIx64 "\n",
-               rows[i].scene, rows[i].ns_vertex_step, rows[best].speedup, rows[best].threads,
-               rows[i].hash);
+        printf("  %-10s %8.2f ns   speedup %.2f at %d threads   hash %016" PRIx64
+               "   %.1fx the floor\n", rows[i].scene, rows[i].ns_vertex_step, rows[best].speedup,
+               rows[best].threads, rows[i].hash, rows[i].ns_vertex_step / floor_vertex);
         i = j;
     }
     struct rusage ru;

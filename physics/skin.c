@@ -30,81 +30,8 @@ size_t skin_scratch_floats(int N, int max_rows)
          + 2 * (size_t)N;                                     /* cut flags */
 }
 
-static void cross(const float a[3], const float b[3], float out[3])
-{
-    out[0] = a[1] * b[2] - a[2] * b[1];
-    out[1] = a[2] * b[0] - a[0] * b[2];
-    out[2] = a[0] * b[1] - a[1] * b[0];
-}
 
-/* Drag and lift (physics.md section 5) on a face of area-normal an (m^2)
- * moving at u relative to a fluid of density rho: only a leading face
- * (n . u > 0) feels it. Scaled down so that one step of dt on m_face never
- * reverses u (the drag part alone would stop it: the lift is across u). */
-static void drag_force(const skin_consts *k, const float an[3], const float u[3], float rho,
-                       float out[3])
-{
-    out[0] = out[1] = out[2] = 0.0f;
-    float u2 = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];
-    float area = sqrtf(an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
-    if (!(u2 > 0.0f) || !(area > 0.0f))
-        return;
-    float ul = sqrtf(u2), c = (an[0] * u[0] + an[1] * u[1] + an[2] * u[2]) / (area * ul);
-    if (!(c > 0.0f))
-        return;
-    float q = rho * area * u2 * c;            /* N per unit coefficient */
-    float drag = k->cd * q, lift = k->cl * q;
-    float dv = drag * k->dt / k->m_face;      /* speed the drag takes off u in one step */
-    float scale = dv > ul ? ul / dv : 1.0f;
-    for (int i = 0; i < 3; i++) {
-        float uh = u[i] / ul, n = an[i] / area;
-        out[i] = scale * (-drag * uh - lift * (n - c * uh));
-    }
-}
 
-/* The forces on the three corners of one triangle cut by the surface, in
- * plain scalar code (the exact clipper): out[corner][component], N. */
-static void cut_triangle(const skin_consts *k, float p[3][3], float v[3][3], const float eta[3],
-                         float out[3][3])
-{
-    float e1[3], e2[3], an[3];
-    for (int c = 0; c < 3; c++) {
-        e1[c] = p[1][c] - p[0][c];
-        e2[c] = p[2][c] - p[0][c];
-    }
-    cross(e1, e2, an);
-    for (int c = 0; c < 3; c++)
-        an[c] *= 0.5f;
-    float g = k->gauge / 3.0f;
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 3; c++)
-            out[i][c] = g * an[c];
-    double a[3], b[3], cc[3], d[3], load[3][3] = {{0}};
-    for (int c = 0; c < 3; c++) {
-        a[c] = p[0][c];
-        b[c] = p[1][c];
-        cc[c] = p[2][c];
-        d[c] = (double)eta[c] - p[c][2];
-    }
-    double wet_area = hydro_triangle_loads(a, b, cc, d, load, NULL);
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 3; c++)
-            out[i][c] += (float)(k->rho_g * load[i][c]);
-    double area = sqrt((double)an[0] * an[0] + (double)an[1] * an[1] + (double)an[2] * an[2]);
-    float wet = area > 0.0 ? (float)(wet_area / area) : 0.0f;
-    if (k->drag) {
-        float u[3], fw[3], fa[3];
-        for (int c = 0; c < 3; c++)
-            u[c] = (v[0][c] + v[1][c] + v[2][c]) / 3.0f;
-        drag_force(k, an, u, k->rho_water, fw);
-        drag_force(k, an, u, k->rho_air, fa);
-        for (int c = 0; c < 3; c++) {
-            float f = (wet * fw[c] + (1.0f - wet) * fa[c]) / 3.0f;
-            for (int i = 0; i < 3; i++)
-                out[i][c] += f;
-        }
-    }
-}
 
 /* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
  * ww, n = 0 .. N. */
@@ -144,8 +71,9 @@ static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
 
 /* Adds a third of the drag and lift (physics.md section 5) on a face of
  * unit normal n and (wet or dry) area A moving at u relative to a fluid of
- * density rho, clamped so that one step never reverses u (see
- * drag_force); branch-free, for the vectorised loop. */
+ * density rho, clamped so that one step never reverses u (scaled so the
+ * drag part alone would just stop it; the lift is across u); branch-free,
+ * for the vectorised loop. */
 static inline void face_drag(float nx, float ny, float nz, float A, float ux, float uy,
                              float uz, float rho, float cd, float cl, float clamp, float *dx,
                              float *dy, float *dz)
@@ -203,10 +131,20 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float all = wa * wb * wc, any = 1.0f - (1.0f - wa) * (1.0f - wb) * (1.0f - wc);
         cut[n] = buoy * (any - all);
         float wet = all * buoy;
+        /* the wet fraction of the area, exact for a depth linear over the
+         * face: a lone wet corner v keeps (d_v/(d_v-d_u)) (d_v/(d_v-d_w)) of
+         * it, a lone dry corner takes that much away */
+        float ka = wa + wb + wc, qab = da - db, qac = da - dc, qbc = db - dc;
+        float Pa = (da / (qab != 0.0f ? qab : 1.0f)) * (da / (qac != 0.0f ? qac : 1.0f));
+        float Pb = (db / (qab != 0.0f ? -qab : 1.0f)) * (db / (qbc != 0.0f ? qbc : 1.0f));
+        float Pc = (dc / (qac != 0.0f ? -qac : 1.0f)) * (dc / (qbc != 0.0f ? -qbc : 1.0f));
+        float lone_wet = wa > 0.0f ? Pa : (wb > 0.0f ? Pb : Pc);
+        float lone_dry = wa == 0.0f ? Pa : (wb == 0.0f ? Pb : Pc);
+        float wf = ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
         float s = s12 * wet;
         float fa = s * (2.0f * da + db + dc), fb = s * (da + 2.0f * db + dc);
         float fc = s * (da + db + 2.0f * dc);
-        /* drag and lift, water and air, clamped (see drag_force) */
+        /* drag and lift, water and air, clamped (see face_drag) */
         /* the face's velocity relative to the water and to the (still) air */
         float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
         float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
@@ -217,9 +155,9 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = 0.0f;
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * wet, uwx, uwy, uwz, rw, cd, cl, clamp,
+        face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl, clamp,
                   &dx, &dy, &dz);
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wet), vfx, vfy, vfz, ra_, cd,
+        face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_, cd,
                   cl, clamp, &dx, &dy, &dz);
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
@@ -243,7 +181,8 @@ static void triangle_row(const skin_consts *k, int N, const padded_row *ra, int 
                   out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
 }
 
-/* Recomputes the faces flagged as cut with the exact clipper. */
+/* Adds the water pressure on the faces flagged as cut, with the exact
+ * clipper (gas, drag and lift are already in out). */
 static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
                     const padded_row *rb, int ob, const padded_row *rc, int oc,
                     const float *cut, float *out)
@@ -254,19 +193,16 @@ static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
             continue;
         const padded_row *r[3] = {ra, rb, rc};
         const int o[3] = {oa, ob, oc};
-        float p[3][3], v[3][3], f[3][3], eta[3];
+        double p[3][3], d[3], load[3][3] = {{0}};
         for (int i = 0; i < 3; i++) {
-            for (int c = 0; c < 3; c++) {
+            for (int c = 0; c < 3; c++)
                 p[i][c] = r[i]->r[c][n + o[i]];
-                /* relative to the water */
-                v[i][c] = r[i]->r[3 + c][n + o[i]] - r[i]->r[7 + c][n + o[i]];
-            }
-            eta[i] = r[i]->r[6][n + o[i]];
+            d[i] = (double)r[i]->r[6][n + o[i]] - p[i][2];
         }
-        cut_triangle(k, p, v, eta, f);
+        hydro_triangle_loads(p[0], p[1], p[2], d, load, NULL);
         for (int i = 0; i < 3; i++)
             for (int c = 0; c < 3; c++)
-                out[(size_t)(i * 3 + c) * S + n] = f[i][c];
+                out[(size_t)(i * 3 + c) * S + n] += (float)(k->rho_g * load[i][c]);
     }
 }
 

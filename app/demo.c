@@ -181,12 +181,16 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             frame_clock_change_speed(&clock, 1);
         for (int i = 0; i < a.slower; i++)
             frame_clock_change_speed(&clock, -1);
-        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then off */
-            int next = render_following(r) + a.follow_next;
-            render_follow(r, next < sim_ring_count(sim) ? next : -1);
+        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then the crowd (river) or off */
+            int now_following = render_following(r);
+            int next = (now_following < 0 ? -1 : now_following) + a.follow_next;
+            render_follow(r, next < sim_ring_count(sim) ? next : render_default_follow(r));
         } else if (a.panned) {
-            render_follow(r, -1);
+            render_follow(r, RENDER_FOLLOW_FREE);
         }
+        if (a.free_camera % 2) /* C: free the camera, or follow the crowd again */
+            render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
+                                                                       : RENDER_FOLLOW_FREE);
         if (a.reset) {
             scene_rebuild(sim, &settings->scene);
             sim_clear_events(sim);

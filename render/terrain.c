@@ -12,10 +12,11 @@
 #include "shader.h"
 
 #define FLOATS 7          /* position, normal, water level */
-#define FAR_FINE 2.0      /* far-land grid spacing over the course, m */
+#define FAR_FINE 3.0      /* far-land grid spacing over the course, m */
 #define FAR_MAX_CELL 12.0 /* largest far-land cell, m */
 #define FAR_REACH 700.0   /* far land reaches this far past the course, m */
 #define FAR_AXIS 400      /* most grid lines along one axis */
+#define ROW_STEP 1.0      /* m between the band's rows along the course */
 #define SUNK 4.0          /* land this far inside the band lies under it, m */
 
 struct terrain {
@@ -95,7 +96,7 @@ static int band_offsets(const course_map *m, double *out, int max)
     int k = 0;
     while (n < m->band - 0.2 && k < max - 1) {
         out[k++] = n;
-        n += n < fine_to ? 0.4 : fmin(1.5, 0.4 + 0.3 * (n - fine_to));
+        n += n < fine_to ? 0.5 : fmin(2.0, 0.5 + 0.4 * (n - fine_to));
     }
     out[k++] = m->band;
     return k;
@@ -196,7 +197,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     double offs[256];
     int half = band_offsets(m, offs, 256);
     int cols = 2 * half - 1;
-    int rows = course_rows(m, 0.5, NULL, 0);
+    int rows = course_rows(m, ROW_STEP, NULL, 0);
     double *row_s = malloc(sizeof *row_s * (size_t)rows);
     double *line = malloc(sizeof *line * 2 * (size_t)rows), *line_s = malloc(sizeof *line_s * (size_t)rows);
     double *line_e = malloc(sizeof *line_e * (size_t)rows), *line_b = malloc(sizeof *line_b * (size_t)rows);
@@ -204,14 +205,15 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     size_t band_v = (size_t)rows * (size_t)cols, far_v = (size_t)FAR_AXIS * FAR_AXIS;
     float *verts = malloc(sizeof *verts * FLOATS * (band_v + far_v));
     uint32_t *idx = malloc(sizeof *idx * 6 * (band_v + far_v));
-    if (!t || !row_s || !line || !line_s || !line_e || !line_b || !ax || !ay || !verts || !idx) {
+    unsigned char *sunk = malloc(far_v);
+    if (!t || !row_s || !line || !line_s || !line_e || !line_b || !ax || !ay || !verts || !idx || !sunk) {
         snprintf(err, err_len, "out of memory for the river's ground");
         goto fail;
     }
     t->gpu.program = shader_program("river ground", vs, fs, err, err_len);
     if (!t->gpu.program)
         goto fail;
-    course_rows(m, 0.5, row_s, rows);
+    course_rows(m, ROW_STEP, row_s, rows);
 
     /* The band: ground heights from the world; past the ends the end's
      * cross-section carried straight on, the band widening; flat bank top
@@ -243,7 +245,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         double c[2];
         course_map_point(m, s, 0.0, c);
         /* the centre line for the land's distances: every 2 m is plenty */
-        if (i == 0 || i == rows - 1 || s < m->s_lo || s > m->s_hi || (i % 4) == 0) {
+        if (i == 0 || i == rows - 1 || s < m->s_lo || s > m->s_hi || (i % 2) == 0) {
             line[2 * nline] = c[0];
             line[2 * nline + 1] = c[1];
             line_e[nline] = level;
@@ -276,6 +278,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
             float land = (float)(level + bank) - 0.05f * (1.0f - smooth01(out + 1.0f)) +
                          0.25f * sinf(0.4f * (float)x) * sinf(0.35f * (float)y) * smooth01(out / 6.0f) +
                          ramp * (3.0f + 2.5f * sinf(0.021f * (float)x + 1.0f) * cosf(0.017f * (float)y));
+            sunk[(size_t)j * nx + i] = d < edge - SUNK;
             if (d < edge - SUNK)
                 land = (float)(level - 3.0 * m->c->depth[0] - 4.0);
             double up[3] = {0.0, 0.0, 1.0};
@@ -285,6 +288,20 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         for (int i = 0; i < nx; i++) {
             int i0 = i > 0 ? i - 1 : i, i1 = i + 1 < nx ? i + 1 : i;
             int j0 = j > 0 ? j - 1 : j, j1 = j + 1 < ny ? j + 1 : j;
+            /* the land's own slope: sunk neighbours left out */
+            size_t here = (size_t)j * nx + i;
+            if (!sunk[here]) {
+                i0 = sunk[(size_t)j * nx + i0] ? i : i0;
+                i1 = sunk[(size_t)j * nx + i1] ? i : i1;
+                j0 = sunk[(size_t)j0 * nx + i] ? j : j0;
+                j1 = sunk[(size_t)j1 * nx + i] ? j : j1;
+            }
+            if (i0 == i1 || j0 == j1) {
+                float *v = fv + FLOATS * here;
+                v[3] = v[4] = 0.0f;
+                v[5] = 1.0f;
+                continue;
+            }
             const float *a = fv + FLOATS * ((size_t)j * nx + i0), *b = fv + FLOATS * ((size_t)j * nx + i1);
             const float *c = fv + FLOATS * ((size_t)j0 * nx + i), *d = fv + FLOATS * ((size_t)j1 * nx + i);
             double gx = (b[2] - a[2]) / (b[0] - a[0]), gy = (d[2] - c[2]) / (d[1] - c[1]);
@@ -306,6 +323,9 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     for (uint32_t j = 0; j + 1 < (uint32_t)ny; j++)
         for (uint32_t i = 0; i + 1 < (uint32_t)nx; i++) {
             uint32_t a = o + j * (uint32_t)nx + i, b = a + 1, c = a + (uint32_t)nx, d = c + 1;
+            /* wholly under the band: hidden, not drawn */
+            if (sunk[a - o] && sunk[b - o] && sunk[c - o] && sunk[d - o])
+                continue;
             idx[k++] = a; idx[k++] = b; idx[k++] = d;
             idx[k++] = a; idx[k++] = d; idx[k++] = c;
         }
@@ -327,6 +347,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     free(ay);
     free(verts);
     free(idx);
+    free(sunk);
     return t;
 fail:
     free(row_s);
@@ -338,6 +359,7 @@ fail:
     free(ay);
     free(verts);
     free(idx);
+    free(sunk);
     terrain_destroy(t);
     return NULL;
 }

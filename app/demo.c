@@ -268,13 +268,16 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         int fw, fh;
         window_framebuffer_size(win, &fw, &fh);
         /* Sound: this frame's contact starts and splashes, panned by where
-         * they are on screen; the water follows how fast the dinghies go. */
+         * they are on screen; the water loop follows the river's flow where
+         * the camera looks (on still water: how fast the dinghies go). */
         if (snd) {
             size_t n;
             const sim_event *ev = sim_events(sim, &n, NULL);
             event_pans(r, ev, n, fw, pan);
             audio_scene sc = audio_scene_of(sim);
-            audio_frame_info fi = {now, sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed)};
+            const float *look = render_camera(r)->target; /* the water where the camera looks */
+            double at[3] = {look[0], look[1], look[2]};
+            audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc)};
             audio_frame(snd, &fi, ev, pan, n);
         }
         sim_clear_events(sim);

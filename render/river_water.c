@@ -115,6 +115,8 @@ static const char *fs_body =
     "    float streak = 0.16 * smoothstep(0.62, 0.9, pat) * clamp(rel, 0.0, 1.2);\n"
     "    float wht = clamp(v_white, 0.0, 1.0);\n"
     "    float foam = smoothstep(0.68 - 0.42 * wht, 0.84 - 0.38 * wht, pat) * smoothstep(0.02, 0.2, wht);\n"
+    "    /* far off the streaks get finer than a pixel: show their cover instead */\n"
+    "    foam = mix(foam, smoothstep(0.1, 0.7, wht), 0.8 * smoothstep(12.0, 50.0, dist));\n"
     "    vec3 foam_c = vec3(0.93, 0.96, 0.98) * (0.78 + 0.25 * max(dot(normalize(v_normal), sun.xyz), 0.0));\n"
     "    c = mix(c, foam_c, clamp(foam + streak, 0.0, 1.0));\n"
     "    alpha = max(alpha, foam) + streak;\n"

@@ -24,7 +24,7 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
 /* Asks the water again (rows within RIVER_WATER_NEAR of arc length
  * focus_s every call, the rest in turn) and uploads the mesh. */
 void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s);
-#define RIVER_WATER_NEAR 40.0
+#define RIVER_WATER_NEAR 32.0
 
 /* Draws with blending, depth-tested, not depth-writing; time_s (s, the
  * simulated time) moves the foam. */

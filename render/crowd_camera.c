@@ -65,7 +65,7 @@ void crowd_camera_update(crowd_camera *cc, const dinghy_sim *sim, orbit_camera *
 {
     double now = sim_time(sim), dt = now - cc->last_time;
     cc->last_time = now;
-    dt = dt < 0.0 ? 0.0 : dt > 0.25 ? 0.25 : dt;
+    dt = dt < 0.0 ? 0.0 : dt > 1.0 ? 1.0 : dt; /* a long pause or a jump: at most a second */
     int P = sim_ring_count(sim);
     const sim_ring_state *rings = sim_rings(sim);
     if (!cc->map) { /* still water: the middle of the crowd */

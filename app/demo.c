@@ -181,12 +181,16 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             frame_clock_change_speed(&clock, 1);
         for (int i = 0; i < a.slower; i++)
             frame_clock_change_speed(&clock, -1);
-        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then off */
-            int next = render_following(r) + a.follow_next;
-            render_follow(r, next < sim_ring_count(sim) ? next : -1);
+        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then the crowd (river) or off */
+            int now_following = render_following(r);
+            int next = (now_following < 0 ? -1 : now_following) + a.follow_next;
+            render_follow(r, next < sim_ring_count(sim) ? next : render_default_follow(r));
         } else if (a.panned) {
-            render_follow(r, -1);
+            render_follow(r, RENDER_FOLLOW_FREE);
         }
+        if (a.free_camera % 2) /* C: free the camera, or follow the crowd again */
+            render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
+                                                                       : RENDER_FOLLOW_FREE);
         if (a.reset) {
             scene_rebuild(sim, &settings->scene);
             sim_clear_events(sim);
@@ -264,13 +268,16 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         int fw, fh;
         window_framebuffer_size(win, &fw, &fh);
         /* Sound: this frame's contact starts and splashes, panned by where
-         * they are on screen; the water follows how fast the dinghies go. */
+         * they are on screen; the water loop follows the river's flow where
+         * the camera looks (on still water: how fast the dinghies go). */
         if (snd) {
             size_t n;
             const sim_event *ev = sim_events(sim, &n, NULL);
             event_pans(r, ev, n, fw, pan);
             audio_scene sc = audio_scene_of(sim);
-            audio_frame_info fi = {now, sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed)};
+            const float *look = render_camera(r)->target; /* the water where the camera looks */
+            double at[3] = {look[0], look[1], look[2]};
+            audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc)};
             audio_frame(snd, &fi, ev, pan, n);
         }
         sim_clear_events(sim);

@@ -44,3 +44,41 @@ double audio_pan_from_x(double x, const audio_scene *s)
     double p = (x - mid) / half;
     return 0.8 * (p < -1.0 ? -1.0 : p > 1.0 ? 1.0 : p);
 }
+
+double audio_water_rush(const dinghy_sim *sim, const double at[3])
+{
+    double c[3] = {0.0, 0.0, 0.0};
+    if (at) {
+        c[0] = at[0];
+        c[1] = at[1];
+        c[2] = at[2];
+    } else {
+        int P = sim_ring_count(sim);
+        const sim_ring_state *rings = sim_rings(sim);
+        for (int i = 0; i < P; i++)
+            for (int k = 0; k < 3; k++)
+                c[k] += rings[i].centre[k] / P;
+    }
+    const double off[5][2] = {{0.0, 0.0}, {2.5, 0.0}, {-2.5, 0.0}, {0.0, 2.5}, {0.0, -2.5}};
+    double speed = 0.0, slope = 0.0;
+    for (int i = 0; i < 5; i++) {
+        water_point wp;
+        /* above the surface: the surface's own velocity */
+        sim_water_at(sim, c[0] + off[i][0], c[1] + off[i][1], c[2] + 50.0, &wp);
+        speed += 0.2 * sqrt(wp.velocity[0] * wp.velocity[0] + wp.velocity[1] * wp.velocity[1]);
+        double nz = wp.normal[2] > 1e-3 ? wp.normal[2] : 1e-3;
+        double sl = sqrt(wp.normal[0] * wp.normal[0] + wp.normal[1] * wp.normal[1]) / nz;
+        slope = sl > slope ? sl : slope;
+    }
+    if (!(speed < 1e6) || !(slope < 1e6)) /* NaN or absurd */
+        return 0.0;
+    double steep = slope / 0.25;
+    return speed * (1.0 + 2.0 * (steep < 1.0 ? steep : 1.0));
+}
+
+double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc)
+{
+    if (!sim_river(sim))
+        return audio_ambience_level(0.0, sc->mean_speed);
+    return audio_ambience_level(audio_water_rush(sim, at), 0.0);
+}

@@ -17,9 +17,20 @@ audio_scene audio_scene_of(const dinghy_sim *sim);
 
 /* Level 0..1 of the rushing-water loop for water moving at water_speed
  * and dinghies at dinghy_speed (m/s): 0.3 when all is still, rising
- * smoothly towards 1 (0.74 at 2 m/s). The physics has no river current
- * yet, so callers pass 0 for the water. */
+ * smoothly towards 1 (0.74 at 2 m/s). */
 double audio_ambience_level(double water_speed, double dinghy_speed);
+
+/* How hard the water rushes where the listener is: the flow speed of the
+ * surface (m/s) averaged over `at` (m; NULL: the mean of the ring
+ * centres) and four points 2.5 m round it, raised where the surface is
+ * steep (drops, standing waves): up to 3x its speed at a slope of 0.25.
+ * Reads sim_water_at only; 0 on still water. */
+double audio_water_rush(const dinghy_sim *sim, const double at[3]);
+
+/* Level 0..1 of the water loop for a listener at `at` (m; NULL: the
+ * crowd's middle): on a river audio_ambience_level(audio_water_rush, 0),
+ * on still water audio_ambience_level(0, mean dinghy speed) as before. */
+double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc);
 
 /* Stereo pan -1..1 from a world x (m) when there is no camera (headless
  * runs): the scene's x range spread over 80% of the stereo width. */

@@ -11,9 +11,14 @@
 #include "palette.h"
 #include "shader.h"
 
+#define FLOATS 7 /* position, normal, height of the water there */
+
 struct dinghy_mesh {
     size_t vertices;
-    float *staging; /* 6 floats per vertex, allocated once */
+    int per_dinghy;     /* vertices per dinghy */
+    int river;          /* the water is the river: its height per vertex */
+    int u_river;
+    float *staging; /* FLOATS per vertex, allocated once */
     float *nx, *ny, *nz; /* normals from the core, one float each per vertex */
     gpu_mesh gpu;
 };
@@ -24,15 +29,18 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
     "#define PALETTE_SIZE " STR(PALETTE_SIZE) "\n"
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_normal;\n"
+    "layout(location = 2) in float a_water;\n"
     "uniform int u_per_dinghy; /* vertices per dinghy */\n"
     "uniform vec3 u_palette[PALETTE_SIZE];\n"
     "out vec3 v_pos;\n"
     "out vec3 v_normal;\n"
+    "out float v_water;\n"
     "flat out vec3 v_base;\n"
     PALETTE_INDEX_GLSL
     "void main() {\n"
     "    v_pos = a_pos;\n"
     "    v_normal = a_normal;\n"
+    "    v_water = a_water;\n"
     "    v_base = u_palette[palette_index(gl_VertexID / u_per_dinghy)];\n"
     "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
     "}\n";
@@ -43,7 +51,9 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
 static const char *fs = "#version 330 core\n" GLSL_COMMON
     "in vec3 v_pos;\n"
     "in vec3 v_normal;\n"
+    "in float v_water;\n"
     "flat in vec3 v_base;\n"
+    "uniform int u_river; /* 1: the water's height is v_water, 0: the level water.x */\n"
     "out vec4 colour;\n"
     "void main() {\n"
     "    vec3 n = normalize(v_normal);\n"
@@ -55,7 +65,7 @@ static const char *fs = "#version 330 core\n" GLSL_COMMON
     "    vec3 ambient = mix(vec3(0.16, 0.24, 0.26), vec3(0.36, 0.42, 0.52), 0.5 + 0.5 * n.z);\n"
     "    vec3 c = v_base * (ambient + 0.80 * diffuse * SUN_LIGHT) + spec * SUN_LIGHT;\n"
     "    c += 0.12 * pow(1.0 - max(dot(n, v), 0.0), 3.0) * HORIZON;\n"
-    "    float depth = water.x + wave_height(v_pos.xy) - v_pos.z;\n"
+    "    float depth = (u_river != 0 ? v_water : water.x) + wave_height(v_pos.xy) - v_pos.z;\n"
     "    if (depth > 0.0)\n"
     "        c = mix(c * vec3(0.75, 0.92, 0.95), DEEP_WATER, 1.0 - exp(-1.4 * depth));\n"
     "    float foam = 1.0 - smoothstep(0.0, 0.035, abs(depth));\n"
@@ -73,9 +83,8 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     }
     dinghy_mesh *m = calloc(1, sizeof *m);
     uint32_t *idx = malloc(sizeof *idx * ni);
-    if (m)
     if (m) {
-        m->staging = malloc(sizeof *m->staging * 6 * nv);
+        m->staging = malloc(sizeof *m->staging * FLOATS * nv);
         m->nx = malloc(sizeof *m->nx * nv);
         m->ny = malloc(sizeof *m->ny * nv);
         m->nz = malloc(sizeof *m->nz * nv);
@@ -87,6 +96,8 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         return NULL;
     }
     m->vertices = nv;
+    m->per_dinghy = M * N;
+    m->river = sim_river(sim) != NULL;
     m->gpu.program = shader_program("dinghy", vs, fs, err, err_len);
     if (!m->gpu.program) {
         free(idx);
@@ -95,6 +106,7 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     }
     glUseProgram(m->gpu.program);
     glUniform1i(shader_uniform(m->gpu.program, "u_per_dinghy"), M * N);
+    glUniform1i(shader_uniform(m->gpu.program, "u_river"), m->river);
     float palette[PALETTE_SIZE][3];
     for (int i = 0; i < PALETTE_SIZE; i++)
         palette_colour(i, palette[i]);
@@ -112,8 +124,13 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
                 idx[k++] = i00; idx[k++] = i10; idx[k++] = i11;
                 idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
             }
-    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * 6 * nv, 1, idx, k);
-    gpu_mesh_layout_position_normal();
+    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
+    glEnableVertexAttribArray(0);
+    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)0);
+    glEnableVertexAttribArray(1);
+    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(3 * sizeof(float)));
+    glEnableVertexAttribArray(2);
+    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(6 * sizeof(float)));
     glBindVertexArray(0);
     free(idx);
     return m;
@@ -123,16 +140,32 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
 {
     sim_state_view s = sim_state(sim);
     sim_normals(sim, m->nx, m->ny, m->nz);
+    const sim_ring_state *rings = sim_rings(sim);
     float *o = m->staging;
-    for (size_t i = 0; i < m->vertices; i++, o += 6) {
+    /* The water's height under each vertex: the plane of the surface at
+     * its ring's centre (one question per ring, not per vertex). */
+    double h = 0.0, gx = 0.0, gy = 0.0, cx = 0.0, cy = 0.0;
+    for (size_t i = 0; i < m->vertices; i++, o += FLOATS) {
+        if (m->river && i % (size_t)m->per_dinghy == 0) {
+            const sim_ring_state *r = &rings[i / (size_t)m->per_dinghy];
+            water_point wp;
+            cx = r->centre[0];
+            cy = r->centre[1];
+            sim_water_at(sim, cx, cy, r->centre[2], &wp);
+            double nz = wp.normal[2] > 0.3 ? wp.normal[2] : 0.3;
+            h = wp.height;
+            gx = -wp.normal[0] / nz;
+            gy = -wp.normal[1] / nz;
+        }
         o[0] = s.x[i];
         o[1] = s.y[i];
         o[2] = s.z[i];
         o[3] = m->nx[i];
         o[4] = m->ny[i];
         o[5] = m->nz[i];
+        o[6] = (float)(h + gx * (s.x[i] - cx) + gy * (s.y[i] - cy));
     }
-    size_t bytes = sizeof(float) * 6 * m->vertices;
+    size_t bytes = sizeof(float) * FLOATS * m->vertices;
     gpu_mesh_stream(&m->gpu, m->staging, bytes, bytes);
 }
 

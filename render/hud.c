@@ -56,6 +56,8 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
     char follow[32] = "off";
     if (s->follow >= 0)
         snprintf(follow, sizeof follow, "dinghy %d", s->follow);
+    else if (s->follow == -2)
+        snprintf(follow, sizeof follow, "crowd");
     int n = snprintf(buf, len,
                      "%.0f fps   %.0f steps/s   %.3f ms/step   %d threads\n"
                      "%d dinghies   %zu vertices   t = %.2f s\n"
@@ -68,7 +70,8 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
     snprintf(buf + n, len - (size_t)n, "%s",
              show_help ? "\n\n"
                          "drag: orbit (left), pan (right/middle)   wheel: zoom\n"
-                         "F follow   Space pause   N step   R reset\n"
+                         "F follow dinghy   C free camera / follow crowd\n"
+                         "Space pause   N step   R reset\n"
                          "+/- speed   P screenshot   H/F1 help   Esc quit"
                        : "\nH: help");
 }

@@ -18,7 +18,7 @@ typedef struct {
     int paused;
     double speed;           /* asked simulation speed, 1 = real time */
     double realtime_ratio;  /* simulated seconds per wall second actually reached */
-    int follow;             /* dinghy the camera follows, -1 for none */
+    int follow;             /* dinghy the camera follows, -1 for none, -2 the crowd */
 } hud_stats;
 
 /* Longest text hud_draw shows, bytes. */

@@ -43,6 +43,7 @@ static void on_key(GLFWwindow *w, int key, int scancode, int action, int mods)
         case GLFW_KEY_P: a->screenshot++; break;
         case GLFW_KEY_H: case GLFW_KEY_F1: a->toggle_help++; break;
         case GLFW_KEY_F: a->follow_next++; break;
+        case GLFW_KEY_C: a->free_camera++; break;
         default: break;
         }
     }

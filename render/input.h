@@ -2,7 +2,8 @@
  *
  * Mouse: left drag orbits the camera, right or middle drag pans it, the
  * wheel zooms; these move the camera directly. Keys become actions that
- * the demo loop takes once per frame: F follow the next dinghy, Space
+ * the demo loop takes once per frame: F follow the next dinghy, C free
+ * the camera (again: follow the crowd), Space
  * pause, N single step (repeats while held), R reset, + / - speed, P
  * screenshot, H or F1 help, Esc quit. */
 #ifndef DINGHY_INPUT_H
@@ -14,6 +15,7 @@
 /* Presses since the last input_take. */
 typedef struct {
     int quit, toggle_pause, single_step, reset, faster, slower, screenshot, toggle_help, follow_next;
+    int free_camera; /* C: free the camera, or follow the crowd again when free */
     int panned; /* the user dragged the view away: stop following */
 } input_actions;
 

@@ -6,12 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "course_map.h"
+#include "crowd_camera.h"
 #include "dinghy_mesh.h"
 #include "gl.h"
 #include "glsl_common.h"
 #include "hud.h"
+#include "river_water.h"
 #include "riverbed.h"
+#include "rocks.h"
 #include "sky.h"
+#include "terrain.h"
 #include "water.h"
 
 #define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
@@ -24,15 +29,22 @@ typedef struct {
 
 struct renderer {
     sky *sky;
-    riverbed *bed;
-    dinghy_mesh *mesh;
+    riverbed *bed;      /* still water: the painted bed and the flat sheet */
     water *water;
+    course_map map;     /* a river: its course, ground, rocks and water */
+    int river;
+    terrain *ground;
+    rocks *rocks;
+    river_water *river_water;
+    crowd_camera crowd;
+    dinghy_mesh *mesh;
     hud *hud;
     GLuint frame_ubo;
     orbit_camera camera;
     int width, height;  /* last viewport */
-    int follow;         /* dinghy followed, -1 for none */
+    int follow;         /* dinghy followed, or RENDER_FOLLOW_CROWD / _FREE */
     int follow_fresh;   /* just started following: move in close */
+    int crowd_pending;  /* just asked to follow the crowd: start at the next frame */
     int dinghies;
     float ring_size;    /* outer radius of a dinghy, m */
     float haze_distance;
@@ -62,12 +74,22 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
     r->camera = camera_framing(lo, hi);
     float centre[2] = {0.5f * (lo[0] + hi[0]), 0.5f * (lo[1] + hi[1])};
     float half_width = 0.5f * (hi[1] - lo[1]) + 6.0f; /* room to drift */
+    const river_world *river = sim_river(sim);
+    r->river = river != NULL;
+    if (river) {
+        course_map_init(&r->map, river);
+        crowd_camera_start(&r->crowd, &r->map, sim, &r->camera, 0);
+        r->follow = RENDER_FOLLOW_CROWD;
+    }
     r->haze_distance = 220.0f + 3.0f * r->camera.distance;
 
     if (!(r->sky = sky_create(err, err_len)) ||
-        !(r->bed = riverbed_create(centre, half_width, level, err, err_len)) ||
+        (river && !(r->ground = terrain_create(&r->map, err, err_len))) ||
+        (river && !(r->rocks = rocks_create(river, err, err_len))) ||
+        (river && !(r->river_water = river_water_create(&r->map, sim, err, err_len))) ||
+        (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
         !(r->mesh = dinghy_mesh_create(sim, err, err_len)) ||
-        !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len)) ||
+        (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
         !(r->hud = hud_create(err, err_len))) {
         render_destroy(r);
         return NULL;
@@ -91,6 +113,9 @@ void render_destroy(renderer *r)
     hud_destroy(r->hud);
     water_destroy(r->water);
     dinghy_mesh_destroy(r->mesh);
+    river_water_destroy(r->river_water);
+    rocks_destroy(r->rocks);
+    terrain_destroy(r->ground);
     riverbed_destroy(r->bed);
     sky_destroy(r->sky);
     free(r);
@@ -106,6 +131,13 @@ static void set4(float out[4], const float v[3], float w)
 
 static void update_follow(renderer *r, const dinghy_sim *sim)
 {
+    if (r->follow == RENDER_FOLLOW_CROWD) {
+        if (r->crowd_pending)
+            crowd_camera_start(&r->crowd, r->river ? &r->map : NULL, sim, &r->camera, 1);
+        r->crowd_pending = 0;
+        crowd_camera_update(&r->crowd, sim, &r->camera);
+        return;
+    }
     if (r->follow < 0 || r->follow >= sim_ring_count(sim))
         return;
     const sim_ring_state *s = &sim_rings(sim)[r->follow];
@@ -141,7 +173,8 @@ static void upload_frame(renderer *r, const sim_def *p, double time_s)
     glm_vec3_normalize(sun);
     set4(f.eye, eye, 1.0f);
     set4(f.sun, sun, 0.0f);
-    float water[3] = {(float)p->world.water.level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
+    float level = r->river ? 0.0f : (float)p->world.water.level;
+    float water[3] = {level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
     set4(f.water, water, 0.0f);
     set4(f.ray_right, right, 0.0f);
     set4(f.ray_up, up, 0.0f);
@@ -160,6 +193,18 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
     glViewport(0, 0, r->width, r->height);
     glClear(GL_DEPTH_BUFFER_BIT);
     sky_draw(r->sky);                /* fills every pixel: no colour clear needed */
+    if (r->river) {
+        double s, n;
+        orbit_camera *c = &r->camera;
+        if (!river_station(r->map.w, c->target[0], c->target[1], &s, &n))
+            s = 1e300; /* looking away from the river: every row in turn */
+        river_water_update(r->river_water, sim, s);
+        terrain_draw(r->ground);
+        rocks_draw(r->rocks);
+        dinghy_mesh_draw(r->mesh);
+        river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
+        return;
+    }
     riverbed_draw(r->bed);
     dinghy_mesh_draw(r->mesh);
     water_draw(r->water);            /* translucent, last of the scene */
@@ -188,8 +233,19 @@ orbit_camera *render_camera(renderer *r)
 
 void render_follow(renderer *r, int index)
 {
-    r->follow = index >= 0 && index < r->dinghies ? index : -1;
+    if (index == RENDER_FOLLOW_CROWD) {
+        if (r->follow != RENDER_FOLLOW_CROWD)
+            r->crowd_pending = 1; /* starts from where the camera is, at the next frame */
+        r->follow = RENDER_FOLLOW_CROWD;
+        return;
+    }
+    r->follow = index >= 0 && index < r->dinghies ? index : RENDER_FOLLOW_FREE;
     r->follow_fresh = r->follow >= 0;
+}
+
+int render_default_follow(const renderer *r)
+{
+    return r->river ? RENDER_FOLLOW_CROWD : RENDER_FOLLOW_FREE;
 }
 
 int render_following(const renderer *r)

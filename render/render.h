@@ -1,4 +1,7 @@
 /* The renderer of the dinghy scene: sky, river bed, dinghies, water, HUD.
+ * With a river (sim_river) the ground, rocks and moving water come from the
+ * river world and the camera follows the crowd downstream; on still water
+ * the painted bed and the flat sheet of before.
  *
  * It reads the physics only through physics/sim.h (state, normals,
  * summaries, parameters) and draws into whatever framebuffer is bound: a
@@ -40,9 +43,18 @@ void render_viewport(const renderer *r, int *width, int *height);
 /* The camera, for the input handler. */
 orbit_camera *render_camera(renderer *r);
 
+/* What the camera follows besides a dinghy (render_follow, render_following). */
+#define RENDER_FOLLOW_FREE (-1)  /* nothing: the camera stays where the user put it */
+#define RENDER_FOLLOW_CROWD (-2) /* the crowd (crowd_camera.h): the river's default */
+
 /* Makes the camera follow dinghy `index` (moves in closer the first time),
- * or stop following when index < 0 or out of range. */
+ * the crowd (RENDER_FOLLOW_CROWD), or nothing when index is
+ * RENDER_FOLLOW_FREE or out of range. */
 void render_follow(renderer *r, int index);
-int render_following(const renderer *r); /* -1 when not following */
+/* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
+int render_following(const renderer *r);
+/* What the camera follows at the start: the crowd on a river, nothing on
+ * still water (where F ends its cycle through the dinghies). */
+int render_default_follow(const renderer *r);
 
 #endif

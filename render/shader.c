@@ -20,10 +20,11 @@ static void one_line(char *err, size_t len, const char *prefix, const char *log)
         err[--n] = '\0';
 }
 
-static GLuint compile(GLenum stage, const char *src, const char *name, char *err, size_t len)
+static GLuint compile(GLenum stage, const char *const *src, int parts, const char *name, char *err,
+                      size_t len)
 {
     GLuint s = glCreateShader(stage);
-    glShaderSource(s, 1, &src, NULL);
+    glShaderSource(s, parts, src, NULL);
     glCompileShader(s);
     GLint ok = GL_FALSE;
     glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
@@ -41,10 +42,17 @@ static GLuint compile(GLenum stage, const char *src, const char *name, char *err
 unsigned shader_program(const char *name, const char *vertex_src, const char *fragment_src,
                         char *err, size_t err_len)
 {
-    GLuint vs = compile(GL_VERTEX_SHADER, vertex_src, name, err, err_len);
+    return shader_program_split(name, vertex_src, fragment_src, "", err, err_len);
+}
+
+unsigned shader_program_split(const char *name, const char *vertex_src, const char *fragment_head,
+                              const char *fragment_body, char *err, size_t err_len)
+{
+    GLuint vs = compile(GL_VERTEX_SHADER, &vertex_src, 1, name, err, err_len);
     if (!vs)
         return 0;
-    GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_src, name, err, err_len);
+    const char *fragment[2] = {fragment_head, fragment_body};
+    GLuint fs = compile(GL_FRAGMENT_SHADER, fragment, 2, name, err, err_len);
     if (!fs) {
         glDeleteShader(vs);
         return 0;

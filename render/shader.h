@@ -12,6 +12,12 @@
 unsigned shader_program(const char *name, const char *vertex_src, const char *fragment_src,
                         char *err, size_t err_len);
 
+/* The same with the fragment shader in two pieces, fragment_head then
+ * fragment_body (C99 compilers need only take string literals of 4095
+ * characters). */
+unsigned shader_program_split(const char *name, const char *vertex_src, const char *fragment_head,
+                              const char *fragment_body, char *err, size_t err_len);
+
 /* Location of a uniform; -1 (ignored by glUniform*) when the driver
  * optimised it away. */
 int shader_uniform(unsigned program, const char *uniform);

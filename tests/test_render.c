@@ -21,11 +21,17 @@
 
 #include "../app/capture.h"
 #include "../app/frame_clock.h"
+#include "../audio/scene_sound.h"
+#include "../physics/river.h"
 #include "../render/camera.h"
+#include "../render/course_map.h"
+#include "../render/crowd_camera.h"
 #include "../render/hud.h"
 #include "../render/offscreen.h"
 #include "../render/palette.h"
 #include "../render/render.h"
+#include "../render/river_water.h"
+#include "../render/rocks.h"
 #include "../render/shader.h"
 #include "../render/window.h"
 
@@ -198,11 +204,22 @@ static void hud_text_reports_state(void **state)
     assert_non_null(strstr(buf, "speed 0.5x"));
     assert_non_null(strstr(buf, "follow: dinghy 7"));
     assert_non_null(strstr(buf, "Esc quit"));
+    assert_non_null(strstr(buf, "C free camera"));
+    s.follow = RENDER_FOLLOW_CROWD;
+    hud_format(buf, sizeof buf, &s, 1);
+    assert_non_null(strstr(buf, "follow: crowd"));
     hud_format(buf, sizeof buf, &s, 0);
     assert_null(strstr(buf, "Esc quit"));
 }
 
 /* ---- pictures (GL under Xvfb) ---- */
+
+/* A simulation of the settings' physics and scene. */
+static dinghy_sim *settings_sim(const dinghy_settings *s)
+{
+    test_params p = {s->sim, s->scene};
+    return test_sim(&p);
+}
 
 static dinghy_settings fixed_scene(void)
 {
@@ -223,7 +240,7 @@ static image shoot(const dinghy_settings *s, long steps, const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "/tmp/dinghy_test_render_%d_%s.png", (int)getpid(), name);
-    capture_request req = {path, NULL, NULL, 0, steps};
+    capture_request req = {path, NULL, NULL, 0, steps, NULL};
     assert_int_equal(capture_run(s, &req), 0);
     image im = {NULL, 0, 0};
     int channels;
@@ -279,7 +296,7 @@ static scene_view open_view(const dinghy_settings *s)
     char err[1024];
     if (window_open(&v.win, "test", 64, 64, 0, err, sizeof err) != WINDOW_OK)
         fail_msg("window_open: %s (run under xvfb-run)", err);
-    v.sim = test_sim(&s->sim);
+    v.sim = settings_sim(s);
     v.r = render_create(v.sim, err, sizeof err);
     if (!v.r)
         fail_msg("render_create: %s", err);
@@ -484,33 +501,48 @@ static void broken_shader_reports_the_driver_log(void **state)
 }
 
 /* A frame as the demo draws it (step, scene, HUD, follow, offscreen
- * read-back) makes no allocation in the project's code. */
-static void frames_allocate_nothing(void **state)
+ * read-back) makes no allocation in the project's code: on still water and
+ * on the river (water sampled, crowd camera, sound level). */
+static void frames_allocate_nothing_in(dinghy_settings s)
 {
-    (void)state;
-    dinghy_settings s = fixed_scene();
     scene_view v = open_view(&s);
     char err[512], text[HUD_TEXT_MAX];
     offscreen *o = offscreen_create(W, H, err, sizeof err);
     if (!o)
         fail_msg("offscreen_create: %s", err);
     hud_stats hs = {60.0, 950.0, 1.05, 2, 4, 2048, 3.5, 0, 1.0, 0.98, 1};
-    render_follow(v.r, 1);
     long before = allocations;
-    for (int frame = 0; frame < 5; frame++) {
+    double level = 0.0;
+    for (int frame = 0; frame < 6; frame++) {
+        render_follow(v.r, frame < 3 ? 1 : render_default_follow(v.r));
         sim_step(v.sim, 10);
         sim_clear_events(v.sim);
         offscreen_bind(o);
         render_draw(v.r, v.sim, W, H, frame / 60.0);
+        audio_scene sc = audio_scene_of(v.sim);
+        double at[3] = {render_camera(v.r)->target[0], render_camera(v.r)->target[1], 0.0};
+        level += audio_water_level(v.sim, at, &sc);
         hud_format(text, sizeof text, &hs, frame % 2);
         render_hud(v.r, text, 2.0f);
         offscreen_read(o);
     }
-    print_message("%ld allocations in 5 frames\n", allocations - before);
+    print_message("%ld allocations in 6 frames (%s)\n", allocations - before,
+                  sim_river(v.sim) ? "river" : "still water");
     assert_int_equal(allocations - before, 0);
     assert_true(allocations > 0); /* the counter does count: creation allocated */
+    assert_true(level > 0.0);
     offscreen_destroy(o);
     close_view(&v);
+}
+
+static void frames_allocate_nothing(void **state)
+{
+    (void)state;
+    frames_allocate_nothing_in(fixed_scene());
+    dinghy_settings s = fixed_scene();
+    s.scene.index = scene_index("rapids");
+    s.scene.count = 16;
+    frames_allocate_nothing_in(s);
 }
 
 static void render_project_matches_the_camera(void **state)
@@ -532,6 +564,345 @@ static void render_project_matches_the_camera(void **state)
     close_view(&v);
 }
 
+/* ---- the river ---- */
+
+static dinghy_settings river_scene(void)
+{
+    dinghy_settings s = settings_default();
+    s.scene.index = scene_index("rapids");
+    s.render.width = W;
+    s.render.height = H;
+    return s;
+}
+
+/* Grey stone: little colour, mid brightness, not water-blue. */
+static int rock_like(const float c[3])
+{
+    float hi = fmaxf(c[0], fmaxf(c[1], c[2])), lo = fminf(c[0], fminf(c[1], c[2]));
+    float mean = (c[0] + c[1] + c[2]) / 3.0f;
+    return hi - lo < 45.0f && mean > 60.0f && mean < 215.0f && c[2] - c[0] < 30.0f;
+}
+
+/* Foam: bright and nearly colourless. */
+static int white_like(const float c[3])
+{
+    float hi = fmaxf(c[0], fmaxf(c[1], c[2])), lo = fminf(c[0], fminf(c[1], c[2]));
+    return lo > 150.0f && hi - lo < 70.0f;
+}
+
+/* Horizontal distance from (x, y) to the nearest ring centre, m. */
+static double nearest_ring(dinghy_sim *sim, double x, double y)
+{
+    double best = 1e30;
+    for (int p = 0; p < sim_ring_count(sim); p++) {
+        const double *c = sim_rings(sim)[p].centre;
+        best = fmin(best, hypot(c[0] - x, c[1] - y));
+    }
+    return best;
+}
+
+/* 1 when some ring may cover pixel (px, py) of the view: its projected
+ * centre lies within its outer radius (in pixels at its depth) plus a
+ * margin. */
+static int ring_covers(scene_view *v, float px, float py, double reach)
+{
+    const orbit_camera *cam = render_camera(v->r);
+    float eye[3];
+    camera_eye(cam, eye);
+    float focal = 0.5f * H / tanf(0.5f * cam->fovy);
+    for (int p = 0; p < sim_ring_count(v->sim); p++) {
+        const double *c = sim_rings(v->sim)[p].centre;
+        float at[3] = {(float)c[0], (float)c[1], (float)c[2]}, cx, cy;
+        if (render_project(v->r, at, &cx, &cy) != 0)
+            continue;
+        float depth = sqrtf((at[0] - eye[0]) * (at[0] - eye[0]) + (at[1] - eye[1]) * (at[1] - eye[1]) +
+                            (at[2] - eye[2]) * (at[2] - eye[2]));
+        float radius = (float)reach * focal / depth + 3.0f;
+        if ((cx - px) * (cx - px) + (cy - py) * (cy - py) < radius * radius)
+            return 1;
+    }
+    return 0;
+}
+
+/* Projects a world point into the picture (a pixel away from the edges);
+ * 0 when it is there. */
+static int in_picture(const renderer *r, const image *im, const double p[3], float *px, float *py)
+{
+    float at[3] = {(float)p[0], (float)p[1], (float)p[2]};
+    return render_project(r, at, px, py) == 0 && *px >= 2 && *py >= 2 && *px < im->w - 2 &&
+           *py < im->h - 2 ? 0 : -1;
+}
+
+/* The screenshot of rapids as a user takes it (--screenshot, default
+ * camera following the crowd): rocks in stone grey where they stand,
+ * white water at the drops and round the rocks, and rings in their
+ * colours spread along a bend of the course. */
+static void rapids_screenshot_shows_rocks_white_water_and_rings(void **state)
+{
+    (void)state;
+    dinghy_settings s = river_scene();
+    image im = shoot(&s, DROP_STEPS, "rapids");
+    scene_view v = open_view(&s);
+    assert_int_equal(render_following(v.r), RENDER_FOLLOW_CROWD);
+    sim_step(v.sim, DROP_STEPS);
+    render_draw(v.r, v.sim, W, H, sim_time(v.sim)); /* the camera as the screenshot had it */
+    const river_world *w = sim_river(v.sim);
+    assert_non_null(w);
+    const river_course *c = river_course_view(w);
+    const double reach = s.sim.ring.major_radius + s.sim.ring.minor_radius;
+    float px, py, got[3];
+
+    /* rocks: the top of each one in view with no ring near it */
+    int rocks_in_view = 0, rocks_grey = 0;
+    for (int k = 0; k < c->rock_count; k++) {
+        const double *r = &c->rock[4 * k];
+        double top[3] = {r[0], r[1], r[2] + 0.55 * r[3]};
+        if (in_picture(v.r, &im, top, &px, &py) != 0 || ring_covers(&v, px, py, reach))
+            continue;
+        rocks_in_view++;
+        patch(&im, px, py, got);
+        rocks_grey += rock_like(got);
+        print_message("rock %d at (%.0f, %.0f): %.0f %.0f %.0f%s\n", k, px, py, got[0], got[1], got[2],
+                      rock_like(got) ? "" : " (not stone)");
+    }
+    assert_true(rocks_in_view >= 2);
+    assert_true(rocks_grey >= 2 && rocks_grey * 3 >= rocks_in_view * 2);
+    (void)nearest_ring;
+
+    /* white water: across the channel just below each drop in view, where
+     * no ring is */
+    int water_points = 0, white = 0;
+    for (int k = 0; k < c->drop_count; k++)
+        for (int q = 0; q < 3 * 17; q++) {
+            double xy[2];
+            river_point(w, c->drop_s[k] + 0.8 * (1 + q / 17), -4.0 + 0.5 * (q % 17), xy);
+            water_point wp;
+            sim_water_at(v.sim, xy[0], xy[1], 0.0, &wp);
+            double p[3] = {xy[0], xy[1], wp.height};
+            if (in_picture(v.r, &im, p, &px, &py) != 0 || ring_covers(&v, px, py, reach))
+                continue;
+            patch(&im, px, py, got);
+            water_points++;
+            white += white_like(got);
+        }
+    /* and plain water in the calm lead-in */
+    int calm_points = 0, calm_white = 0;
+    for (int q = 0; q < 20 * 7; q++) {
+        double xy[2];
+        river_point(w, 4.0 + q / 7, -3.0 + q % 7, xy);
+        water_point wp;
+        sim_water_at(v.sim, xy[0], xy[1], 0.0, &wp);
+        double p[3] = {xy[0], xy[1], wp.height};
+        if (in_picture(v.r, &im, p, &px, &py) != 0 || ring_covers(&v, px, py, reach))
+            continue;
+        patch(&im, px, py, got);
+        calm_points++;
+        calm_white += white_like(got);
+    }
+    print_message("white water below the drops: %d of %d points; in the calm lead-in %d of %d\n",
+                  white, water_points, calm_white, calm_points);
+    assert_true(water_points >= 6);
+    assert_true(white * 4 >= water_points);
+    assert_true(calm_points >= 6 && calm_white * 10 <= calm_points);
+
+    /* rings: their own colour where their centre line is nearest the eye,
+     * over a stretch of the course that turns */
+    float eye[3];
+    camera_eye(render_camera(v.r), eye);
+    int rings_seen = 0;
+    double s_min = 1e30, s_max = -1e30, head_min = 1e30, head_max = -1e30;
+    for (int p = 0; p < sim_ring_count(v.sim); p++) {
+        float at[3], want[3];
+        nearest_centre(v.sim, eye, p, at);
+        if (render_project(v.r, at, &px, &py) != 0 || px < 1 || py < 1 || px >= W - 1 || py >= H - 1)
+            continue;
+        patch(&im, px, py, got);
+        palette_colour(palette_index(p), want);
+        float d_want = chroma_distance(got, want);
+        int best = 1;
+        for (int q = 0; q < sim_ring_count(v.sim); q++) {
+            float other[3];
+            palette_colour(palette_index(q), other);
+            if (palette_index(q) != palette_index(p) && chroma_distance(got, other) <= d_want)
+                best = 0;
+        }
+        if (d_want < 0.16f && best) {
+            double rs, rn;
+            river_station(w, sim_rings(v.sim)[p].centre[0], sim_rings(v.sim)[p].centre[1], &rs, &rn);
+            s_min = fmin(s_min, rs);
+            s_max = fmax(s_max, rs);
+            double a[2], b[2]; /* the course's heading there */
+            river_point(w, rs - 0.5, 0.0, a);
+            river_point(w, rs + 0.5, 0.0, b);
+            double head = atan2(b[1] - a[1], b[0] - a[0]);
+            head_min = fmin(head_min, head);
+            head_max = fmax(head_max, head);
+            rings_seen++;
+        }
+    }
+    double turn = head_max - head_min;
+    print_message("%d rings in their colours, from s = %.1f to %.1f m along the course, whose "
+                  "heading there spans %.0f degrees\n", rings_seen, s_min, s_max, turn * 57.2958);
+    assert_true(rings_seen >= 10);
+    assert_true(s_max - s_min > 20.0);
+    assert_true(turn > 0.35); /* 20 degrees: a bend */
+    close_view(&v);
+    stbi_image_free(im.px);
+}
+
+/* Still water keeps its look and its free camera; the river follows the
+ * crowd, and F's cycle ends there. */
+static void the_camera_follows_the_crowd_only_on_the_river(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    scene_view v = open_view(&s);
+    assert_int_equal(render_following(v.r), RENDER_FOLLOW_FREE);
+    assert_int_equal(render_default_follow(v.r), RENDER_FOLLOW_FREE);
+    close_view(&v);
+    s = river_scene();
+    s.scene.count = 16;
+    v = open_view(&s);
+    assert_int_equal(render_following(v.r), RENDER_FOLLOW_CROWD);
+    assert_int_equal(render_default_follow(v.r), RENDER_FOLLOW_CROWD);
+    render_follow(v.r, 3);
+    assert_int_equal(render_following(v.r), 3);
+    render_follow(v.r, RENDER_FOLLOW_FREE);
+    assert_int_equal(render_following(v.r), RENDER_FOLLOW_FREE);
+    orbit_camera before = *render_camera(v.r);
+    sim_step(v.sim, 200);
+    render_draw(v.r, v.sim, W, H, sim_time(v.sim));
+    assert_memory_equal(render_camera(v.r), &before, sizeof before); /* free: stays put */
+    render_follow(v.r, RENDER_FOLLOW_CROWD);
+    assert_int_equal(render_following(v.r), RENDER_FOLLOW_CROWD);
+    close_view(&v);
+}
+
+/* The crowd camera (no GL): rides downstream at the rings' pace, turns
+ * with the course, and cuts back upstream near the end. */
+static void crowd_camera_rides_downstream(void **state)
+{
+    (void)state;
+    dinghy_settings s = river_scene();
+    s.scene.count = 24;
+    dinghy_sim *sim = settings_sim(&s);
+    course_map map;
+    course_map_init(&map, sim_river(sim));
+    orbit_camera cam = test_camera();
+    crowd_camera cc;
+    crowd_camera_start(&cc, &map, sim, &cam, 0);
+    double s0 = cc.s, yaw0 = cam.yaw, t0 = sim_time(sim);
+    for (int frame = 0; frame < 60; frame++) { /* 2 s at 30 frames a second */
+        sim_step(sim, 33);
+        crowd_camera_update(&cc, sim, &cam);
+    }
+    double pace = (cc.s - s0) / (sim_time(sim) - t0), speed = river_course_view(sim_river(sim))->speed;
+    print_message("the target rode %.2f m in %.2f s (%.2f m/s; river %.2f m/s), yaw %.2f -> %.2f\n",
+                  cc.s - s0, sim_time(sim) - t0, pace, speed, yaw0, cam.yaw);
+    assert_true(pace > 0.4 * speed && pace < 1.6 * speed);
+    /* the target is on the course at the water */
+    double st, n;
+    assert_true(river_station(map.w, cam.target[0], cam.target[1], &st, &n));
+    assert_true(fabs(st - cc.s) < 0.5 && fabs(n) < 6.0);
+    /* near the end it cuts back upstream */
+    cc.s = map.c->length - CROWD_END_MARGIN + 0.2;
+    sim_step(sim, 33);
+    crowd_camera_update(&cc, sim, &cam);
+    assert_true(cc.s < 20.0);
+    sim_destroy(sim);
+}
+
+/* The water mesh asks the water function a few thousand times a frame,
+ * not at every vertex every frame, and gets white water where the course
+ * says: at the drops and behind the rocks, not in a calm straight reach. */
+static void river_water_keeps_to_its_budget(void **state)
+{
+    (void)state;
+    render_window *win = NULL;
+    char err[1024];
+    if (window_open(&win, "test", 64, 64, 0, err, sizeof err) != WINDOW_OK)
+        fail_msg("window_open: %s (run under xvfb-run)", err);
+    dinghy_settings s = river_scene();
+    s.scene.count = 4;
+    dinghy_sim *sim = settings_sim(&s);
+    course_map map;
+    course_map_init(&map, sim_river(sim));
+    river_water *rw = river_water_create(&map, sim, err, sizeof err);
+    if (!rw)
+        fail_msg("river_water_create: %s", err);
+    int first = river_water_samples(rw);
+    river_water_update(rw, sim, 40.0);
+    int frame = river_water_samples(rw);
+    print_message("water samples: %d at creation, %d a frame\n", first, frame);
+    assert_true(frame > 1000 && frame <= 5000 && frame < first);
+    const river_course *c = map.c;
+    double xy[2];
+    assert_true(c->drop_count > 0 && c->rock_count > 0);
+    river_point(map.w, c->drop_s[0] + 1.6, 0.0, xy);
+    float at_drop = river_water_white_at(rw, xy[0], xy[1]);
+    double rs, rn;
+    river_station(map.w, c->rock[0], c->rock[1], &rs, &rn);
+    river_point(map.w, rs + c->rock[3] + 0.8, rn, xy);
+    float behind_rock = river_water_white_at(rw, xy[0], xy[1]);
+    river_point(map.w, 8.0, 0.0, xy);
+    float calm = river_water_white_at(rw, xy[0], xy[1]);
+    print_message("white water: %.2f below the first drop, %.2f behind a rock, %.2f in the lead-in\n",
+                  at_drop, behind_rock, calm);
+    assert_true(at_drop > 0.5f && behind_rock > 0.5f && calm >= 0.0f && calm < 0.2f);
+    river_water_destroy(rw);
+    sim_destroy(sim);
+    window_close(win);
+}
+
+/* The water loop: louder at a drop than in a calm reach, calm on the bank
+ * (no flow there); on still water it follows the dinghies as before. */
+static void water_sound_follows_the_river(void **state)
+{
+    (void)state;
+    dinghy_settings s = river_scene();
+    s.scene.count = 4;
+    dinghy_sim *sim = settings_sim(&s);
+    const river_world *w = sim_river(sim);
+    const river_course *c = river_course_view(w);
+    audio_scene sc = audio_scene_of(sim);
+    double xy[2];
+    river_point(w, c->drop_s[0], 0.0, xy);
+    double drop[3] = {xy[0], xy[1], 0.0};
+    river_point(w, 8.0, 0.0, xy);
+    double calm[3] = {xy[0], xy[1], 0.0};
+    river_point(w, 8.0, 0.5 * c->width[0] + 8.0, xy);
+    double bank[3] = {xy[0], xy[1], 0.0};
+    double l_drop = audio_water_level(sim, drop, &sc), l_calm = audio_water_level(sim, calm, &sc);
+    double l_bank = audio_water_level(sim, bank, &sc);
+    print_message("water loop: %.2f at a drop, %.2f in the lead-in, %.2f on the bank\n", l_drop, l_calm, l_bank);
+    assert_true(l_drop > l_calm + 0.05 && l_calm > l_bank + 0.2);
+    assert_true(audio_water_rush(sim, NULL) > 0.0); /* at the crowd's middle */
+    sim_destroy(sim);
+    dinghy_settings still = fixed_scene();
+    sim = settings_sim(&still);
+    sim_step(sim, 50);
+    sc = audio_scene_of(sim);
+    assert_true(audio_water_level(sim, calm, &sc) == audio_ambience_level(0.0, sc.mean_speed));
+    assert_true(audio_water_rush(sim, calm) == 0.0);
+    sim_destroy(sim);
+}
+
+/* Rocks are stone-coloured, not a dinghy's colour and not water's. */
+static void rock_colour_is_stone(void **state)
+{
+    (void)state;
+    float rock[3], c255[3];
+    rocks_colour(rock);
+    for (int k = 0; k < 3; k++)
+        c255[k] = 255.0f * rock[k];
+    assert_true(rock_like(c255));
+    for (int i = 0; i < PALETTE_SIZE; i++) {
+        float p[3];
+        palette_colour(i, p);
+        assert_true(chroma_distance(rock, p) > 0.1f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +920,12 @@ int main(void)
         cmocka_unit_test(broken_shader_reports_the_driver_log),
         cmocka_unit_test(render_project_matches_the_camera),
         cmocka_unit_test(frames_allocate_nothing),
+        cmocka_unit_test(rock_colour_is_stone),
+        cmocka_unit_test(rapids_screenshot_shows_rocks_white_water_and_rings),
+        cmocka_unit_test(the_camera_follows_the_crowd_only_on_the_river),
+        cmocka_unit_test(crowd_camera_rides_downstream),
+        cmocka_unit_test(river_water_keeps_to_its_budget),
+        cmocka_unit_test(water_sound_follows_the_river),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

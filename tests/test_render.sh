@@ -31,6 +31,16 @@ else bad "no GL 3.3 (exit $rc): $out"; fi
 note=""
 (( $(nproc) > 1 )) && note="OpenGL renders on the CPU \(llvmpipe.*\), so the physics uses $(( $(nproc) / 2 )) of $(nproc) cores"
 expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 --height 200 --set scene.name=pair
+# The default scene is the river: the demo draws it (ground, rocks, water
+# sampled each frame, the crowd camera) and ends as usual.
+expect "demo runs the river (rapids)" 0 "^demo: frames 5 " -- --frames 5 --width 320 --height 200 --set scene.name=rapids
+# Its screenshot and a recording: the water moves between frames.
+expect "rapids screenshot" 0 "^wrote $tmp/river.png \(240 x 136 pixels, step 300" -- \
+    --screenshot "$tmp/river.png" --steps 300 --width 240 --height 136 --set scene.name=rapids
+expect "rapids recording" 0 "^wrote 3 frames to $tmp/rrec/frame_00000.png" -- \
+    --record "$tmp/rrec" --frames 3 --width 160 --height 90 --set scene.name=rapids
+if cmp -s "$tmp/rrec/frame_00000.png" "$tmp/rrec/frame_00002.png"; then bad "river frames 0 and 2 are identical"
+else ok "the river moves"; fi
 # On exit, one line with the HUD's numbers over the whole run.
 expect "demo ends with a summary line" 0 \
     "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)$" \

@@ -63,6 +63,8 @@ static int squeak_sound(const sim_event *e, double size)
                * (0.8 + 0.4 * clamp01(speed / 5.0));
     int k = (int)lround(4.0 * log2(f / 110.0));
     k += (int)(((unsigned)e->dinghy * 7u + (unsigned)e->other * 13u) % 3u) - 1;
+    if (e->kind == SIM_EVENT_OBSTACLE)
+        k -= 8; /* a ring on rock: a low thud of a squeak, two octaves down */
     return k < 0 ? 0 : k >= PLAN_SQUEAKS ? PLAN_SQUEAKS - 1 : k;
 }
 
@@ -74,7 +76,7 @@ static int splash_sound(const sim_event *e, double gain)
 
 static uint64_t event_key(const sim_event *e)
 {
-    uint64_t kind = e->kind == SIM_EVENT_CONTACT ? 1 : 2;
+    uint64_t kind = e->kind == SIM_EVENT_CONTACT ? 1 : e->kind == SIM_EVENT_OBSTACLE ? 3 : 2;
     return (kind << 60) ^ ((uint64_t)(uint32_t)e->dinghy << 30) ^ (uint64_t)(uint32_t)(e->other + 1);
 }
 
@@ -153,7 +155,8 @@ void plan_frame(audio_plan *pl, const audio_params *p, int muted, const audio_fr
     for (size_t i = 0; i < n; i++) {
         const sim_event *e = &events[i];
         candidate c;
-        c.contact = e->kind == SIM_EVENT_CONTACT;
+        /* a ring hitting a rock, bank or bed sounds like a contact, lower */
+        c.contact = e->kind == SIM_EVENT_CONTACT || e->kind == SIM_EVENT_OBSTACLE;
         if (c.contact) {
             c.gain = plan_contact_gain(e->speed, f->dinghy_size);
             c.sound = squeak_sound(e, f->dinghy_size);

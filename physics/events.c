@@ -118,6 +118,13 @@ static sim_event *push(event_state *e)
     return &e->out[e->count++];
 }
 
+void events_add(event_state *e, const sim_event *ev)
+{
+    sim_event *slot = push(e);
+    if (slot)
+        *slot = *ev;
+}
+
 void events_merge(event_state *e, const broadphase *bp, const double *c0, const double *v0,
                   long step)
 {

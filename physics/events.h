@@ -46,6 +46,9 @@ void events_set_count(event_state *e, int P);
 /* Bytes events_init allocates for P rings of M segments, less the
  * neighbour slots, which grow with contacts: slot_cap (M + 2 + sizeof(int)). */
 size_t events_bytes(int P, int M);
+/* Appends one event (one thread, after the step); counts it as dropped
+ * when the buffer is full. */
+void events_add(event_state *e, const sim_event *ev);
 /* Forgets all contacts (after a reset). */
 void events_reset(event_state *e);
 

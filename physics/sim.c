@@ -41,7 +41,7 @@ static size_t layout_bytes(const ring_def *r, int cap, int threads)
          + STATE_FLOATS_PER_VERTEX * V * (size_t)cap * sizeof(float)
          + rows * (FLOATS_PER_ROW * sizeof(float) + DOUBLES_PER_ROW * sizeof(double) + 2)
          + (size_t)cap * (DOUBLES_PER_RING * sizeof(double) + FLOATS_PER_RING * sizeof(float)
-                          + sizeof(int) + sizeof(sim_ring_state))
+                          + sizeof(int) + 1 + sizeof(sim_ring_state))
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
          + scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads
@@ -99,7 +99,7 @@ void sim_destroy(dinghy_sim *s)
     free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
     free(s->weta); free(s->wsx); free(s->wsy); free(s->wpx); free(s->wpy);
     free(s->wu); free(s->wv); free(s->ww); free(s->row_hit);
-    free(s->wnear); free(s->ring_s); free(s->travelled); free(s->respawns);
+    free(s->wnear); free(s->ring_s); free(s->travelled); free(s->respawns); free(s->hitting);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
@@ -175,11 +175,13 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->ring_s = calloc((size_t)s->cap, sizeof *s->ring_s);
     s->travelled = calloc((size_t)s->cap, sizeof *s->travelled);
     s->respawns = calloc((size_t)s->cap, sizeof *s->respawns);
+    s->hitting = calloc((size_t)s->cap, 1);
     s->river_rng = 0x5eed0f7a1e5ull;
     s->ring_vol = calloc((size_t)s->cap, sizeof *s->ring_vol);
     s->ring_gauge = calloc((size_t)s->cap, sizeof *s->ring_gauge);
     fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad || !s->row_vol || !s->ring_vol
-          || !s->ring_gauge || !s->wnear || !s->ring_s || !s->travelled || !s->respawns;
+          || !s->ring_gauge || !s->wnear || !s->ring_s || !s->travelled || !s->respawns
+          || !s->hitting;
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
@@ -337,8 +339,10 @@ long sim_step(dinghy_sim *s, long steps)
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
             rc = tick_step(s, dt, k == 0, k == s->substeps - 1);
-        if (rc == 0 && s->river)
+        if (rc == 0 && s->river) {
+            water_hit_events(s);
             water_endless_run(s);
+        }
         if (rc != 0) {
             if (rc > 0) {
                 done++;

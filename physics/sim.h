@@ -187,6 +187,8 @@ void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energ
 typedef enum {
     SIM_EVENT_CONTACT, /* two dinghies start touching (tube gap under contact_range) */
     SIM_EVENT_SPLASH,  /* a dinghy's vertices cross the water surface downward fast */
+    SIM_EVENT_OBSTACLE,/* a ring starts hitting a rock, bank or bed (river) faster than
+                          SIM_HIT_SPEED; speed: the fastest vertex speed into it */
 } sim_event_kind;
 
 typedef struct {
@@ -201,6 +203,8 @@ typedef struct {
 } sim_event;
 
 #define SIM_EVENT_CAPACITY 4096
+/* Smallest speed into a rock, bank or bed that makes an obstacle event, m/s. */
+#define SIM_HIT_SPEED 0.3
 /* Smallest downward speed through the surface that makes a splash, m/s. */
 #define SIM_SPLASH_SPEED 0.5
 

@@ -44,6 +44,7 @@ struct dinghy_sim {
     double *ring_s;       /* arc length of the centre at the last step, m */
     double *travelled;    /* m along the course since the start, over re-drops */
     int *respawns;
+    unsigned char *hitting; /* per ring: in contact with a solid at the last step */
     uint64_t river_rng;   /* the re-drop places */
     double *c0, *v0;      /* ring centres (m) and mean velocities (m/s), 3 per ring */
     double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
@@ -83,6 +84,10 @@ void water_sample_row(dinghy_sim *sim, size_t row);
  * speed removed, m/s. */
 float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, float *vx,
                          float *vy, float *vz, size_t row);
+
+/* After each step with a river: an obstacle event for each ring that
+ * starts hitting a solid faster than SIM_HIT_SPEED. */
+void water_hit_events(dinghy_sim *sim);
 
 /* After each step with a river: rings past the downstream end (or out of
  * the channel) are dropped in again upstream; travelled distances. */

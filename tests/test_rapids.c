@@ -136,10 +136,16 @@ static void test_rapids_run(void **state)
         p.def.solver.threads = threads;
         dinghy_sim *s = test_sim(&p);
         double worst = 0.0;
+        long hits = 0;
         for (long k = 0; k < (threads == 1 ? seconds : 3); k++) {
             assert_int_equal(sim_step(s, 1000), 1000);
             if (threads == 1)
                 worst = fmax(worst, deepest_in_solid(s));
+            size_t n;
+            const sim_event *ev = sim_events(s, &n, NULL);
+            for (size_t i = 0; i < n; i++)
+                hits += ev[i].kind == SIM_EVENT_OBSTACLE && ev[i].speed > SIM_HIT_SPEED;
+            sim_clear_events(s);
         }
         if (threads == 1) { /* the state at 3 s, for the other thread counts */
             dinghy_sim *again = test_sim(&p);
@@ -155,12 +161,13 @@ static void test_rapids_run(void **state)
             }
             double mean_speed = travelled / sim_ring_count(s) / (double)seconds;
             printf("    %ld s: deepest vertex in a solid %.3f m; mean speed down the course "
-                   "%.2f m/s (surface %.2f); fewest re-drops %d\n", seconds, worst, mean_speed,
-                   p.def.world.river.speed, least);
+                   "%.2f m/s (surface %.2f); fewest re-drops %d; %ld hits on rocks, banks or "
+                   "bed\n", seconds, worst, mean_speed, p.def.world.river.speed, least, hits);
             assert_true(worst <= p.def.ring.minor_radius);
             if (!test_quick()) {
                 assert_true(mean_speed >= 0.5 * p.def.world.river.speed);
                 assert_true(least >= 1);
+                assert_true(hits > 0); /* the sound of rock: some ring hits something */
             }
         } else if (sim_hash(s) != first) {
             fail_msg("rapids: hash %016" PRIx64 " with %d threads, %016" PRIx64 " with 1",

@@ -402,11 +402,11 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
     };
     static const char *const fault_fix[] = {
         "",
-        "the springs are too soft for the load on them (heavy rings, a hard squeeze, a low "
-        "gauge pressure or a constant inflation that cannot hold the shape); raise the spring "
-        "stiffness or the gauge pressure, or use the gas inflation",
-        "the inflation is too strong for the springs; lower the inflation (gauge pressure or "
-        "constant force) or raise the spring stiffness",
+        ("the springs are too soft for the load on them (heavy rings, a hard squeeze, a low "
+         "gauge pressure or a constant inflation that cannot hold the shape); raise the spring "
+         "stiffness or the gauge pressure, or use the gas inflation"),
+        ("the inflation is too strong for the springs; lower the inflation (gauge pressure or "
+         "constant force) or raise the spring stiffness"),
         "the springs are too soft for the inflation or the load; raise the spring stiffness",
         "a force too strong for the time step threw it; use automatic substeps",
     };

@@ -160,6 +160,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     frame_clock_init(&clock, settings->sim.solver.dt);
     hud_stats hs = {0};
     hs.threads = sim_threads(sim);
+    hs.substeps = sim_substeps(sim);
     hs.dinghies = sim_ring_count(sim);
     hs.vertices = sim_vertex_count(sim);
     hs.follow = -1;
@@ -213,6 +214,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                 frame_clock_init(&clock, settings->sim.solver.dt);
                 audio_set_params(snd, &settings->audio);
                 hs.threads = sim_threads(sim);
+                hs.substeps = sim_substeps(sim);
                 hs.dinghies = sim_ring_count(sim);
                 hs.vertices = sim_vertex_count(sim);
             }
@@ -259,6 +261,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             }
             frame_clock_init(&clock, settings->sim.solver.dt);
             hs.threads = sim_threads(sim);
+            hs.substeps = sim_substeps(sim);
             hs.dinghies = sim_ring_count(sim);
             hs.vertices = sim_vertex_count(sim);
         } else if (done > 0) {

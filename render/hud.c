@@ -59,10 +59,11 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
     else if (s->follow == -2)
         snprintf(follow, sizeof follow, "crowd");
     int n = snprintf(buf, len,
-                     "%.0f fps   %.0f steps/s   %.3f ms/step   %d threads\n"
+                     "%.0f fps   %.0f steps/s   %.3f ms/step   %d substep%s   %d threads\n"
                      "%d dinghies   %zu vertices   t = %.2f s\n"
                      "%s   speed %gx (reached %.2fx)   follow: %s",
-                     s->fps, s->steps_per_s, s->ms_per_step, s->threads, s->dinghies, s->vertices,
+                     s->fps, s->steps_per_s, s->ms_per_step, s->substeps,
+                     s->substeps == 1 ? "" : "s", s->threads, s->dinghies, s->vertices,
                      s->sim_time, s->paused ? "PAUSED" : "running", s->speed, s->realtime_ratio,
                      follow);
     if (n < 0 || (size_t)n >= len)

@@ -12,6 +12,7 @@ typedef struct {
     double steps_per_s;     /* physics steps per second of wall time */
     double ms_per_step;     /* wall time of one physics step, ms */
     int threads;            /* threads of the tick */
+    int substeps;           /* substeps each step is cut into */
     int dinghies;
     size_t vertices;
     double sim_time;        /* simulated time, s */

@@ -191,13 +191,14 @@ static void palette_is_bright_and_not_water_coloured(void **state)
 static void hud_text_reports_state(void **state)
 {
     (void)state;
-    hud_stats s = {60.0, 950.0, 1.05, 2, 64, 32768, 3.5, 1, 0.5, 0.48, 7};
+    hud_stats s = {60.0, 950.0, 1.05, 2, 3, 64, 32768, 3.5, 1, 0.5, 0.48, 7};
     char buf[HUD_TEXT_MAX];
     hud_format(buf, sizeof buf, &s, 1);
     assert_non_null(strstr(buf, "60 fps"));
     assert_non_null(strstr(buf, "950 steps/s"));
     assert_non_null(strstr(buf, "1.050 ms/step"));
     assert_non_null(strstr(buf, "2 threads"));
+    assert_non_null(strstr(buf, "3 substeps"));
     assert_non_null(strstr(buf, "64 dinghies"));
     assert_non_null(strstr(buf, "32768 vertices"));
     assert_non_null(strstr(buf, "PAUSED"));
@@ -510,7 +511,7 @@ static void frames_allocate_nothing_in(dinghy_settings s)
     offscreen *o = offscreen_create(W, H, err, sizeof err);
     if (!o)
         fail_msg("offscreen_create: %s", err);
-    hud_stats hs = {60.0, 950.0, 1.05, 2, 4, 2048, 3.5, 0, 1.0, 0.98, 1};
+    hud_stats hs = {60.0, 950.0, 1.05, 2, 1, 4, 2048, 3.5, 0, 1.0, 0.98, 1};
     long before = allocations;
     double level = 0.0;
     for (int frame = 0; frame < 6; frame++) {

@@ -23,19 +23,7 @@ struct terrain {
     gpu_mesh gpu;
 };
 
-static const char *vs = "#version 330 core\n" GLSL_COMMON
-    "layout(location = 0) in vec3 a_pos;\n"
-    "layout(location = 1) in vec3 a_normal;\n"
-    "layout(location = 2) in float a_level;\n"
-    "out vec3 v_pos;\n"
-    "out vec3 v_normal;\n"
-    "out float v_level;\n"
-    "void main() {\n"
-    "    v_pos = a_pos;\n"
-    "    v_normal = a_normal;\n"
-    "    v_level = a_level;\n"
-    "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
-    "}\n";
+static const char *vs = GLSL_VS_POS_NORMAL_LEVEL;
 
 /* The still-water bed's look (sand, grass, tint under water), with the
  * water level of the place instead of one level, and pebbles on the bed. */

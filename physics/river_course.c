@@ -111,7 +111,11 @@ static void frame_fill(const river_world *w, int i, double t, river_frame *f)
     f->tx = a->tx * c - a->ty * s;
     f->ty = a->ty * c + a->tx * s;
     f->k = a->k + a->dk * t;
+    /* beyond either end of the course (the first or last piece, t outside
+     * it) the width, depth and surface are held, not extrapolated by the
+     * cubic: 30 m past the end it had the ground at -1458 m */
     double u = t / RIVER_DS;
+    u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
     hermite(a->w, a->dw, b->w, b->dw, u, &f->w, &f->dw);
     hermite(a->h, a->dh, b->h, b->dh, u, &f->h, &f->dh);
     hermite(a->e, a->de, b->e, b->de, u, &f->e, &f->de);
@@ -159,6 +163,10 @@ void river_frame_at(const river_world *w, double x, double y, river_frame *f)
     int cx = fx < 0 ? 0 : fx >= w->gnx ? w->gnx - 1 : (int)fx;
     int cy = fy < 0 ? 0 : fy >= w->gny ? w->gny - 1 : (int)fy;
     int i = w->grid[cy * w->gnx + cx];
+    if (i > w->ns - 2) /* the grid may name the last station, which starts no piece */
+        i = w->ns - 2;
+    if (i < 0)
+        i = 0;
     /* walk to the piece whose normals bracket the point: s_i <= s < s_i+1 */
     for (int it = 0; it < 400; it++) {
         if (i > 0 && along(&w->st[i], x, y) < 0.0) { i--; continue; }

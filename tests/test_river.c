@@ -542,6 +542,29 @@ static void test_cost(void **state)
     river_destroy(w);
 }
 
+/* Beyond the downstream end the ground and the water are held as they are
+ * at the end, not extrapolated (the cubic put the ground at -1458 m 30 m
+ * past it, where the renderer and a thrown ring can look). */
+static void test_beyond_the_end(void **state)
+{
+    (void)state;
+    river_world *w = make(0, 0.15, 0.3, 1);
+    const river_course *c = river_course_view(w);
+    double end = c->length, xy[2];
+    river_point(w, end, 0.0, xy);
+    double ground_end = river_ground(w, xy[0], xy[1], NULL);
+    for (double s = end; s <= end + 35.0; s += 1.0) {
+        river_point(w, s, 0.0, xy);
+        water_point wp;
+        river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
+        double g = river_ground(w, xy[0], xy[1], NULL);
+        if (!(fabs(g - ground_end) < 0.5) || !(fabs(wp.height) < 5.0))
+            fail_msg("%.0f m past the end: ground %g m (at the end %g), surface %g m", s - end, g,
+                     ground_end, wp.height);
+    }
+    river_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -558,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_spawn),
         cmocka_unit_test(test_determinism),
         cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_beyond_the_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,6 +52,20 @@ static void test_same_hash_physical(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 300);
 }
 
+/* The river: water sampled per row inside the tick, contacts with rocks
+ * and banks, re-drops after the step (a short river, so some happen). */
+static void test_same_hash_river(void **state)
+{
+    (void)state;
+    test_params p = test_physical();
+    p.scene.index = scene_index("rapids");
+    p.scene.count = test_quick() ? 4 : 9;
+    p.def.world.river.length = 30.0;
+    p.def.world.river.drops = 1;
+    p.def.world.river.rocks = 3;
+    check_thread_counts(&p, test_quick() ? 40 : 2000);
+}
+
 /* One dinghy: the work is split inside it, across rows. */
 static void test_same_hash_single(void **state)
 {
@@ -137,6 +151,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_packed),
         cmocka_unit_test(test_same_hash_physical),
+        cmocka_unit_test(test_same_hash_river),
         cmocka_unit_test(test_same_hash_single),
         cmocka_unit_test(test_same_hash_grid),
         cmocka_unit_test(test_same_hash_fine_mesh),

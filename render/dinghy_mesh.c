@@ -125,12 +125,8 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
                 idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
             }
     gpu_mesh_create(&m->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(6 * sizeof(float)));
+    static const int layout[] = {3, 3, 1}; /* position, normal, water level: FLOATS */
+    gpu_mesh_layout_floats(layout, 3);
     glBindVertexArray(0);
     free(idx);
     return m;

@@ -21,12 +21,24 @@ void gpu_mesh_create(gpu_mesh *m, const void *vertices, size_t vertex_bytes, int
     m->index_count = (int)index_count;
 }
 
+void gpu_mesh_layout_floats(const int *sizes, int count)
+{
+    int stride = 0;
+    for (int i = 0; i < count; i++)
+        stride += sizes[i];
+    size_t at = 0;
+    for (int i = 0; i < count; i++) {
+        glEnableVertexAttribArray((GLuint)i);
+        glVertexAttribPointer((GLuint)i, sizes[i], GL_FLOAT, GL_FALSE,
+                              stride * (GLsizei)sizeof(float), (void *)(at * sizeof(float)));
+        at += (size_t)sizes[i];
+    }
+}
+
 void gpu_mesh_layout_position_normal(void)
 {
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, 6 * sizeof(float), (void *)(3 * sizeof(float)));
+    static const int sizes[] = {3, 3};
+    gpu_mesh_layout_floats(sizes, 2);
 }
 
 void gpu_mesh_stream(const gpu_mesh *m, const void *vertices, size_t bytes, size_t buffer_bytes)

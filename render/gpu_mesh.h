@@ -20,6 +20,10 @@ typedef struct {
 void gpu_mesh_create(gpu_mesh *m, const void *vertices, size_t vertex_bytes, int stream,
                      const uint32_t *indices, size_t index_count);
 
+/* The layout of interleaved float vertices: attribute i has sizes[i]
+ * floats (i = 0 .. count-1), one after the other in each vertex. */
+void gpu_mesh_layout_floats(const int *sizes, int count);
+
 /* The layout of position + normal meshes: attribute 0 the position, 1 the
  * normal, 3 floats each, interleaved (24 bytes a vertex). */
 void gpu_mesh_layout_position_normal(void);

@@ -216,14 +216,8 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
             idx[k++] = a; idx[k++] = d; idx[k++] = b;
         }
     gpu_mesh_create(&rw->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(6 * sizeof(float)));
-    glEnableVertexAttribArray(3);
-    glVertexAttribPointer(3, 2, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(8 * sizeof(float)));
+    static const int layout[] = {3, 3, 2, 2}; /* the FLOATS of a vertex */
+    gpu_mesh_layout_floats(layout, 4);
     glBindVertexArray(0);
     free(idx);
     /* every sampled row once, then the continuations */

@@ -149,12 +149,8 @@ rocks *rocks_create(const river_world *w, char *err, size_t err_len)
             }
     }
     gpu_mesh_create(&r->gpu, verts, sizeof *verts * FLOATS * nv, 0, idx, k);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(6 * sizeof(float)));
+    static const int layout[] = {3, 3, 1}; /* position, normal, water level: FLOATS */
+    gpu_mesh_layout_floats(layout, 3);
     glBindVertexArray(0);
     free(verts);
     free(pos);

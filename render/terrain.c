@@ -182,6 +182,7 @@ static void put(float *v, double x, double y, double z, const double nrm[3], dou
 terrain *terrain_create(const course_map *m, char *err, size_t err_len)
 {
     terrain *t = calloc(1, sizeof *t);
+    int ok = 0;
     double offs[256];
     int half = band_offsets(m, offs, 256);
     int cols = 2 * half - 1;
@@ -319,13 +320,11 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         }
     size_t used_v = band_v + (size_t)nx * (size_t)ny;
     gpu_mesh_create(&t->gpu, verts, sizeof *verts * FLOATS * used_v, 0, idx, k);
-    glEnableVertexAttribArray(0);
-    glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)0);
-    glEnableVertexAttribArray(1);
-    glVertexAttribPointer(1, 3, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(3 * sizeof(float)));
-    glEnableVertexAttribArray(2);
-    glVertexAttribPointer(2, 1, GL_FLOAT, GL_FALSE, FLOATS * sizeof(float), (void *)(6 * sizeof(float)));
+    static const int layout[] = {3, 3, 1}; /* position, normal, water level: FLOATS */
+    gpu_mesh_layout_floats(layout, 3);
     glBindVertexArray(0);
+    ok = 1;
+fail: /* the working arrays go either way; the terrain only on failure */
     free(row_s);
     free(line);
     free(line_s);
@@ -336,18 +335,8 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     free(verts);
     free(idx);
     free(sunk);
-    return t;
-fail:
-    free(row_s);
-    free(line);
-    free(line_s);
-    free(line_e);
-    free(line_b);
-    free(ax);
-    free(ay);
-    free(verts);
-    free(idx);
-    free(sunk);
+    if (ok)
+        return t;
     terrain_destroy(t);
     return NULL;
 }

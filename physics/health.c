@@ -16,14 +16,9 @@ static double max_stretch(const dinghy_sim *s, int p)
     double worst = 0.0;
     for (int n = 0; n < N; n++) {
         /* rest lengths depend only on n (the torus is round its axis) */
-        double a[3], c[3], e[3];
-        torus_point(r->major_radius, r->minor_radius, M, N, 0, n, a);
-        torus_point(r->major_radius, r->minor_radius, M, N, 1, n, c);
-        torus_point(r->major_radius, r->minor_radius, M, N, 0, (n + 1) % N, e);
-        double ring_rest = sqrt((c[0] - a[0]) * (c[0] - a[0]) + (c[1] - a[1]) * (c[1] - a[1])
-                                + (c[2] - a[2]) * (c[2] - a[2]));
-        double tube_rest = sqrt((e[0] - a[0]) * (e[0] - a[0]) + (e[1] - a[1]) * (e[1] - a[1])
-                                + (e[2] - a[2]) * (e[2] - a[2]));
+        double R = r->major_radius, rr = r->minor_radius;
+        double ring_rest = torus_distance(R, rr, M, N, 0, n, 1, n);
+        double tube_rest = torus_distance(R, rr, M, N, 0, n, 0, n + 1);
         for (int m = 0; m < M; m++) {
             size_t i = v0 + (size_t)m * N + n, j = v0 + (size_t)((m + 1) % M) * N + n;
             size_t k = v0 + (size_t)m * N + (n + 1) % N;

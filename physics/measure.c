@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hydro.h"
+#include "skin.h"
 
 sim_state_view sim_state(const dinghy_sim *s)
 {
@@ -16,42 +17,25 @@ sim_state_view sim_state(const dinghy_sim *s)
 
 const sim_ring_state *sim_rings(const dinghy_sim *s) { return s->rings; }
 
-/* Enclosed volume of ring p: (1/6) sum over outward triangles of
- * a . (b x c), relative to the centre of mass for precision. */
+/* Enclosed volume of ring p, its rows' tetrahedra from the centre of mass
+ * (for precision), in double. */
 static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3])
 {
-    const int M = s->M, N = s->N;
     const size_t v0 = (size_t)p * s->V;
     double vol = 0.0;
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++) {
-            size_t q[4] = {
-                v0 + (size_t)m * N + n, v0 + (size_t)((m + 1) % M) * N + n,
-                v0 + (size_t)((m + 1) % M) * N + (n + 1) % N, v0 + (size_t)m * N + (n + 1) % N,
-            };
-            double P4[4][3];
-            for (int k = 0; k < 4; k++) {
-                P4[k][0] = b->x[q[k]] - com[0];
-                P4[k][1] = b->y[q[k]] - com[1];
-                P4[k][2] = b->z[q[k]] - com[2];
-            }
-            for (int t = 0; t < 2; t++) {
-                const double *A = P4[0], *B = P4[1 + t], *C = P4[2 + t];
-                vol += A[0] * (B[1] * C[2] - B[2] * C[1]) + A[1] * (B[2] * C[0] - B[0] * C[2])
-                     + A[2] * (B[0] * C[1] - B[1] * C[0]);
-            }
-        }
-    return vol / 6.0;
+    for (int m = 0; m < s->M; m++)
+        vol += skin_row_volume(s->M, s->N, b->x + v0, b->y + v0, b->z + v0, m, com);
+    return vol;
 }
 
-/* Submerged volume and centre of buoyancy of ring p under the flat water
- * (physics.md section 4), relative to the ring's centre for precision. */
+/* Submerged volume and centre of buoyancy of ring p under the water
+ * (physics.md section 4; the river's surface as each row sees it),
+ * relative to the ring's centre for precision. */
 static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3],
                       sim_ring_state *out)
 {
     const int M = s->M, N = s->N;
     const size_t v0 = (size_t)p * s->V;
-    const double level = s->def.world.water.level;
     double mom[4] = {0.0, 0.0, 0.0, 0.0};
     for (int m = 0; m < M; m++)
         for (int n = 0; n < N; n++) {
@@ -65,7 +49,7 @@ static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const dou
                 P[k][0] = b->x[q[k]] - com[0];
                 P[k][1] = b->y[q[k]] - com[1];
                 P[k][2] = b->z[q[k]] - com[2];
-                d[k] = level - b->z[q[k]];
+                d[k] = water_height_at(s, q[k] / (size_t)N, b->x[q[k]], b->y[q[k]]) - b->z[q[k]];
                 wet |= d[k] > 0.0;
             }
             if (!wet)
@@ -82,7 +66,6 @@ static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const dou
 static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
 {
     const size_t v0 = (size_t)p * s->V;
-    const double level = s->def.world.water.level;
     sim_ring_state out;
     memset(&out, 0, sizeof out);
     out.min_z = INFINITY;
@@ -90,7 +73,7 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
     for (size_t i = v0; i < v0 + s->V; i++) {
         out.centre[0] += b->x[i]; out.centre[1] += b->y[i]; out.centre[2] += b->z[i];
         out.velocity[0] += b->vx[i]; out.velocity[1] += b->vy[i]; out.velocity[2] += b->vz[i];
-        double depth = level - b->z[i];
+        double depth = water_height_at(s, i / (size_t)s->N, b->x[i], b->y[i]) - b->z[i];
         out.mean_depth += depth > 0.0 ? depth : 0.0;
         if (b->z[i] < out.min_z) out.min_z = b->z[i];
         if (b->z[i] > out.max_z) out.max_z = b->z[i];

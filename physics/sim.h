@@ -165,7 +165,8 @@ typedef struct {
     double centre[3];   /* mean vertex position (the centre of mass), m */
     double velocity[3]; /* mean vertex velocity, m/s */
     double volume;      /* enclosed volume of the closed surface mesh, m^3 */
-    double mean_depth;  /* mean over vertices of max(0, level - z), m */
+    double mean_depth;  /* mean over vertices of max(0, surface - z), m (the river's
+                           surface in river scenes, else the level) */
     double min_z, max_z;/* lowest and highest vertex, m */
     double submerged_volume; /* volume of the closed mesh under the water surface, m^3 */
     double buoyancy_centre[3]; /* centre of that volume, m (the ring's centre when dry) */

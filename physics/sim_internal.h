@@ -78,6 +78,10 @@ struct dinghy_sim {
  * be up to date): the river, or the flat still water. */
 void water_sample_row(dinghy_sim *sim, size_t row);
 
+/* Height of the water surface (m) at (x, y) as row r sees it: the river's
+ * surface as the row's plane, or the still water's level. */
+double water_height_at(const dinghy_sim *sim, size_t row, double x, double y);
+
 /* Keeps the vertices of a row near a solid out of it (physics.md section 6:
  * pushed out along the distance gradient, the inward velocity removed,
  * Coulomb friction on the tangential one). Returns the fastest inward

@@ -360,9 +360,9 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
 
 int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 {
-    /* the water at the rows: the river every RIVER_SAMPLE_STEPS steps, the
-     * still water (its level may have been edited) every substep */
-    const int sample = s->river ? first_substep && s->step % RIVER_SAMPLE_STEPS == 0 : 1;
+    /* the river at the rows every RIVER_SAMPLE_STEPS steps (still water
+     * needs no samples: the tick reads its level from the definition) */
+    const int sample = s->river && first_substep && s->step % RIVER_SAMPLE_STEPS == 0;
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
     const int P = s->P;

@@ -37,6 +37,13 @@ void water_sample_row(dinghy_sim *s, size_t r)
     s->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
 }
 
+double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
+{
+    if (!s->river)
+        return s->def.world.water.level;
+    return s->weta[r] + s->wsx[r] * (x - s->wpx[r]) + s->wsy[r] * (y - s->wpy[r]);
+}
+
 float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, float *vx,
                          float *vy, float *vz, size_t r)
 {

@@ -160,6 +160,15 @@ static void test_rapids_run(void **state)
                     least = sim_rings(s)[i].respawns;
             }
             double mean_speed = travelled / sim_ring_count(s) / (double)seconds;
+            /* afloat all along the river: each displaces about its mass,
+             * measured under the river's own surface (it falls over drops) */
+            double displaced = 0.0;
+            for (int i = 0; i < sim_ring_count(s); i++)
+                displaced += sim_rings(s)[i].submerged_volume;
+            displaced *= p.def.world.water.density / sim_ring_count(s);
+            printf("    mean water displaced %.2f kg per ring of %.1f kg\n", displaced,
+                   p.def.ring.mass);
+            assert_true(fabs(displaced - p.def.ring.mass) < 0.2 * p.def.ring.mass);
             printf("    %ld s: deepest vertex in a solid %.3f m; mean speed down the course "
                    "%.2f m/s (surface %.2f); fewest re-drops %d; %ld hits on rocks, banks or "
                    "bed\n", seconds, worst, mean_speed, p.def.world.river.speed, least, hits);

@@ -170,6 +170,8 @@ static void range(problems *ps, sim_def_part part, size_t offset, const char *qu
         problem(ps, part, offset, quantity, value, min, max, "%s", why);
 }
 
+#define RING(f) SIM_PART_RING, offsetof(ring_def, f)
+
 /* Names the other fields a cross-field problem involves (the last one added). */
 static void relate(problems *ps, size_t a, size_t b)
 {
@@ -180,8 +182,6 @@ static void relate(problems *ps, size_t a, size_t b)
     p->related_offset[0] = a;
     p->related_offset[1] = b;
 }
-
-#define RING(f) SIM_PART_RING, offsetof(ring_def, f)
 
 /* The river's own check, each problem (one line, "field = value ...")
  * mapped to its field. */
@@ -208,6 +208,11 @@ static void river_problems(problems *ps, const river_def *r)
                 offset = fields[i].offset;
         problem(ps, SIM_PART_WORLD, offsetof(world_def, river) + offset, "river", NAN, NAN, NAN,
                 "%.*s", (int)len, line);
+        if (offset == offsetof(river_def, drops) || offset == offsetof(river_def, rocks)) {
+            /* how many fit depends on the length too */
+            size_t length = offsetof(world_def, river) + offsetof(river_def, length);
+            relate(ps, length, length);
+        }
         line += len + (line[len] == '\n');
     }
 }

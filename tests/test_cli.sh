@@ -32,6 +32,8 @@ expect "blow-up exits 3 naming step, ring and cause" 3 "blew up at step [0-9]+ .
 expect "soft heavy rings tear: exit 3 with the cause" 3 "ring [0-9]+ is torn: a skin edge is .* times its rest length.*raise the spring stiffness" -- --headless --steps 3000 --set scene.name=lake --set scene.count=4 --set dinghy.stiffness=25 --set dinghy.mass=170
 expect "a constant inflation too strong for the springs: exit 3" 3 "ring 0 is (torn|blown up like a balloon)" -- --headless --steps 3000 --set scene.name=single --set dinghy.inflation=constant --set dinghy.pressure=1000
 expect "springs of 0 N/m can never hold a ring" 2 "dinghy.stiffness = 0 is out of range; allowed: 1 to 1e\+09 N/m" -- --headless --set dinghy.stiffness=0
+: >"$tmp/empty.ini"
+expect "a river too short for its rocks names the length it was given" 2 "^dinghy: --set river.length=30: river.rocks = 6: rocks = 6 is outside \\[0, 5\\]" -- --headless --config "$tmp/empty.ini" --set river.length=30
 expect "help lists every key" 0 "dinghy.repulsion_exponent" -- --help
 
 # --dump: JSON with the documented fields; '-' writes to stdout.

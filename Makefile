@@ -93,6 +93,7 @@ TEST_LAYERS_test_config = config core
 TEST_LAYERS_test_watch  = app config core
 TEST_LAYERS_test_audio  = audio core
 TEST_LAYERS_test_render = app render audio config core
+TEST_LAYERS_test_play   = app render audio config core
 test_layers = $(or $(TEST_LAYERS_$(1)),core)
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 UNIT = $(filter-out test_render test_audio,$(TESTS))

@@ -152,10 +152,10 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         } else if (pictures) {
             capture_request req = {opt->screenshot, opt->record, opt->video,
                                    opt->frames > 0 ? opt->frames : CAPTURE_DEFAULT_FRAMES,
-                                   opt->steps > 0 ? opt->steps : 0, opt->obj};
+                                   opt->steps > 0 ? opt->steps : 0, opt->obj, opt->input};
             rc = capture_run(&settings, &req);
         } else {
-            demo_options demo_opt = {opt->frames, opt->mute, config_note};
+            demo_options demo_opt = {opt->frames, opt->mute, config_note, opt->input};
             rc = demo_run(&settings, watch, &demo_opt);
         }
     }

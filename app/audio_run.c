@@ -25,7 +25,8 @@ static void on_frame(dinghy_sim *sim, void *ctx)
     audio_scene sc = audio_scene_of(sim);
     for (size_t i = 0; i < n && i < SIM_EVENT_CAPACITY; i++)
         r->pan[i] = (float)audio_pan_from_x(ev[i].position[0], &sc);
-    audio_frame_info f = {sim_time(sim), sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed)};
+    audio_frame_info f = {sim_time(sim), sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed),
+                          audio_hiss_level(sc.leak)};
     audio_frame(r->sound, &f, ev, r->pan, n < SIM_EVENT_CAPACITY ? n : SIM_EVENT_CAPACITY);
     r->dropped += dropped;
     sim_clear_events(sim);

@@ -10,7 +10,9 @@
 #include "../scenes/scene.h"
 #include "../render/offscreen.h"
 #include "../render/png.h"
+#include "input_script.h"
 #include "obj_export.h"
+#include "play.h"
 #include "report.h"
 #include "../render/window.h"
 #include "video.h"
@@ -58,18 +60,64 @@ static int make_dir(const char *dir, char *err, size_t err_len)
     return 0;
 }
 
-/* Steps the simulation; 0, or 3 with the blow-up message printed. */
-static int advance(dinghy_sim *sim, long steps)
+/* Scripted hands (--input): the script feeds an input with no window,
+ * and the hands act on the simulation before each frame's steps. */
+typedef struct {
+    input_script *script; /* NULL: nobody at the controls */
+    input *in;
+    play_state play;
+    renderer *r;
+    int w, h;             /* the picture's size, pixels */
+} capture_hands;
+
+/* Steps the simulation by one frame's steps, the hands acting first;
+ * 0, or 3 with the blow-up message printed. */
+static int advance(dinghy_sim *sim, long steps, capture_hands *hands)
 {
+    if (hands && hands->script) {
+        input_script_play(hands->script, sim_time(sim), hands->w, hands->h, hands->w, hands->h,
+                          hands->in);
+        input_actions a = input_take(hands->in);
+        play_frame(&hands->play, &a, sim, render_camera(hands->r), hands->w, hands->h,
+                   (double)(steps > 0 ? steps : 0) * sim_get_def(sim)->solver.dt);
+    }
     if (steps <= 0)
         return 0;
     sim_step(sim, steps); /* stops short only when the state blows up */
     return report_blowup(sim);
 }
 
+/* Steps of frame k at fps frames a second: rounded per frame but never
+ * drifting (frame k is at k / fps seconds). */
+static long frame_steps(long k, double steps_per_frame)
+{
+    return (long)floor((double)(k + 1) * steps_per_frame + 0.5) -
+           (long)floor((double)k * steps_per_frame + 0.5);
+}
+
+/* The steps before the first picture: at once, or with a script frame by
+ * frame, so its events land when they are due. */
+static int advance_before(dinghy_sim *sim, long steps, capture_hands *hands, double steps_per_frame)
+{
+    if (!hands->script)
+        return advance(sim, steps, NULL);
+    for (long k = 0, done = 0; done < steps; k++) {
+        long n = frame_steps(k, steps_per_frame);
+        n = n < steps - done ? n : steps - done;
+        render_follow_update(hands->r, sim); /* the camera moves as if drawn */
+        int rc = advance(sim, n, hands);
+        if (rc)
+            return rc;
+        sim_clear_events(sim);
+        done += n;
+    }
+    return 0;
+}
+
 /* Writes the frames of a recording; returns the exit code. */
 static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_settings *s,
-                  const capture_request *req, video_pipe *video, char *err, size_t err_len)
+                  const capture_request *req, video_pipe *video, capture_hands *hands, char *err,
+                  size_t err_len)
 {
     int w = s->render.width, h = s->render.height;
     double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.solver.dt);
@@ -90,11 +138,8 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
         }
         if (video && video_write(video, rgb, err, err_len) != 0)
             return 2;
-        /* Rounded per frame but never drifting: frame k is at k / fps seconds. */
-        long steps = (long)floor((double)(k + 1) * steps_per_frame + 0.5) -
-                     (long)floor((double)k * steps_per_frame + 0.5);
         if (k + 1 < req->frames) {
-            int rc = advance(sim, steps);
+            int rc = advance(sim, frame_steps(k, steps_per_frame), hands);
             if (rc)
                 return rc;
         }
@@ -114,13 +159,21 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
+    capture_hands hands = {NULL, NULL, {0}, NULL, s->render.width, s->render.height};
+    play_init(&hands.play);
+    /* a bad script is a usage error, found before any display is needed */
+    if (req->input && !(hands.script = input_script_load(req->input, err, sizeof err))) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 2;
+    }
     render_window *win = NULL;
     if (window_open(&win, "dinghy capture", 64, 64, 0, err, sizeof err) != WINDOW_OK) {
         fprintf(stderr, "dinghy: %s\n", err);
+        input_script_free(hands.script);
         return 4;
     }
     int rc = 0;
-    dinghy_sim *sim = scene_create(&s->sim, &s->scene, 0, err, sizeof err);
+    dinghy_sim *sim = play_scene_create(&s->sim, &s->scene, err, sizeof err);
     renderer *r = NULL;
     offscreen *o = NULL;
     video_pipe *video = NULL;
@@ -138,7 +191,16 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         rc = r ? 2 : 4;
         goto done;
     }
-    if ((rc = advance(sim, req->steps)) != 0) {
+    if (hands.script) {
+        hands.r = r;
+        if (!(hands.in = input_create(render_camera(r), s->render.height))) {
+            snprintf(err, sizeof err, "out of memory");
+            rc = 2;
+            goto done;
+        }
+    }
+    const double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.solver.dt);
+    if ((rc = advance_before(sim, req->steps, &hands, steps_per_frame)) != 0) {
         err[0] = '\0'; /* already reported */
         goto done;
     }
@@ -161,7 +223,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
             rc = 2;
             goto done;
         }
-        rc = record(r, sim, o, s, req, video, err, sizeof err);
+        rc = record(r, sim, o, s, req, video, &hands, err, sizeof err);
         if (rc == 3)
             err[0] = '\0';
         if (rc == 0 && req->record_dir)
@@ -182,6 +244,8 @@ done:
         printf("wrote %s (%ld frames, %d fps)\n", req->video, req->frames, s->render.fps);
     if (rc && err[0])
         fprintf(stderr, "dinghy: %s\n", err);
+    input_detach(hands.in);
+    input_script_free(hands.script);
     offscreen_destroy(o);
     render_destroy(r);
     sim_destroy(sim);

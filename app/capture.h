@@ -20,6 +20,7 @@ typedef struct {
     long steps;             /* physics steps before the (first) picture */
     const char *obj;        /* OBJ of the final meshes (and per frame beside the
                                recorded PNGs), or NULL */
+    const char *input;      /* --input FILE: scripted mouse and keys (input_script.h), or NULL */
 } capture_request;
 
 /* Runs the request at settings->render width x height; frames are

@@ -18,6 +18,8 @@
 #include "capture.h"
 #include "report.h"
 #include "frame_clock.h"
+#include "input_script.h"
+#include "play.h"
 #include "reload.h"
 
 /* Frame statistics over a window of about half a second, for the HUD. */
@@ -102,18 +104,25 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     const long max_frames = opt->max_frames;
     char err[1024];
     render_window *win = NULL;
+    input_script *script = NULL;
+    if (opt->input && !(script = input_script_load(opt->input, err, sizeof err))) {
+        fprintf(stderr, "dinghy: %s\n", err);
+        return 2;
+    }
     /* The window first: without a display the demo stops at once. */
     if (window_open(&win, "dinghy: rapids", settings->render.width, settings->render.height, 1, err,
                     sizeof err) != WINDOW_OK) {
         fprintf(stderr, "dinghy: %s\n", err);
+        input_script_free(script);
         return 4;
     }
     if (opt->config_note)
         fprintf(stderr, "dinghy: %s\n", opt->config_note);
-    dinghy_sim *sim = scene_create(&settings->sim, &settings->scene, 0, err, sizeof err);
+    dinghy_sim *sim = play_scene_create(&settings->sim, &settings->scene, err, sizeof err);
     if (!sim) {
         fprintf(stderr, "dinghy: %s\n", err);
         window_close(win);
+        input_script_free(script);
         return 2;
     }
     if (settings->sim.solver.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
@@ -132,6 +141,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         render_destroy(r);
         sim_destroy(sim);
         window_close(win);
+        input_script_free(script);
         return 4;
     }
 
@@ -142,6 +152,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         render_destroy(r);
         sim_destroy(sim);
         window_close(win);
+        input_script_free(script);
         return 2;
     }
     char rollback_note[320] = ""; /* on the HUD for a while after a rollback */
@@ -169,8 +180,17 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     double last = window_time();
     stats_window sw = {last, 0, 0, 0.0, sim_time(sim)};
 
+    play_state play;
+    play_init(&play);
+
     for (long frame = 0; !window_should_close(win) && (max_frames <= 0 || frame < max_frames); frame++) {
+        int fw, fh;
+        window_framebuffer_size(win, &fw, &fh);
+        input_set_viewport(in, fw, fh);
         window_poll();
+        if (script) /* the script's events due by now, as if typed */
+            input_script_play(script, sim_time(sim), settings->render.width,
+                              settings->render.height, fw, fh, in);
         input_actions a = input_take(in);
         if (a.quit)
             break;
@@ -193,6 +213,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
                                                                        : RENDER_FOLLOW_FREE);
         if (a.reset) {
+            play_init(&play);
             scene_rebuild(sim, &settings->scene);
             sim_clear_events(sim);
             clock.backlog = 0.0;
@@ -225,6 +246,11 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         last = now;
         if (paused)
             steps = a.single_step;
+        /* the hands act before the steps: a drag spreads over them */
+        play_frame(&play, &a, sim, render_camera(r), fw, fh,
+                   (double)steps * settings->sim.solver.dt);
+        hs.dinghies = sim_ring_count(sim);
+        hs.vertices = sim_vertex_count(sim);
         double t0 = omp_get_wtime();
         long done = steps > 0 ? sim_step(sim, steps) : 0;
         double spent = omp_get_wtime() - t0;
@@ -268,8 +294,6 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             reload_guard_frame(&guard, sim, settings);
         }
 
-        int fw, fh;
-        window_framebuffer_size(win, &fw, &fh);
         /* Sound: this frame's contact starts and splashes, panned by where
          * they are on screen; the water loop follows the river's flow where
          * the camera looks (on still water: how fast the dinghies go). */
@@ -280,7 +304,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             audio_scene sc = audio_scene_of(sim);
             const float *look = render_camera(r)->target; /* the water where the camera looks */
             double at[3] = {look[0], look[1], look[2]};
-            audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc)};
+            audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc),
+                                   audio_hiss_level(sc.leak)};
             audio_frame(snd, &fi, ev, pan, n);
         }
         sim_clear_events(sim);
@@ -297,6 +322,10 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             hud_format(text, sizeof text, &hs, show_help);
             if (show_reload_errors)
                 hud_append_reload(text, sizeof text, &rep);
+            if (play.note[0]) {
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "\n\n%s", play.note);
+            }
             if (rollback_note[0] && now < rollback_until) {
                 size_t used = strlen(text);
                 snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
@@ -317,6 +346,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
            sim_threads(sim));
     fflush(stdout);
     reload_guard_free(&guard);
+    input_script_free(script);
     audio_close(snd);
     reload_report_free(&rep);
     input_detach(in);

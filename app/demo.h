@@ -18,6 +18,7 @@ typedef struct {
     long max_frames;         /* stop after this many frames; <= 0: no limit */
     int mute;                /* sound plays silence */
     const char *config_note; /* which config file is used, printed once the window is up */
+    const char *input;       /* --input FILE: scripted mouse and keys (input_script.h), or NULL */
 } demo_options;
 int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt);
 

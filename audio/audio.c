@@ -47,7 +47,7 @@ struct audio {
     audio_plan plan;
     int rate, channels;
     const char *driver;
-    Mix_Chunk sound[PLAN_SOUNDS], water; /* our own structs: abuf is ours to free */
+    Mix_Chunk sound[PLAN_SOUNDS], water, hiss; /* our own structs: abuf is ours to free */
 
     /* shared with the audio thread, under lock */
     SDL_mutex *lock;
@@ -80,14 +80,17 @@ static int64_t buffer_frames(const audio *a)
     return a->frame_bytes && a->last_len ? a->last_len / a->frame_bytes : BUFFER_FRAMES;
 }
 
-/* Channel 0 is kept for the water loop; 1..AUDIO_VOICES, group 1, for effects. */
+/* Channel 0 is kept for the water loop, 1 for the puncture hiss;
+ * 2..AUDIO_VOICES+1, group 1, for effects. */
 static void set_up_channels(audio *a)
 {
-    Mix_AllocateChannels(AUDIO_VOICES + 1);
-    Mix_ReserveChannels(1);
-    Mix_GroupChannels(1, AUDIO_VOICES, 1);
+    Mix_AllocateChannels(AUDIO_VOICES + 2);
+    Mix_ReserveChannels(2);
+    Mix_GroupChannels(2, AUDIO_VOICES + 1, 1);
     Mix_Volume(0, 0);
+    Mix_Volume(1, 0);
     Mix_PlayChannel(0, &a->water, -1);
+    Mix_PlayChannel(1, &a->hiss, -1);
     a->set_up = 1;
 }
 
@@ -96,6 +99,7 @@ static void play_frame(audio *a, const queued *f)
     if (f->halt)
         Mix_HaltGroup(1);
     Mix_Volume(0, f->plan.ambience_volume);
+    Mix_Volume(1, f->plan.hiss_volume);
     for (int i = 0; i < f->plan.nstarts; i++) {
         const plan_start *s = &f->plan.starts[i];
         int ch = Mix_PlayChannel(-1, &a->sound[s->sound], 0);
@@ -208,6 +212,7 @@ static int make_sounds(audio *a, Uint16 format)
     size_t squeak = synth_frames(SYNTH_SQUEAK_SECONDS, a->rate);
     size_t splash = synth_frames(SYNTH_SPLASH_SECONDS, a->rate);
     size_t water = synth_frames(SYNTH_AMBIENCE_SECONDS, a->rate);
+    size_t hiss = synth_frames(SYNTH_HISS_SECONDS, a->rate);
     size_t most = water > splash ? water : splash;
     float *pcm = malloc(sizeof *pcm * 2 * (most > squeak ? most : squeak));
     if (!pcm)
@@ -225,6 +230,10 @@ static int make_sounds(audio *a, Uint16 format)
     }
     if (!fail)
         fail = synth_ambience(pcm, water, a->rate, 7u) || to_device(&a->water, pcm, water, a->rate, format, a->channels);
+    if (!fail) { /* hiss <= water frames: pcm has room */
+        synth_hiss(pcm, hiss, a->rate, 11u);
+        fail = to_device(&a->hiss, pcm, hiss, a->rate, format, a->channels);
+    }
     free(pcm);
     return fail ? -1 : 0;
 }
@@ -234,6 +243,7 @@ static void free_sounds(audio *a)
     for (int k = 0; k < PLAN_SOUNDS; k++)
         SDL_free(a->sound[k].abuf);
     SDL_free(a->water.abuf);
+    SDL_free(a->hiss.abuf);
 }
 
 /* Before Mix_CloseAudio: that frees the panning effects' state before it

@@ -10,7 +10,8 @@
  *       pan[i] = -1 (left) .. 1 (right) for each event, from its screen position;
  *       audio_scene sc = audio_scene_of(sim);           // audio/scene_sound.h
  *       audio_frame_info f = {sim_time(sim), sc.size, sc.vertices,
- *                             audio_ambience_level(0.0, sc.mean_speed)};
+ *                             audio_ambience_level(0.0, sc.mean_speed),
+ *                             audio_hiss_level(sc.leak)};
  *       audio_frame(a, &f, events, pan, n);
  *       sim_clear_events(sim);
  *   audio_close(a);
@@ -50,6 +51,7 @@ typedef struct {
     double dinghy_size; /* outer radius R + r of the dinghies, m: bigger ones squeak lower */
     int vertices;       /* vertices per dinghy (M*N), to size splashes; 0 = unknown */
     double ambience;    /* how hard the water rushes, 0..1 (audio_ambience_level) */
+    double hiss;        /* how hard punctured rings hiss, 0..1 (audio_hiss_level) */
 } audio_frame_info;
 
 /* Opens the default sound device (SDL picks the driver; SDL_AUDIODRIVER

@@ -136,11 +136,15 @@ void plan_frame(audio_plan *pl, const audio_params *p, int muted, const audio_fr
     if (pl->started && time < pl->time) /* the scene was reset */
         plan_init(pl);
     double dt = pl->started ? time - pl->time : 0.0;
-    double level = clamp01(f->ambience);
-    if (!pl->started)
+    double level = clamp01(f->ambience), hiss = clamp01(f->hiss);
+    if (!pl->started) {
         pl->ambience = level;
-    else
-        pl->ambience += (level - pl->ambience) * (1.0 - exp(-dt / PLAN_AMBIENCE_TAU));
+        pl->hiss = hiss;
+    } else { /* both loops follow their levels smoothly */
+        double follow = 1.0 - exp(-dt / PLAN_AMBIENCE_TAU);
+        pl->ambience += (level - pl->ambience) * follow;
+        pl->hiss += (hiss - pl->hiss) * follow;
+    }
     pl->started = 1;
     pl->time = time;
     pl->tokens[0] = fmin(PLAN_CONTACT_BURST, pl->tokens[0] + dt * PLAN_CONTACT_RATE);
@@ -149,6 +153,7 @@ void plan_frame(audio_plan *pl, const audio_params *p, int muted, const audio_fr
     double master = clamp01(p->volume);
     double vol[2] = {128.0 * master * clamp01(p->contact_volume), 128.0 * master * clamp01(p->splash_volume)};
     out->ambience_volume = muted ? 0 : (int)lround(128.0 * master * clamp01(p->ambience_volume) * pl->ambience);
+    out->hiss_volume = muted ? 0 : (int)lround(128.0 * master * pl->hiss);
 
     candidate top[2][TOP]; /* contacts, splashes: each kind has its own budget */
     int ntop[2] = {0, 0};

@@ -61,6 +61,7 @@ typedef struct {
     plan_start starts[PLAN_MAX_STARTS];
     int nstarts;
     int ambience_volume;        /* water loop, 0..128 */
+    int hiss_volume;            /* puncture hiss loop, 0..128 */
     int squeaks, splashes;      /* of the starts */
     long skipped;               /* events that did not sound */
 } plan_out;
@@ -70,6 +71,7 @@ typedef struct {
     int started;                /* 0 until the first frame */
     double time;                /* of the last frame, s */
     double ambience;            /* smoothed level 0..1 */
+    double hiss;                /* smoothed hiss level 0..1 */
     double tokens[2];           /* contact, splash start budgets */
     double sound_time[PLAN_SOUNDS]; /* last start of each bank sound, s */
     struct {

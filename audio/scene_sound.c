@@ -5,7 +5,7 @@
 
 audio_scene audio_scene_of(const dinghy_sim *sim)
 {
-    audio_scene s = {0.0, 0.0, 0.0, 0.0, 0};
+    audio_scene s = {0.0, 0.0, 0.0, 0.0, 0, 0.0};
     const ring_def *p = &sim_get_def(sim)->ring;
     int P = sim_ring_count(sim);
     size_t V = (size_t)sim_segments(sim) * (size_t)sim_sides(sim);
@@ -18,6 +18,8 @@ audio_scene audio_scene_of(const dinghy_sim *sim)
     for (int d = 0; d < P; d++) {
         const double x = rings[d].centre[0], *v = rings[d].velocity;
         speed_sum += sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        if (rings[d].leak > 0.0)
+            s.leak += rings[d].leak;
         if (d == 0 || x < s.x_min)
             s.x_min = x;
         if (d == 0 || x > s.x_max)
@@ -33,6 +35,12 @@ double audio_ambience_level(double water_speed, double dinghy_speed)
     if (!(v < 1e6)) /* NaN or absurd: keep the loop at its calm level */
         v = 0.0;
     return 0.3 + 0.7 * (1.0 - exp(-v / 2.0));
+}
+
+double audio_hiss_level(double leak)
+{
+    double level = leak / AUDIO_HISS_FULL_LEAK;
+    return level > 0.0 ? (level < 1.0 ? level : 1.0) : 0.0; /* NaN: silent */
 }
 
 double audio_pan_from_x(double x, const audio_scene *s)

@@ -10,6 +10,7 @@ typedef struct {
     double x_min, x_max; /* range of the dinghies' centres along x, m */
     double size;         /* outer radius R + r of a dinghy, m */
     int vertices;        /* vertices per dinghy, M*N */
+    double leak;         /* gas escaping from punctured dinghies, all together, kg/s */
 } audio_scene;
 
 /* One pass over the current state (O(vertices)); call once per frame. */
@@ -31,6 +32,15 @@ double audio_water_rush(const dinghy_sim *sim, const double at[3]);
  * crowd's middle): on a river audio_ambience_level(audio_water_rush, 0),
  * on still water audio_ambience_level(0, mean dinghy speed) as before. */
 double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc);
+
+/* Leak (kg/s) at which the puncture hiss is at full level: a 1 cm hole
+ * in a ring at 500 Pa gauge lets out 1.6e-3 kg/s (physics.md 6b). */
+#define AUDIO_HISS_FULL_LEAK 1.6e-3
+
+/* Level 0..1 of the puncture hiss for a total leak (kg/s): in proportion
+ * to the escaping flow (which goes as the square root of the gauge
+ * pressure), so it fades as the rings go soft; 0 without punctures. */
+double audio_hiss_level(double leak);
 
 /* Stereo pan -1..1 from a world x (m) when there is no camera (headless
  * runs): the scene's x range spread over 80% of the stereo width. */

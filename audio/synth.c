@@ -235,3 +235,24 @@ int synth_ambience(float *out, size_t frames, int rate, uint32_t seed)
             out[i] = (float)(out[i] * SYNTH_AMBIENCE_RMS / rms);
     return 0;
 }
+
+void synth_hiss(float *out, size_t frames, int rate, uint32_t seed)
+{
+    double sum = 0.0;
+    for (int c = 0; c < 2; c++) {
+        rng r = rng_make(seed + 31u * (uint32_t)c);
+        double prev = noise(&r), flutter = 0.0, a = lp_coef(6.0, rate);
+        for (size_t i = 0; i < frames; i++) {
+            double x = noise(&r);
+            flutter += a * (noise(&r) * lp_unit(a) - flutter); /* a few hertz of wobble */
+            double v = (x - prev) * (1.0 + 0.25 * flutter); /* the difference: bright, no rumble */
+            prev = x;
+            out[2 * i + c] = (float)v;
+            sum += v * v;
+        }
+    }
+    double rms = frames ? sqrt(sum / (2.0 * (double)frames)) : 0.0;
+    if (rms > 0.0)
+        for (size_t i = 0; i < 2 * frames; i++)
+            out[i] = (float)(out[i] * SYNTH_AMBIENCE_RMS / rms);
+}

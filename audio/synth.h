@@ -14,6 +14,7 @@
 #define SYNTH_SQUEAK_SECONDS 0.32
 #define SYNTH_SPLASH_SECONDS 0.60
 #define SYNTH_AMBIENCE_SECONDS 4.0
+#define SYNTH_HISS_SECONDS 1.0
 
 /* Peak of a squeak and of a splash, and RMS of the ambience loop, as made
  * (before any volume), full scale 1. Low enough that a dozen voices over
@@ -38,5 +39,11 @@ void synth_splash(float *out, size_t frames, int rate, double size, uint32_t see
  * gurgle band, decorrelated left and right, RMS SYNTH_AMBIENCE_RMS, and the
  * end crossfaded into the start so it loops without a click. Returns -1 when scratch memory runs out. */
 int synth_ambience(float *out, size_t frames, int rate, uint32_t seed);
+
+/* Air escaping through a hole, for looping: white noise high-passed
+ * (differenced) with a little slow flutter, decorrelated left and right,
+ * RMS SYNTH_AMBIENCE_RMS. White noise has no pattern to break at the loop
+ * point, so it loops without a click. */
+void synth_hiss(float *out, size_t frames, int rate, uint32_t seed);
 
 #endif

@@ -50,7 +50,7 @@ enum {
     OPT_VERSION = 256, OPT_HEADLESS, OPT_PRINT_CONFIG, OPT_STEPS, OPT_THREADS, OPT_BENCH,
     OPT_REPEAT, OPT_CSV, OPT_JSON, OPT_KERNEL, OPT_DUMP, OPT_CONFIG, OPT_SET, OPT_WATCH,
     OPT_AUDIO, OPT_MUTE, OPT_SCREENSHOT, OPT_RECORD, OPT_VIDEO, OPT_FRAMES, OPT_WIDTH,
-    OPT_HEIGHT, OPT_OBJ,
+    OPT_HEIGHT, OPT_OBJ, OPT_INPUT,
 };
 
 static const struct option long_options[] = {
@@ -78,6 +78,7 @@ static const struct option long_options[] = {
     {"width", required_argument, NULL, OPT_WIDTH},
     {"height", required_argument, NULL, OPT_HEIGHT},
     {"obj", required_argument, NULL, OPT_OBJ},
+    {"input", required_argument, NULL, OPT_INPUT},
     {NULL, 0, NULL, 0},
 };
 #define NOPTIONS ((int)(sizeof long_options / sizeof long_options[0]) - 1)
@@ -166,6 +167,7 @@ static void take_option(int c, const char *val, cli_options *o, diag_list *d)
         o->screenshot = val;
         break;
     case OPT_RECORD: o->record = val; break;
+    case OPT_INPUT: o->input = val; break;
     case OPT_OBJ:
         if (!has_suffix(val, ".obj"))
             diag_add(d, "--obj '%s': the file name must end in .obj", val);
@@ -216,6 +218,9 @@ static void check_combinations(const cli_options *o, diag_list *d)
     if (pictures && o->mode != MODE_DEMO)
         diag_add(d, "--%s draws nothing: leave it out to use --screenshot, --record or --video",
                  o->mode == MODE_BENCH ? "bench" : "headless");
+    if (o->input && o->mode != MODE_DEMO)
+        diag_add(d, "--input replays mouse and keys into the demo, --screenshot, --record or "
+                 "--video: not with --%s", o->mode == MODE_BENCH ? "bench" : "headless");
     if (o->frames >= 0 && o->mode != MODE_DEMO)
         diag_add(d, "--frames counts pictures: use --steps N with --%s",
                  o->mode == MODE_BENCH ? "bench" : "headless");
@@ -346,8 +351,14 @@ void cli_print_help(const char *prog)
            "  --video FILE.mp4     encode the frames to MP4 with ffmpeg (apt-get install ffmpeg)\n"
            "  --frames K           frames for --record / --video (default 150); the demo stops after K\n"
            "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
-           "  demo keys: mouse drag orbit (left) / pan (right, middle), wheel zoom, F follow,\n"
-           "             Space pause, N step, R reset, +/- speed, P screenshot, H/F1 help, Esc quit\n"
+           "  --input FILE         replay timed keys, buttons and cursor moves from FILE in the\n"
+           "                       demo or the pictures (format: README, 'Scripted input')\n"
+           "  demo mouse: left drag a dinghy to grab it (Shift: along the water), let go to throw;\n"
+           "             right drag orbit, middle or Shift + right drag pan, wheel zoom\n"
+           "  demo keys:  D drop a dinghy in at the cursor, X take the one under it out, K puncture\n"
+           "             it there, Tab tuning panel (Up/Down, Left/Right, Shift x10, S save),\n"
+           "             F follow, C free camera, Space pause, N step, R reset, +/- speed,\n"
+           "             P screenshot, H/F1 help, Esc quit\n"
            "  --version            print the version and exit\n"
            "  --help               this text\n"
            "flags are written in full; a value follows after a space or '=' (--steps=500);\n"

@@ -31,6 +31,7 @@ typedef struct {
     const char *obj;        /* --obj FILE.obj: the final meshes as OBJ, or NULL */
     const char *video;      /* --video FILE.mp4, or NULL */
     long frames;            /* --frames K, -1 when not given */
+    const char *input;      /* --input FILE: scripted mouse and keys, or NULL */
     int width, height;      /* --width W, --height H (override render.*), -1 when not given */
 } cli_options;
 

@@ -89,6 +89,9 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
         out.pressure = s->def.world.air_pressure + s->ring_gauge[p];
     else
         out.pressure = NAN;
+    out.gas_fraction = s->gas_frac[p];
+    out.hole_area = s->hole_area[p];
+    out.leak = s->def.ring.inflation == INFLATION_GAS ? gas_flow(s, p, s->ring_gauge[p]) : 0.0;
     out.travelled = s->travelled[p];
     out.respawns = s->respawns[p];
     s->rings[p] = out;

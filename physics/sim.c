@@ -16,7 +16,8 @@
 #define STATE_FLOATS_PER_VERTEX 12 /* two buffers of x, y, z, vx, vy, vz */
 #define FLOATS_PER_ROW 18          /* segment centre, mean velocity, repulsion, water (8), hit */
 #define DOUBLES_PER_ROW 1          /* the row's share of the enclosed volume */
-#define DOUBLES_PER_RING 9         /* ring centre, mean velocity, volume, station, travelled */
+#define DOUBLES_PER_RING 11        /* ring centre, mean velocity, volume, station, travelled,
+                                      gas fraction, hole area */
 #define FLOATS_PER_RING 1          /* gas gauge pressure */
 
 static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
@@ -97,6 +98,7 @@ void sim_destroy(dinghy_sim *s)
     free(s->gx); free(s->gy); free(s->gz);
     free(s->c0); free(s->v0); free(s->row_bad); free(s->scratch); free(s->rings);
     free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
+    free(s->gas_frac); free(s->hole_area);
     free(s->weta); free(s->wsx); free(s->wsy); free(s->wpx); free(s->wpy);
     free(s->wu); free(s->wv); free(s->ww); free(s->row_hit);
     free(s->wnear); free(s->ring_s); free(s->travelled); free(s->respawns); free(s->hitting);
@@ -127,7 +129,7 @@ static int ensure_scratch(dinghy_sim *s, int threads)
     return 0;
 }
 
-static void set_count(dinghy_sim *s, int P)
+void sim_set_count(dinghy_sim *s, int P)
 {
     s->P = P;
     s->nverts = s->V * (size_t)P;
@@ -179,9 +181,11 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->river_rng = 0x5eed0f7a1e5ull;
     s->ring_vol = calloc((size_t)s->cap, sizeof *s->ring_vol);
     s->ring_gauge = calloc((size_t)s->cap, sizeof *s->ring_gauge);
+    s->gas_frac = calloc((size_t)s->cap, sizeof *s->gas_frac);
+    s->hole_area = calloc((size_t)s->cap, sizeof *s->hole_area);
     fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad || !s->row_vol || !s->ring_vol
           || !s->ring_gauge || !s->wnear || !s->ring_s || !s->travelled || !s->respawns
-          || !s->hitting;
+          || !s->hitting || !s->gas_frac || !s->hole_area;
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
@@ -190,14 +194,14 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         sim_destroy(s);
         return NULL;
     }
-    set_count(s, 0);
+    sim_set_count(s, 0);
     sim_clear_rings(s);
     return s;
 }
 
 void sim_clear_rings(dinghy_sim *s)
 {
-    set_count(s, 0);
+    sim_set_count(s, 0);
     s->cur = 0;
     s->step = 0;
     s->time = 0.0;
@@ -205,6 +209,7 @@ void sim_clear_rings(dinghy_sim *s)
     memset(s->respawns, 0, sizeof *s->respawns * (size_t)s->cap);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->row_bad, 0, (size_t)s->cap * s->M);
+    s->grab.ring = -1;
     events_reset(&s->ev);
 }
 
@@ -223,9 +228,7 @@ static void ring_volumes(dinghy_sim *s, int p)
         vol += v;
     }
     s->ring_vol[p] = vol;
-    double p0 = s->def.world.air_pressure + s->def.ring.gauge_pressure;
-    double v = vol > 1e-3 * s->rest_volume ? vol : 1e-3 * s->rest_volume;
-    s->ring_gauge[p] = (float)(p0 * s->rest_volume / v - s->def.world.air_pressure);
+    s->ring_gauge[p] = (float)gas_gauge(s, p, vol);
 }
 
 void sim_refresh_volumes(dinghy_sim *s)
@@ -285,9 +288,11 @@ int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
     if (s->P >= s->cap)
         return -1;
     int p = s->P;
-    set_count(s, p + 1);
+    sim_set_count(s, p + 1);
     s->travelled[p] = 0.0;
     s->respawns[p] = 0;
+    s->gas_frac[p] = 1.0; /* fully inflated, no holes */
+    s->hole_area[p] = 0.0;
     write_pose(s, p, pose);
     sim_measure_ring(s, p);
     return p;
@@ -339,6 +344,7 @@ long sim_step(dinghy_sim *s, long steps)
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
             rc = tick_step(s, dt, k == 0, k == s->substeps - 1);
+        grab_advance(s, s->def.solver.dt);
         if (rc == 0 && s->river) {
             water_hit_events(s);
             water_endless_run(s);

@@ -102,12 +102,13 @@ sim_blowup_info sim_blowup(const dinghy_sim *sim);
  * physical quantities. */
 void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
 
-/* A saved copy of the dynamic state (positions, velocities, step count,
- * simulated time) and of the tunable parameters, to go back to after a
- * blow-up. sim_checkpoint_new allocates room for this simulation's size;
- * save and restore allocate nothing. restore returns -1 (and changes
- * nothing) when the checkpoint belongs to a simulation of another size;
- * it clears the blow-up and the pending events. */
+/* A saved copy of the dynamic state (the rings there are, positions,
+ * velocities, gas and punctures, river progress, step count, simulated
+ * time) and of the tunable parameters, to go back to after a blow-up.
+ * sim_checkpoint_new allocates room for this simulation's capacity; save
+ * and restore allocate nothing. restore returns -1 (and changes nothing)
+ * when the checkpoint belongs to a simulation of another capacity; it
+ * clears the blow-up, the pending events and the grab. */
 typedef struct sim_checkpoint sim_checkpoint;
 sim_checkpoint *sim_checkpoint_new(const dinghy_sim *sim);
 void sim_checkpoint_save(const dinghy_sim *sim, sim_checkpoint *cp);
@@ -172,11 +173,74 @@ typedef struct {
     double buoyancy_centre[3]; /* centre of that volume, m (the ring's centre when dry) */
     double pressure;    /* absolute gas pressure p0 V0 / V the last substep pushed with
                            (V at its start), Pa; NaN for constant inflation */
+    double gas_fraction;/* gas left of the amount at inflation (1 until punctured) */
+    double hole_area;   /* total area of its punctures, m^2 */
+    double leak;        /* gas escaping through them now, kg/s (negative: air in) */
     double travelled;   /* river: m along the course since the start, over re-drops */
     int respawns;       /* river: times dropped in again upstream */
 } sim_ring_state;
 /* Array of sim_ring_count entries, valid until the next step or change. */
 const sim_ring_state *sim_rings(const dinghy_sim *sim);
+
+/* ---- Play: the demo's hands on the rings (grab, puncture, take out) ---- */
+
+/* A held ring follows the hand through a stiff damped spring on a patch
+ * of its skin: the vertices within SIM_GRAB_RADIUS of the picked one (at
+ * most SIM_GRAB_MAX_VERTICES) are each pulled toward the hand's point plus
+ * their offset from it at the grab. The spring's total stiffness is
+ * m_ring (2 pi SIM_GRAB_HZ)^2 (N/m) and its damping 2 m_ring 2 pi
+ * SIM_GRAB_HZ (N s/m) against the hand's velocity: critically damped at
+ * SIM_GRAB_HZ for the whole ring, whatever its mesh, so a 15 kg ring hangs
+ * 2.8 cm below the hand. */
+#define SIM_GRAB_HZ 3.0
+#define SIM_GRAB_RADIUS 0.15 /* m */
+#define SIM_GRAB_MAX_VERTICES 64
+
+/* Grabs ring `ring` at its vertex `vertex` (index within the ring); the
+ * hand starts at `hand` (m), still. Replaces an earlier grab. Returns 0,
+ * or -1 when the ring or vertex does not exist. */
+int sim_grab(dinghy_sim *sim, int ring, int vertex, const double hand[3]);
+/* The hand is at `hand` (m) now and moves at `velocity` (m/s) until the
+ * next call: the spring's target moves on by velocity * dt every step, so
+ * a hand moved once per frame pulls smoothly. */
+void sim_grab_move(dinghy_sim *sim, const double hand[3], const double velocity[3]);
+/* Lets go: a throw. The ring's centre of mass leaves at the hand's
+ * velocity (an even impulse on its vertices); its spin and wobble about
+ * the centre stay as they were. */
+void sim_grab_release(dinghy_sim *sim);
+/* The held ring, or -1. */
+int sim_grabbed_ring(const dinghy_sim *sim);
+/* Where the hand's spring pulls now (m); 0, or -1 when nothing is held. */
+int sim_grab_target(const dinghy_sim *sim, double hand[3]);
+
+/* The nearest point where a ray meets a ring's skin. */
+typedef struct {
+    int ring;           /* which ring */
+    int vertex;         /* the ring's vertex nearest the point (index within the ring) */
+    double point[3];    /* m */
+    double distance;    /* along the ray from its origin, m */
+} sim_ray_hit;
+/* Casts a ray from origin (m) along the unit vector dir against the
+ * triangles of every ring's skin (both faces), up to max_distance (m).
+ * Returns 1 with the nearest hit, 0 when it meets none. */
+int sim_ray_cast(const dinghy_sim *sim, const double origin[3], const double dir[3],
+                 double max_distance, sim_ray_hit *hit);
+
+/* Discharge coefficient of a puncture (physics.md section 6b). */
+#define SIM_HOLE_DISCHARGE 0.6
+
+/* Punctures ring `ring` with a hole of `area` m^2 (added to any earlier
+ * holes). Gas escapes at mdot = C_d A sqrt(2 rho_gas (p - p_air)) kg/s
+ * (physics.md 6b; air flows back in when squeezed below p_air), with
+ * rho_gas = air_density p / air_pressure: the ring deflates fast at
+ * first, then ever slower as its gauge pressure falls. Constant inflation
+ * has no gas: nothing happens. Returns 0, or -1 for a bad ring or area. */
+int sim_puncture(dinghy_sim *sim, int ring, double area);
+
+/* Removes ring `ring`; the rings after it move down one index (their
+ * order, and so the run's determinism, is kept). A held ring is let go.
+ * Returns 0, or -1 when there is no such ring. */
+int sim_remove_ring(dinghy_sim *sim, int ring);
 
 /* Total momentum (kg m/s) and kinetic energy (J), summed in vertex order. */
 void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energy);

@@ -8,6 +8,18 @@
 #include "springs.h"
 #include "sim.h"
 
+/* The demo's hand on a ring (sim_grab): the held vertices, their offsets
+ * from the hand at the grab and the hand's spring per vertex. */
+typedef struct {
+    int ring;             /* -1: nothing held */
+    int count;            /* held vertices */
+    int vertex[SIM_GRAB_MAX_VERTICES]; /* indices within the ring, ascending */
+    float off[3][SIM_GRAB_MAX_VERTICES]; /* m */
+    double hand[3];       /* the spring's target now, m */
+    double velocity[3];   /* the hand's velocity, m/s */
+    float k, c;           /* per held vertex: N/m and N s/m */
+} grab_state;
+
 /* One copy of the dynamic state, structure of arrays over all vertices. */
 typedef struct {
     float *x, *y, *z;
@@ -50,6 +62,9 @@ struct dinghy_sim {
     double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
     double *ring_vol;     /* enclosed volume per ring at the start of the substep, m^3 */
     float *ring_gauge;    /* gas gauge pressure per ring, Pa */
+    double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
+    double *hole_area;    /* per ring: punctures, m^2 */
+    grab_state grab;
     double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
     int substeps;         /* substeps per step (sim_def_substeps) */
     float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
@@ -101,6 +116,28 @@ void water_endless_run(dinghy_sim *sim);
  * every ring, or of ring p alone. */
 void sim_measure_rings(dinghy_sim *sim);
 void sim_measure_ring(dinghy_sim *sim, int p);
+
+/* Sets the number of rings there are now (room permitting). */
+void sim_set_count(dinghy_sim *sim, int P);
+
+/* Gauge pressure (Pa) of ring p's gas at volume v (m^3): gas_frac p0 V0 / v
+ * - p_air, the volume floored at 1/1000 of rest (a ring squashed flat
+ * pushes hard, but finitely). */
+double gas_gauge(const dinghy_sim *sim, int p, double v);
+
+/* Mass flow out of ring p's punctures at gauge pressure `gauge` (Pa), kg/s
+ * (physics.md 6b; negative: air flows in); 0 without holes. */
+double gas_flow(const dinghy_sim *sim, int p, double gauge);
+/* Lets that flow out of ring p over dt (s): lowers its gas fraction. */
+void gas_leak(dinghy_sim *sim, int p, double gauge, double dt);
+
+/* Adds the hand's spring forces (N) to the held ring's rows [a, a + nb)
+ * of ring p, whose forces are f[k][i W + h + n] for row a + i, vertex n. */
+void grab_forces(const dinghy_sim *sim, const sim_buffer *in, size_t p, size_t a, size_t nb,
+                 float *const f[3], int W, int h);
+
+/* After each step: the hand's target moves on by its velocity times dt. */
+void grab_advance(dinghy_sim *sim, double dt);
 
 /* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
  * measured rings; records a blow-up and returns -1 when one is not. */

@@ -59,18 +59,16 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
  * the enclosed volume and the pressure p0 V0 / V of this substep. (A
  * pressure one substep behind the volume made the ring's breathing mode
  * grow: measured, so the volume has its own pass and barrier.) */
-static void dinghy_centre(dinghy_sim *s, int p)
+static void dinghy_centre(dinghy_sim *s, int p, double dt)
 {
     if (s->def.ring.inflation == INFLATION_GAS) {
         double vol = 0.0;
         for (int m = 0; m < s->M; m++)
             vol += s->row_vol[(size_t)p * s->M + m];
         s->ring_vol[p] = vol;
-        double p0 = s->def.world.air_pressure + s->def.ring.gauge_pressure;
-        /* a ring squashed flat or turned inside out: the gas pushes as at
-         * 1/1000 of its volume, hard, but finite */
-        double v = vol > 1e-3 * s->rest_volume ? vol : 1e-3 * s->rest_volume;
-        s->ring_gauge[p] = (float)(p0 * s->rest_volume / v - s->def.world.air_pressure);
+        double gauge = gas_gauge(s, p, vol);
+        s->ring_gauge[p] = (float)gauge;
+        gas_leak(s, p, gauge, dt); /* punctures: the gas this substep loses */
     }
     double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
     for (int m = 0; m < s->M; m++) {
@@ -345,6 +343,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                        in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
                        scratch + s->skin_offset, f, plan->W, plan->h);
         }
+        grab_forces(s, in, p, a, nb, f, plan->W, plan->h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
             size_t off = i * (size_t)plan->W + (size_t)plan->h;
@@ -402,7 +401,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                dinghy_centre(s, p);
+                dinghy_centre(s, p, dt);
         }
         PHASE_END(PHASE_CENTRES)
 
@@ -452,7 +451,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         return -1;
     if (P == 1) {
         if (!gas)
-            dinghy_centre(s, 0);
+            dinghy_centre(s, 0, dt);
         events_dinghy(&s->ev, &s->bp, 0);
     }
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);

@@ -105,3 +105,31 @@ int camera_project(const orbit_camera *c, int w, int h, const float world[3], fl
     *py = (0.5f - 0.5f * clip[1] / clip[3]) * (float)h;
     return 0;
 }
+
+int camera_ray(const orbit_camera *c, int w, int h, float px, float py, float origin[3],
+               float dir[3])
+{
+    if (w <= 0 || h <= 0)
+        return -1;
+    mat4 vp, inv;
+    camera_view_projection(c, (float)w / (float)h, vp);
+    glm_mat4_inv(vp, inv);
+    float ndc_x = 2.0f * px / (float)w - 1.0f, ndc_y = 1.0f - 2.0f * py / (float)h;
+    vec4 near_clip = {ndc_x, ndc_y, -1.0f, 1.0f}, far_clip = {ndc_x, ndc_y, 1.0f, 1.0f}, a, b;
+    glm_mat4_mulv(inv, near_clip, a);
+    glm_mat4_mulv(inv, far_clip, b);
+    if (fabsf(a[3]) < 1e-12f || fabsf(b[3]) < 1e-12f)
+        return -1;
+    float len = 0.0f;
+    for (int k = 0; k < 3; k++) {
+        origin[k] = a[k] / a[3];
+        dir[k] = b[k] / b[3] - origin[k];
+        len += dir[k] * dir[k];
+    }
+    len = sqrtf(len);
+    if (!(len > 0.0f))
+        return -1;
+    for (int k = 0; k < 3; k++)
+        dir[k] /= len;
+    return 0;
+}

@@ -52,4 +52,10 @@ void camera_view_projection(const orbit_camera *c, float aspect, mat4 out);
  * it is behind. */
 int camera_project(const orbit_camera *c, int w, int h, const float world[3], float *px, float *py);
 
+/* The ray under pixel (px, py) of a w x h viewport (origin top-left, y
+ * down): from the near plane (origin, m) along the unit vector dir.
+ * Returns 0, or -1 for an empty viewport. */
+int camera_ray(const orbit_camera *c, int w, int h, float px, float py, float origin[3],
+               float dir[3]);
+
 #endif

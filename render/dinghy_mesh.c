@@ -14,7 +14,8 @@
 #define FLOATS 7 /* position, normal, height of the water there */
 
 struct dinghy_mesh {
-    size_t vertices;
+    size_t vertices;   /* of the rings there are now */
+    size_t room;       /* vertices the buffers hold: the simulation's capacity */
     int per_dinghy;     /* vertices per dinghy */
     int river;          /* the water is the river: its height per vertex */
     int u_river;
@@ -75,8 +76,10 @@ static const char *fs = "#version 330 core\n" GLSL_COMMON
 
 dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
 {
-    int P = sim_ring_count(sim), M = sim_segments(sim), N = sim_sides(sim);
-    size_t nv = sim_vertex_count(sim), ni = nv * 6;
+    /* room for every ring the simulation can hold: rings dropped in later
+     * draw without new buffers */
+    int P = sim_ring_capacity(sim), M = sim_segments(sim), N = sim_sides(sim);
+    size_t nv = (size_t)P * (size_t)M * (size_t)N, ni = nv * 6;
     if (nv > UINT32_MAX / 6 || ni > 0x7fffffff) { /* 32-bit indices, GLsizei counts */
         snprintf(err, err_len, "too many vertices to draw (%zu)", nv);
         return NULL;
@@ -96,6 +99,7 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         return NULL;
     }
     m->vertices = nv;
+    m->room = nv;
     m->per_dinghy = M * N;
     m->river = sim_river(sim) != NULL;
     m->gpu.program = shader_program("dinghy", vs, fs, err, err_len);
@@ -138,6 +142,7 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
     sim_normals(sim, m->nx, m->ny, m->nz);
     const sim_ring_state *rings = sim_rings(sim);
     float *o = m->staging;
+    m->vertices = sim_vertex_count(sim);
     /* The water's height under each vertex: the plane of the surface at
      * its ring's centre (one question per ring, not per vertex). */
     double h = 0.0, gx = 0.0, gy = 0.0, cx = 0.0, cy = 0.0;
@@ -162,12 +167,12 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
         o[6] = (float)(h + gx * (s.x[i] - cx) + gy * (s.y[i] - cy));
     }
     size_t bytes = sizeof(float) * FLOATS * m->vertices;
-    gpu_mesh_stream(&m->gpu, m->staging, bytes, bytes);
+    gpu_mesh_stream(&m->gpu, m->staging, bytes, sizeof(float) * FLOATS * m->room);
 }
 
 void dinghy_mesh_draw(const dinghy_mesh *m)
 {
-    gpu_mesh_draw(&m->gpu, -1);
+    gpu_mesh_draw(&m->gpu, (int)(m->vertices * 6)); /* two triangles per vertex's quad */
 }
 
 void dinghy_mesh_destroy(dinghy_mesh *m)

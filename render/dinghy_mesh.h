@@ -14,8 +14,8 @@
 
 typedef struct dinghy_mesh dinghy_mesh;
 
-/* Sized for sim's dinghies, segments and sides (fixed for a simulation's
- * life). Needs a current GL context; NULL with a message in err. */
+/* Sized for the rings sim has room for (sim_ring_capacity), its segments
+ * and sides (fixed for a simulation's life); draws the rings there are. Needs a current GL context; NULL with a message in err. */
 dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len);
 /* Uploads the current positions and normals (sim_normals computes them on
  * first use after a step, hence the non-const sim). */

@@ -70,7 +70,10 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
         return;
     snprintf(buf + n, len - (size_t)n, "%s",
              show_help ? "\n\n"
-                         "drag: orbit (left), pan (right/middle)   wheel: zoom\n"
+                         "left drag a dinghy: grab (Shift: along the water), let go: throw\n"
+                         "right drag: orbit   middle or Shift+right drag: pan   wheel: zoom\n"
+                         "D drop a dinghy in   X take it out   K puncture it (at the cursor)\n"
+                         "Tab tuning panel (Up/Down Left/Right, Shift x10, S save)\n"
                          "F follow dinghy   C free camera / follow crowd\n"
                          "Space pause   N step   R reset\n"
                          "+/- speed   P screenshot   H/F1 help   Esc quit"

@@ -129,7 +129,7 @@ static void set4(float out[4], const float v[3], float w)
     out[3] = w;
 }
 
-static void update_follow(renderer *r, const dinghy_sim *sim)
+void render_follow_update(renderer *r, const dinghy_sim *sim)
 {
     if (r->follow == RENDER_FOLLOW_CROWD) {
         if (r->crowd_pending)
@@ -187,7 +187,7 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
 {
     r->width = width > 0 ? width : 1;
     r->height = height > 0 ? height : 1;
-    update_follow(r, sim);
+    render_follow_update(r, sim);
     upload_frame(r, sim_get_def(sim), time_s);
     dinghy_mesh_upload(r->mesh, sim);
     glViewport(0, 0, r->width, r->height);

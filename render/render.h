@@ -53,6 +53,9 @@ orbit_camera *render_camera(renderer *r);
 void render_follow(renderer *r, int index);
 /* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
 int render_following(const renderer *r);
+/* Moves the camera along with what it follows, as render_draw does before
+ * drawing (for frames that are simulated but not drawn). */
+void render_follow_update(renderer *r, const dinghy_sim *sim);
 /* What the camera follows at the start: the crowd on a river, nothing on
  * still water (where F ends its cycle through the dinghies). */
 int render_default_follow(const renderer *r);

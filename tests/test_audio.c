@@ -152,7 +152,7 @@ static void test_ambience_loops_steadily(void **state)
 
 static audio_frame_info frame_at(double t)
 {
-    audio_frame_info f = {t, 1.05, 512, 0.3};
+    audio_frame_info f = {t, 1.05, 512, 0.3, 0.0};
     return f;
 }
 
@@ -386,6 +386,48 @@ static void test_ambience_follows_level_smoothly(void **state)
     assert_int_equal(out.ambience_volume, calm);
 }
 
+/* A puncture hisses in proportion to the escaping flow: silent without
+ * holes, full at a 1 cm hole at 500 Pa, fading smoothly as the ring goes
+ * soft, and silent when muted. */
+static void test_hiss_follows_the_leak(void **state)
+{
+    (void)state;
+    assert_true(audio_hiss_level(0.0) == 0.0);
+    assert_true(audio_hiss_level(NAN) == 0.0);
+    assert_true(audio_hiss_level(-1.0) == 0.0);
+    assert_true(audio_hiss_level(AUDIO_HISS_FULL_LEAK) == 1.0);
+    assert_true(fabs(audio_hiss_level(0.5 * AUDIO_HISS_FULL_LEAK) - 0.5) < 1e-12);
+    audio_plan pl;
+    plan_init(&pl);
+    audio_params p = audio_params_default();
+    plan_out out;
+    audio_frame_info f = frame_at(0.0);
+    plan_frame(&pl, &p, 0, &f, NULL, NULL, 0, &out);
+    assert_int_equal(out.hiss_volume, 0);
+    f.hiss = 1.0;
+    int last = 0;
+    for (int i = 1; i <= 60; i++) { /* rises without a jump */
+        f.time = i / 60.0;
+        plan_frame(&pl, &p, 0, &f, NULL, NULL, 0, &out);
+        assert_true(out.hiss_volume >= last && out.hiss_volume <= last + 10);
+        last = out.hiss_volume;
+    }
+    assert_true(last > (int)(0.85 * 128 * p.volume));
+    plan_frame(&pl, &p, 1, &f, NULL, NULL, 0, &out);
+    assert_int_equal(out.hiss_volume, 0);
+    /* the loop itself: bright noise at the ambience's RMS */
+    enum { HISS_RATE = 48000 };
+    static float pcm[2 * HISS_RATE];
+    synth_hiss(pcm, HISS_RATE, HISS_RATE, 3u);
+    double sum = 0.0, lag = 0.0;
+    for (size_t i = 0; i < 2 * (size_t)HISS_RATE; i++)
+        sum += (double)pcm[i] * pcm[i];
+    for (size_t i = 1; i < (size_t)HISS_RATE; i++)
+        lag += (double)pcm[2 * i] * pcm[2 * i - 2];
+    assert_true(fabs(sqrt(sum / (2.0 * HISS_RATE)) - SYNTH_AMBIENCE_RMS) < 1e-3);
+    assert_true(lag < 0.0); /* differenced noise: neighbours anti-correlated, no rumble */
+}
+
 static void test_bad_numbers_are_harmless(void **state)
 {
     (void)state;
@@ -394,7 +436,7 @@ static void test_bad_numbers_are_harmless(void **state)
     audio_params p = audio_params_default();
     sim_event ev[3] = {contact(0, 1, NAN), splash(1, INFINITY, 1 << 30), contact(2, 3, -4.0f)};
     float pan[3] = {NAN, INFINITY, -INFINITY};
-    audio_frame_info f = {NAN, NAN, 0, NAN};
+    audio_frame_info f = {NAN, NAN, 0, NAN, NAN};
     plan_out out;
     plan_frame(&pl, &p, 0, &f, ev, pan, 3, &out);
     for (int i = 0; i < out.nstarts; i++) {
@@ -589,6 +631,7 @@ int main(void)
         cmocka_unit_test(test_holdoffs),
         cmocka_unit_test(test_volumes_and_mute),
         cmocka_unit_test(test_ambience_follows_level_smoothly),
+        cmocka_unit_test(test_hiss_follows_the_leak),
         cmocka_unit_test(test_bad_numbers_are_harmless),
         cmocka_unit_test(test_scene_sound),
         cmocka_unit_test(test_no_device_is_not_an_error),

@@ -133,6 +133,15 @@ expect "--mute with --screenshot does nothing" 2 "--mute does nothing here" -- -
 expect "--mute headless without --audio" 2 "--mute does nothing here" -- --headless --mute
 expect "--steps in the demo does nothing" 2 "--steps does nothing in the demo" -- --steps 5
 
+# --input: scripted mouse and keys; a bad script is refused before any
+# window opens, naming the file and line.
+printf '0.5 cursor 10 20\n0.6 press left\n0.4 key k\n' > "$tmp/back.txt"
+printf '1 key q\n2 wiggle\n' > "$tmp/verb.txt"
+expect "--input missing file" 2 "^dinghy: --input: cannot read '/nonexistent/s.txt'" -- --input /nonexistent/s.txt
+expect "--input time going back" 2 "back.txt:3: TIME goes back" -- --input "$tmp/back.txt"
+expect "--input unknown event" 2 "verb.txt:2: unknown event" -- --input "$tmp/verb.txt" --screenshot "$tmp/x.png"
+expect "--input is not for headless runs" 2 "--input replays mouse and keys" -- --headless --input "$tmp/verb.txt"
+
 # --obj: one object per ring, vertex normals, outward winding (the signed
 # volume of each object's faces is positive and near the ring's volume).
 "$bin" --headless --steps 50 --set scene.name=pair --obj "$tmp/rings.obj" >/dev/null 2>&1

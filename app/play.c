@@ -1,0 +1,229 @@
+/* The demo's hands on the rings. */
+#include "play.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+#define PICK_RANGE 5000.0 /* m: farther than any camera sees */
+
+void play_init(play_state *pl)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->held = -1;
+}
+
+dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
+                              size_t err_len)
+{
+    int rings = scene_of(layout)->ring_count(layout);
+    return scene_create(def, layout, rings + PLAY_EXTRA_RINGS, err, err_len);
+}
+
+static int cursor_ray(const orbit_camera *camera, int w, int h, const float cursor[2],
+                      double origin[3], double dir[3])
+{
+    float o[3], d[3];
+    if (camera_ray(camera, w, h, cursor[0], cursor[1], o, d) != 0)
+        return -1;
+    for (int k = 0; k < 3; k++) {
+        origin[k] = o[k];
+        dir[k] = d[k];
+    }
+    return 0;
+}
+
+/* The ring under the cursor: 1 with the hit, else 0. */
+static int pick(const dinghy_sim *sim, const orbit_camera *camera, int w, int h,
+                const float cursor[2], sim_ray_hit *hit)
+{
+    double o[3], d[3];
+    return cursor_ray(camera, w, h, cursor, o, d) == 0 && sim_ray_cast(sim, o, d, PICK_RANGE, hit);
+}
+
+/* Height of the ray's point at t above the water there, m. */
+static double above_water(const dinghy_sim *sim, const double o[3], const double d[3], double t)
+{
+    water_point wp;
+    double x = o[0] + t * d[0], y = o[1] + t * d[1], z = o[2] + t * d[2];
+    sim_water_at(sim, x, y, z, &wp);
+    return z - wp.height;
+}
+
+int play_water_under(const dinghy_sim *sim, const orbit_camera *camera, int w, int h,
+                     const float cursor[2], double point[3])
+{
+    double o[3], d[3];
+    if (cursor_ray(camera, w, h, cursor, o, d) != 0 || d[2] >= 0.0)
+        return -1;
+    /* march to the first point below the surface, then bisect */
+    double lo = 0.0, hi = 0.0, step = 0.5;
+    if (above_water(sim, o, d, 0.0) <= 0.0)
+        return -1; /* the eye is under water */
+    for (hi = step; above_water(sim, o, d, hi) > 0.0; hi += step) {
+        lo = hi;
+        if (hi > PICK_RANGE)
+            return -1;
+        step *= 1.05; /* finer near the eye, coarser far away */
+    }
+    for (int i = 0; i < 40; i++) {
+        double mid = 0.5 * (lo + hi);
+        if (above_water(sim, o, d, mid) > 0.0)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    for (int k = 0; k < 3; k++)
+        point[k] = o[k] + hi * d[k];
+    return 0;
+}
+
+/* Where the cursor's ray meets the drag plane: 0, or -1 when it runs
+ * (nearly) parallel to it or the point is behind the eye. */
+static int hand_at(const play_state *pl, const orbit_camera *camera, int w, int h,
+                   const float cursor[2], double hand[3])
+{
+    double o[3], d[3];
+    if (cursor_ray(camera, w, h, cursor, o, d) != 0)
+        return -1;
+    double dn = 0.0, wn = 0.0;
+    for (int k = 0; k < 3; k++) {
+        dn += d[k] * pl->plane_normal[k];
+        wn += (pl->plane_point[k] - o[k]) * pl->plane_normal[k];
+    }
+    if (fabs(dn) < 1e-3 || wn / dn <= 0.0 || wn / dn > PICK_RANGE)
+        return -1;
+    for (int k = 0; k < 3; k++)
+        hand[k] = o[k] + wn / dn * d[k];
+    return 0;
+}
+
+/* The drag plane through point p: facing the camera, or level. */
+static void set_plane(play_state *pl, const orbit_camera *camera, const double p[3], int level)
+{
+    float eye[3];
+    camera_eye(camera, eye);
+    float n[3] = {eye[0] - camera->target[0], eye[1] - camera->target[1],
+                  eye[2] - camera->target[2]};
+    if (level) {
+        n[0] = n[1] = 0.0f;
+        n[2] = 1.0f;
+    }
+    float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; k++) {
+        pl->plane_point[k] = (float)p[k];
+        pl->plane_normal[k] = len > 0.0f ? n[k] / len : (k == 2);
+    }
+    pl->along_water = level;
+}
+
+static void grab_start(play_state *pl, const input_actions *a, dinghy_sim *sim,
+                       const orbit_camera *camera, int w, int h)
+{
+    sim_ray_hit hit;
+    if (!pick(sim, camera, w, h, a->cursor, &hit))
+        return;
+    if (sim_grab(sim, hit.ring, hit.vertex, hit.point) != 0)
+        return;
+    set_plane(pl, camera, hit.point, a->along_water);
+    memcpy(pl->hand, hit.point, sizeof pl->hand);
+    memset(pl->throw_velocity, 0, sizeof pl->throw_velocity);
+    snprintf(pl->note, sizeof pl->note, "holding dinghy %d", hit.ring);
+}
+
+/* Moves the hand to the cursor over the frame's step_time. */
+static void grab_drag(play_state *pl, const input_actions *a, dinghy_sim *sim,
+                      const orbit_camera *camera, int w, int h, double step_time)
+{
+    if (a->along_water != pl->along_water) { /* Shift pressed or let go while dragging */
+        double now[3];
+        if (sim_grab_target(sim, now) == 0)
+            set_plane(pl, camera, now, a->along_water);
+    }
+    double hand[3], v[3] = {0.0, 0.0, 0.0};
+    if (hand_at(pl, camera, w, h, a->cursor, hand) != 0)
+        return;
+    if (step_time > 0.0) { /* from where it was to the cursor over the frame's steps */
+        /* the throw's velocity: the hand's, smoothed over PLAY_THROW_TIME */
+        double w = 1.0 - exp(-step_time / PLAY_THROW_TIME);
+        for (int k = 0; k < 3; k++) {
+            v[k] = (hand[k] - pl->hand[k]) / step_time;
+            pl->throw_velocity[k] += w * (v[k] - pl->throw_velocity[k]);
+        }
+        sim_grab_move(sim, pl->hand, v);
+    } else {
+        sim_grab_move(sim, hand, v);
+    }
+    memcpy(pl->hand, hand, sizeof hand);
+}
+
+static void drop_in(play_state *pl, const input_actions *a, dinghy_sim *sim,
+                    const orbit_camera *camera, int w, int h)
+{
+    double at[3];
+    if (play_water_under(sim, camera, w, h, a->cursor, at) != 0) {
+        snprintf(pl->note, sizeof pl->note, "drop: point the cursor at the water");
+        return;
+    }
+    ring_pose pose = {{at[0], at[1], at[2] + PLAY_DROP_HEIGHT},
+                      {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
+    int p = sim_add_ring(sim, &pose);
+    if (p < 0)
+        snprintf(pl->note, sizeof pl->note, "no room for more dinghies (%d): X takes one out",
+                 sim_ring_capacity(sim));
+    else
+        snprintf(pl->note, sizeof pl->note, "dropped dinghy %d in at (%.1f, %.1f) m", p, at[0],
+                 at[1]);
+}
+
+static void take_out(play_state *pl, const input_actions *a, dinghy_sim *sim,
+                     const orbit_camera *camera, int w, int h)
+{
+    sim_ray_hit hit;
+    if (!pick(sim, camera, w, h, a->cursor, &hit))
+        return;
+    sim_remove_ring(sim, hit.ring);
+    snprintf(pl->note, sizeof pl->note, "took dinghy %d out (%d left)", hit.ring,
+             sim_ring_count(sim));
+}
+
+static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
+                     const orbit_camera *camera, int w, int h)
+{
+    sim_ray_hit hit;
+    if (!pick(sim, camera, w, h, a->cursor, &hit))
+        return;
+    if (sim_get_def(sim)->ring.inflation != INFLATION_GAS) {
+        snprintf(pl->note, sizeof pl->note, "puncture: constant inflation has no gas to let "
+                 "out (dinghy.inflation = gas)");
+        return;
+    }
+    const double area = 0.25 * PI * PLAY_HOLE_DIAMETER * PLAY_HOLE_DIAMETER;
+    sim_puncture(sim, hit.ring, area);
+    snprintf(pl->note, sizeof pl->note, "punctured dinghy %d (%.0f mm hole)", hit.ring,
+             1000.0 * PLAY_HOLE_DIAMETER);
+}
+
+void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
+                int w, int h, double step_time)
+{
+    if (a->grab_press)
+        grab_start(pl, a, sim, camera, w, h);
+    if (sim_grabbed_ring(sim) >= 0 && (a->grabbing || a->grab_release))
+        grab_drag(pl, a, sim, camera, w, h, step_time);
+    if (a->grab_release && !a->grabbing && sim_grabbed_ring(sim) >= 0) {
+        double hand[3];
+        if (sim_grab_target(sim, hand) == 0)
+            sim_grab_move(sim, hand, pl->throw_velocity);
+        sim_grab_release(sim); /* thrown at the hand's recent velocity */
+        pl->note[0] = '\0';
+    }
+    for (int i = 0; i < a->drop; i++)
+        drop_in(pl, a, sim, camera, w, h);
+    for (int i = 0; i < a->remove; i++)
+        take_out(pl, a, sim, camera, w, h);
+    for (int i = 0; i < a->puncture; i++)
+        puncture(pl, a, sim, camera, w, h);
+    pl->held = sim_grabbed_ring(sim);
+}

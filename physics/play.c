@@ -1,0 +1,215 @@
+/* The demo's hands on the rings: grab and throw, puncture (orifice flow of
+ * the gas, physics.md section 6b), take a ring out. */
+#include "sim_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define PI 3.14159265358979323846
+
+/* ---- grab ---- */
+
+int sim_grab(dinghy_sim *s, int ring, int vertex, const double hand[3])
+{
+    if (ring < 0 || ring >= s->P || vertex < 0 || (size_t)vertex >= s->V)
+        return -1;
+    const sim_buffer *b = &s->buf[s->cur];
+    const size_t base = (size_t)ring * s->V;
+    const double px = b->x[base + vertex], py = b->y[base + vertex], pz = b->z[base + vertex];
+    grab_state *g = &s->grab;
+    g->count = 0;
+    /* the patch: the picked vertex and those nearest to it within the
+     * radius, in index order (deterministic) */
+    for (size_t i = 0; i < s->V && g->count < SIM_GRAB_MAX_VERTICES; i++) {
+        double dx = b->x[base + i] - px, dy = b->y[base + i] - py, dz = b->z[base + i] - pz;
+        if (dx * dx + dy * dy + dz * dz > SIM_GRAB_RADIUS * SIM_GRAB_RADIUS)
+            continue;
+        g->vertex[g->count] = (int)i;
+        g->off[0][g->count] = (float)dx;
+        g->off[1][g->count] = (float)dy;
+        g->off[2][g->count] = (float)dz;
+        g->count++;
+    }
+    const double m = s->def.ring.mass, w = 2.0 * PI * SIM_GRAB_HZ;
+    const double dt = s->def.solver.dt / s->substeps;
+    double c = 2.0 * m * w / g->count;
+    /* explicit damping is stable while c dt / m_vertex < 2; stay well within */
+    const double c_max = 0.5 * ring_vertex_mass(&s->def.ring) / dt;
+    g->k = (float)(m * w * w / g->count);
+    g->c = (float)(c < c_max ? c : c_max);
+    g->ring = ring;
+    for (int k = 0; k < 3; k++) {
+        g->hand[k] = hand[k];
+        g->velocity[k] = 0.0;
+    }
+    return 0;
+}
+
+void sim_grab_move(dinghy_sim *s, const double hand[3], const double velocity[3])
+{
+    for (int k = 0; k < 3; k++) {
+        s->grab.hand[k] = hand[k];
+        s->grab.velocity[k] = velocity[k];
+    }
+}
+
+void sim_grab_release(dinghy_sim *s)
+{
+    const int p = s->grab.ring;
+    if (p < 0)
+        return;
+    s->grab.ring = -1;
+    /* the throw: an impulse m (v_hand - v_centre) spread evenly, so the
+     * centre of mass leaves at the hand's velocity and the ring keeps its
+     * spin and wobble about it */
+    const sim_ring_state *r = &s->rings[p];
+    sim_buffer *b = &s->buf[s->cur];
+    float *v[3] = {b->vx, b->vy, b->vz};
+    const size_t base = (size_t)p * s->V;
+    for (int k = 0; k < 3; k++) {
+        const float dv = (float)(s->grab.velocity[k] - r->velocity[k]);
+        for (size_t i = 0; i < s->V; i++)
+            v[k][base + i] += dv;
+    }
+    sim_measure_ring(s, p);
+}
+
+int sim_grabbed_ring(const dinghy_sim *s) { return s->grab.ring; }
+
+int sim_grab_target(const dinghy_sim *s, double hand[3])
+{
+    if (s->grab.ring < 0)
+        return -1;
+    memcpy(hand, s->grab.hand, sizeof s->grab.hand);
+    return 0;
+}
+
+void grab_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a, size_t nb,
+                 float *const f[3], int W, int h)
+{
+    const grab_state *g = &s->grab;
+    if (g->ring != (int)p)
+        return;
+    const size_t N = (size_t)s->N, lo = a * N, hi = (a + nb) * N, base = p * s->V;
+    const float *x[3] = {in->x + base, in->y + base, in->z + base};
+    const float *v[3] = {in->vx + base, in->vy + base, in->vz + base};
+    for (int j = 0; j < g->count; j++) {
+        size_t i = (size_t)g->vertex[j];
+        if (i < lo || i >= hi)
+            continue;
+        size_t at = (i / N - a) * (size_t)W + (size_t)h + i % N;
+        for (int k = 0; k < 3; k++) /* spring toward hand + offset, damped against the hand */
+            f[k][at] += g->k * ((float)g->hand[k] + g->off[k][j] - x[k][i])
+                      - g->c * (v[k][i] - (float)g->velocity[k]);
+    }
+}
+
+void grab_advance(dinghy_sim *s, double dt)
+{
+    if (s->grab.ring < 0)
+        return;
+    for (int k = 0; k < 3; k++)
+        s->grab.hand[k] += s->grab.velocity[k] * dt;
+}
+
+/* ---- gas and punctures ---- */
+
+double gas_gauge(const dinghy_sim *s, int p, double v)
+{
+    const double air = s->def.world.air_pressure;
+    const double p0 = air + s->def.ring.gauge_pressure;
+    if (v < 1e-3 * s->rest_volume)
+        v = 1e-3 * s->rest_volume;
+    return s->gas_frac[p] * p0 * s->rest_volume / v - air;
+}
+
+double gas_flow(const dinghy_sim *s, int p, double gauge)
+{
+    const double area = s->hole_area[p];
+    if (area <= 0.0 || gauge == 0.0)
+        return 0.0;
+    const world_def *w = &s->def.world;
+    /* isothermal: the gas inside is the air compressed to p; air coming
+     * in (gauge < 0) has the ambient density */
+    const double rho = gauge > 0.0 ? w->air_density * (w->air_pressure + gauge) / w->air_pressure
+                                   : w->air_density;
+    return copysign(SIM_HOLE_DISCHARGE * area * sqrt(2.0 * rho * fabs(gauge)), gauge);
+}
+
+void gas_leak(dinghy_sim *s, int p, double gauge, double dt)
+{
+    const double mdot = gas_flow(s, p, gauge);
+    if (mdot == 0.0)
+        return;
+    const world_def *w = &s->def.world;
+    const double air = w->air_pressure;
+    const double p0v0 = (air + s->def.ring.gauge_pressure) * s->rest_volume;
+    /* the amount is proportional to the mass (rho_air p / p_air) V = rho_air
+     * pV / p_air with pV = gas_frac p0 V0, so d(gas_frac)/dt = -mdot p_air /
+     * (rho_air p0 V0) */
+    const double df = -mdot * air / (w->air_density * p0v0) * dt;
+    /* never past equilibrium in one substep: the flow stops at p = p_air */
+    const double f_eq = s->gas_frac[p] * air / (air + gauge);
+    double f = s->gas_frac[p] + df;
+    if ((df < 0.0 && f < f_eq) || (df > 0.0 && f > f_eq))
+        f = f_eq;
+    s->gas_frac[p] = f;
+}
+
+int sim_puncture(dinghy_sim *s, int ring, double area)
+{
+    if (ring < 0 || ring >= s->P || !(area > 0.0) || !isfinite(area))
+        return -1;
+    s->hole_area[ring] += area;
+    sim_measure_ring(s, ring);
+    return 0;
+}
+
+/* ---- take a ring out ---- */
+
+/* Moves n elements of size sz from index `from` to `to` within a. */
+static void shift(void *a, size_t sz, size_t to, size_t from, size_t n)
+{
+    memmove((char *)a + to * sz, (char *)a + from * sz, n * sz);
+}
+
+int sim_remove_ring(dinghy_sim *s, int ring)
+{
+    if (ring < 0 || ring >= s->P)
+        return -1;
+    const size_t P = (size_t)s->P, p = (size_t)ring, V = s->V, M = (size_t)s->M;
+    const size_t after = P - p - 1; /* rings moving down one */
+    for (int k = 0; k < 2; k++) {
+        float *a[6] = {s->buf[k].x, s->buf[k].y, s->buf[k].z,
+                       s->buf[k].vx, s->buf[k].vy, s->buf[k].vz};
+        for (int j = 0; j < 6; j++)
+            shift(a[j], sizeof(float), p * V, (p + 1) * V, after * V);
+    }
+    float *rowf[] = {s->cx, s->cy, s->cz, s->cvx, s->cvy, s->cvz, s->gx, s->gy, s->gz,
+                     s->weta, s->wsx, s->wsy, s->wpx, s->wpy, s->wu, s->wv, s->ww, s->row_hit};
+    for (size_t j = 0; j < sizeof rowf / sizeof *rowf; j++)
+        shift(rowf[j], sizeof(float), p * M, (p + 1) * M, after * M);
+    shift(s->row_vol, sizeof *s->row_vol, p * M, (p + 1) * M, after * M);
+    shift(s->wnear, 1, p * M, (p + 1) * M, after * M);
+    shift(s->row_bad, 1, p * M, (p + 1) * M, after * M);
+    shift(s->c0, 3 * sizeof(double), p, p + 1, after);
+    shift(s->v0, 3 * sizeof(double), p, p + 1, after);
+    shift(s->ring_vol, sizeof *s->ring_vol, p, p + 1, after);
+    shift(s->ring_gauge, sizeof *s->ring_gauge, p, p + 1, after);
+    shift(s->gas_frac, sizeof *s->gas_frac, p, p + 1, after);
+    shift(s->hole_area, sizeof *s->hole_area, p, p + 1, after);
+    shift(s->ring_s, sizeof *s->ring_s, p, p + 1, after);
+    shift(s->travelled, sizeof *s->travelled, p, p + 1, after);
+    shift(s->respawns, sizeof *s->respawns, p, p + 1, after);
+    shift(s->hitting, 1, p, p + 1, after);
+    shift(s->rings, sizeof *s->rings, p, p + 1, after);
+    if (s->grab.ring == ring)
+        s->grab.ring = -1;
+    else if (s->grab.ring > ring)
+        s->grab.ring--;
+    /* the contacts remembered between steps name rings by index: forget
+     * them (a touching pair may report its contact start once more) */
+    events_reset(&s->ev);
+    sim_set_count(s, (int)P - 1);
+    return 0;
+}

@@ -1,0 +1,384 @@
+/* The demo's hands, driven by scripted input as a user would: grab and
+ * lift, throw, drop in, take out and puncture (against the orifice-flow
+ * closed form of physics.md 6b), and the same hash for the same actions
+ * at any thread count. No window: the script feeds an input directly. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../app/input_script.h"
+#include "../app/play.h"
+#include "../render/camera.h"
+#include "../render/input.h"
+
+static const double PI = 3.14159265358979323846;
+#define W 1280
+#define H 720
+#define STEPS_PER_FRAME 16 /* 60 frames a second at dt = 1 ms, nearly */
+
+/* A user at the screen: the camera, an input fed by a script, the hands. */
+typedef struct {
+    dinghy_sim *sim;
+    orbit_camera camera;
+    input *in;
+    input_script *script;
+    play_state play;
+} session;
+
+/* One ring of the program's defaults on still water, already floating. */
+static test_params lake_single(int threads)
+{
+    test_params p = test_physical();
+    p.scene.index = scene_index("single");
+    p.scene.height = 0.0;
+    p.def.solver.threads = threads;
+    return p;
+}
+
+/* Loads a script from its text (through a file, as --input does); NULL
+ * with the loader's message in err. */
+static input_script *script_load_text(const char *text, char *err, size_t err_len, char *path_out)
+{
+    char path[] = "/tmp/dinghy-test-play-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    input_script *s = input_script_load(path, err, err_len);
+    unlink(path);
+    if (path_out)
+        strcpy(path_out, path);
+    return s;
+}
+
+static input_script *script_of(const char *text)
+{
+    char err[512];
+    input_script *s = script_load_text(text, err, sizeof err, NULL);
+    if (!s)
+        fail_msg("%s", err);
+    return s;
+}
+
+/* Looks at the ring from a usual demo view: from the side and above. */
+static void session_open(session *u, const test_params *p, const char *script_text)
+{
+    char err[512];
+    u->sim = play_scene_create(&p->def, &p->scene, err, sizeof err);
+    assert_non_null(u->sim);
+    const double *c = sim_rings(u->sim)[0].centre;
+    float lo[3] = {(float)c[0] - 3.0f, (float)c[1] - 3.0f, (float)c[2] - 0.5f};
+    float hi[3] = {(float)c[0] + 3.0f, (float)c[1] + 3.0f, (float)c[2] + 0.5f};
+    u->camera = camera_framing(lo, hi);
+    u->in = input_create(&u->camera, H);
+    assert_non_null(u->in);
+    u->script = script_of(script_text);
+    play_init(&u->play);
+}
+
+static void session_close(session *u)
+{
+    input_script_free(u->script);
+    input_detach(u->in);
+    sim_destroy(u->sim);
+}
+
+/* One frame of the demo loop: the script's events due, the hands, the steps. */
+static void frame(session *u)
+{
+    input_script_play(u->script, sim_time(u->sim), W, H, W, H, u->in);
+    input_actions a = input_take(u->in);
+    play_frame(&u->play, &a, u->sim, &u->camera, W, H, STEPS_PER_FRAME * sim_get_def(u->sim)->solver.dt);
+    assert_int_equal(sim_step(u->sim, STEPS_PER_FRAME), STEPS_PER_FRAME);
+}
+
+/* Runs frames until simulated time t (s). */
+static void run_until(session *u, double t)
+{
+    while (sim_time(u->sim) < t - 1e-9)
+        frame(u);
+}
+
+/* The pixel where a world point shows. */
+static void pixel_of(const session *u, const double p[3], float px[2])
+{
+    float w[3] = {(float)p[0], (float)p[1], (float)p[2]};
+    assert_int_equal(camera_project(&u->camera, W, H, w, &px[0], &px[1]), 0);
+}
+
+/* Pixel over the near side of ring p's tube top: a point a ray will hit. */
+static void pixel_on_ring(const session *u, int ring, float px[2])
+{
+    const sim_ring_state *r = &sim_rings(u->sim)[ring];
+    const ring_def *d = &sim_get_def(u->sim)->ring;
+    float eye[3];
+    camera_eye(&u->camera, eye);
+    /* on the tube's outer upper quarter, on the side facing the eye */
+    double dx = eye[0] - r->centre[0], dy = eye[1] - r->centre[1], len = sqrt(dx * dx + dy * dy);
+    double out = d->major_radius + 0.7 * d->minor_radius;
+    double at[3] = {r->centre[0] + out * dx / len, r->centre[1] + out * dy / len,
+                    r->centre[2] + 0.7 * d->minor_radius};
+    pixel_of(u, at, px);
+}
+
+/* Where ring 0 shows once it has floated until t (s): a session with
+ * nobody at the controls, looked at as the scripted one will be. */
+static void settled_pixel(const test_params *p, double t, float px[2])
+{
+    session u;
+    session_open(&u, p, "");
+    run_until(&u, t);
+    pixel_on_ring(&u, 0, px);
+    session_close(&u);
+}
+
+/* Left press on the ring, the cursor glides straight up the screen: the
+ * ring leaves the water and stays in the hand while it is dragged about. */
+static void test_grab_lifts_and_holds(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    session u;
+    char script[1024];
+    float px[2];
+    settled_pixel(&p, 1.0, px); /* afloat by then */
+    snprintf(script, sizeof script,
+             "# grab the ring and lift it, then drag it sideways\n"
+             "1.0 cursor %.1f %.1f\n"
+             "1.1 press left\n"
+             "1.2 cursor %.1f %.1f 0.8\n"
+             "2.5 cursor %.1f %.1f 1.0\n"
+             "4.0 release left\n",
+             px[0], px[1], px[0], px[1] - 200.0f, px[0] + 150.0f, px[1] - 200.0f);
+    session_open(&u, &p, script);
+    const double level = p.def.world.water.level;
+    run_until(&u, 1.15);
+    assert_int_equal(sim_grabbed_ring(u.sim), 0);
+    run_until(&u, 2.5);
+    double lifted = sim_rings(u.sim)[0].min_z - level;
+    for (; sim_time(u.sim) < 3.95;) { /* held all the way through the drag */
+        frame(&u);
+        assert_int_equal(sim_grabbed_ring(u.sim), 0);
+        assert_true(sim_rings(u.sim)[0].min_z > level);
+    }
+    printf("lowest vertex %.3f m above the water while held\n", lifted);
+    assert_true(lifted > 0.05);
+    run_until(&u, 4.05);
+    assert_int_equal(sim_grabbed_ring(u.sim), -1);
+    session_close(&u);
+}
+
+/* A throw: the hand moves at a steady speed, lets go, and the ring flies
+ * on at the hand's velocity (within 10%). */
+static void test_throw_gives_release_velocity(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    session u;
+    float px[2];
+    settled_pixel(&p, 1.0, px);
+    char script[1024];
+    snprintf(script, sizeof script,
+             "1.0 cursor %.1f %.1f\n"
+             "1.1 press left\n"
+             "1.2 cursor %.1f %.1f 0.5\n"   /* lift */
+             "2.0 cursor %.1f %.1f 0.8\n"   /* steady swing to the right */
+             "2.7 release left\n",            /* let go while swinging */
+             px[0], px[1], px[0], px[1] - 150.0f, px[0] + 400.0f, px[1] - 150.0f);
+    session_open(&u, &p, script);
+    run_until(&u, 2.5);
+    double a[3], b[3];
+    assert_int_equal(sim_grab_target(u.sim, a), 0);
+    double t0 = sim_time(u.sim);
+    run_until(&u, 2.65);
+    assert_int_equal(sim_grab_target(u.sim, b), 0);
+    double hand_v[3];
+    for (int k = 0; k < 3; k++)
+        hand_v[k] = (b[k] - a[k]) / (sim_time(u.sim) - t0);
+    run_until(&u, 2.72);
+    assert_int_equal(sim_grabbed_ring(u.sim), -1);
+    const double *v = sim_rings(u.sim)[0].velocity;
+    double dv = 0.0, hv = 0.0;
+    for (int k = 0; k < 3; k++) {
+        dv += (v[k] - hand_v[k]) * (v[k] - hand_v[k]);
+        hv += hand_v[k] * hand_v[k];
+    }
+    printf("hand %.3f m/s, ring %.3f %.3f %.3f m/s, difference %.1f%%\n", sqrt(hv), v[0], v[1],
+           v[2], 100.0 * sqrt(dv / hv));
+    assert_true(sqrt(hv) > 1.0); /* a real throw */
+    assert_true(sqrt(dv) < 0.1 * sqrt(hv));
+    session_close(&u);
+}
+
+/* D drops a ring in where the cursor points at the water; X takes the
+ * ring under the cursor out; the others keep their order and state. */
+static void test_drop_in_and_take_out(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    session u;
+    session_open(&u, &p, "");
+    /* the water at pixel (300, 500): where the ray meets the flat level */
+    float o[3], d[3];
+    assert_int_equal(camera_ray(&u.camera, W, H, 300.0f, 500.0f, o, d), 0);
+    double t = (p.def.world.water.level - o[2]) / d[2];
+    double want[2] = {o[0] + t * d[0], o[1] + t * d[1]};
+    session_close(&u);
+    session_open(&u, &p, "0.5 cursor 300 500\n0.5 key d\n0.6 key d\n");
+    run_until(&u, 0.55);
+    assert_int_equal(sim_ring_count(u.sim), 2);
+    const sim_ring_state *r = &sim_rings(u.sim)[1];
+    printf("dropped at (%.3f, %.3f), cursor on the water at (%.3f, %.3f)\n", r->centre[0],
+           r->centre[1], want[0], want[1]);
+    assert_true(fabs(r->centre[0] - want[0]) < 0.02 && fabs(r->centre[1] - want[1]) < 0.02);
+    assert_true(r->centre[2] > p.def.world.water.level + 0.3); /* above the water, falling */
+    run_until(&u, 2.0);
+    assert_int_equal(sim_ring_count(u.sim), 3);
+    /* take the middle one out: the third becomes the second, unchanged */
+    sim_ring_state third = sim_rings(u.sim)[2];
+    float px[2];
+    pixel_on_ring(&u, 1, px);
+    input_event ev = {INPUT_EVENT_CURSOR, 0, px[0], px[1]};
+    input_feed(u.in, &ev);
+    input_event x = {INPUT_EVENT_KEY_DOWN, input_key_named("x"), 0.0f, 0.0f};
+    input_feed(u.in, &x);
+    input_actions a = input_take(u.in);
+    play_frame(&u.play, &a, u.sim, &u.camera, W, H, 0.0);
+    assert_int_equal(sim_ring_count(u.sim), 2);
+    assert_memory_equal(sim_rings(u.sim)[1].centre, third.centre, sizeof third.centre);
+    assert_int_equal(sim_step(u.sim, 500), 500);
+    session_close(&u);
+}
+
+/* The gauge pressure of a ring that keeps its volume falls as physics.md
+ * 6b says: dp/dt = -(p_air C_d A / (rho V)) sqrt(2 rho dp) for dp << p_air,
+ * so sqrt(dp) falls linearly and dp is a quarter of its start at
+ * t = sqrt(dp0) / K, K = p_air C_d A sqrt(2 / rho) / V. Stiff springs
+ * and no gravity keep the volume nearly constant. */
+static void test_puncture_orifice_flow(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    p.def.world.gravity = 0.0;
+    p.def.world.water.level = -100.0; /* in the air */
+    p.def.ring.stiffness = 20000.0;
+    dinghy_sim *s = test_sim(&p);
+    const double area = 0.25 * PI * 0.01 * 0.01;
+    assert_int_equal(sim_puncture(s, 0, area), 0);
+    assert_int_equal(sim_puncture(s, 5, area), -1);
+    const world_def *w = &p.def.world;
+    double V = sim_rings(s)[0].volume, dp0 = p.def.ring.gauge_pressure;
+    double K = w->air_pressure * SIM_HOLE_DISCHARGE * area * sqrt(2.0 / w->air_density) / V;
+    double t_quarter = sqrt(dp0) / K;
+    double t = 0.0, dt = p.def.solver.dt;
+    while (sim_rings(s)[0].pressure - w->air_pressure > 0.25 * dp0) {
+        assert_int_equal(sim_step(s, 1), 1);
+        t += dt;
+        assert_true(t < 3.0 * t_quarter);
+    }
+    double leak = sim_rings(s)[0].leak;
+    printf("gauge at a quarter after %.3f s, closed form %.3f s; volume %.4f -> %.4f m^3; "
+           "leak %.2e kg/s\n", t, t_quarter, V, sim_rings(s)[0].volume, leak);
+    assert_true(fabs(t - t_quarter) < 0.05 * t_quarter);
+    assert_true(leak > 0.0);
+    assert_true(sim_rings(s)[0].gas_fraction < 1.0);
+    sim_destroy(s);
+}
+
+/* K on a floating ring: its gauge pressure and volume fall, and it floats
+ * lower. The default skin (1500 N/m springs to a 5 x 5 neighbourhood)
+ * carries the shape with or without gas, so the sag is millimetres. */
+static void test_punctured_ring_floats_lower(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    session u;
+    session_open(&u, &p, "");
+    run_until(&u, 3.0);
+    float px[2];
+    pixel_on_ring(&u, 0, px);
+    sim_ring_state before = sim_rings(u.sim)[0];
+    char script[256];
+    snprintf(script, sizeof script, "0 cursor %.1f %.1f\n0 key k\n", px[0], px[1]);
+    input_script_free(u.script);
+    u.script = script_of(script);
+    frame(&u);
+    assert_true(sim_rings(u.sim)[0].hole_area > 0.0);
+    double gauge_before = before.pressure - p.def.world.air_pressure;
+    double last_gauge = gauge_before;
+    for (int i = 0; i < 10; i++) { /* falls all along */
+        run_until(&u, sim_time(u.sim) + 1.0);
+        double g = sim_rings(u.sim)[0].pressure - p.def.world.air_pressure;
+        assert_true(g < last_gauge || g < 1.0);
+        last_gauge = g;
+    }
+    const sim_ring_state *r = &sim_rings(u.sim)[0];
+    printf("gauge %.1f -> %.1f Pa, volume %.4f -> %.4f m^3, centre z %.4f -> %.4f m, "
+           "lowest %.4f -> %.4f m\n", gauge_before, last_gauge, before.volume, r->volume,
+           before.centre[2], r->centre[2], before.min_z, r->min_z);
+    assert_true(last_gauge < 0.05 * gauge_before);
+    assert_true(r->volume < before.volume);
+    assert_true(r->min_z < before.min_z - 0.001);
+    assert_true(r->centre[2] < before.centre[2] - 0.0005);
+    session_close(&u);
+}
+
+/* The same actions give the same state for 1, 2 and 3 threads. */
+static void test_play_deterministic(void **state)
+{
+    (void)state;
+    uint64_t first = 0;
+    for (int threads = 1; threads <= 3; threads++) {
+        test_params p = lake_single(threads);
+        session u;
+        session_open(&u, &p, "0.2 cursor 300 500\n0.2 key d\n0.3 cursor 640 300\n"
+                             "0.3 key d\n1.0 cursor 640 360\n1.0 press left\n"
+                             "1.1 cursor 700 200 0.5\n1.7 release left\n1.8 key k\n");
+        run_until(&u, 3.0);
+        assert_int_equal(sim_ring_count(u.sim), 3);
+        uint64_t h = sim_hash(u.sim);
+        if (threads == 1)
+            first = h;
+        assert_true(h == first);
+        session_close(&u);
+    }
+}
+
+/* Bad scripts are refused with the file, the line and what to write. */
+static void test_script_errors(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "1.0 jump\n", "x cursor 1 2\n", "1.0 key bogus\n", "2.0 key a\n1.0 key b\n",
+        "1.0 cursor 1\n", "1.0 press thumb\n", "-1 key a\n", "1.0 cursor nan 2\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char path[64], err[512] = "";
+        input_script *s = script_load_text(bad[i], err, sizeof err, path);
+        assert_null(s);
+        assert_non_null(strstr(err, path));
+        assert_non_null(strstr(err, ":1:") ? strstr(err, ":1:") : strstr(err, ":2:"));
+    }
+    char err[512];
+    assert_null(input_script_load("/nonexistent/script", err, sizeof err));
+    assert_non_null(strstr(err, "cannot read"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_script_errors),
+        cmocka_unit_test(test_puncture_orifice_flow),
+        cmocka_unit_test(test_grab_lifts_and_holds),
+        cmocka_unit_test(test_throw_gives_release_velocity),
+        cmocka_unit_test(test_drop_in_and_take_out),
+        cmocka_unit_test(test_punctured_ring_floats_lower),
+        cmocka_unit_test(test_play_deterministic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@ struct panel {
     int key_width;                      /* longest key name, characters */
     const param_key *rows[PARAM_TABLE_MAX];
     char message[512];                  /* the footer: last change or save */
+    const config_source *src;           /* --set flags over the file, or NULL */
 };
 
 /* A key of the physics definition that a running simulation takes. */
@@ -60,6 +62,8 @@ panel *panel_create(void)
 }
 
 void panel_destroy(panel *p) { free(p); }
+
+void panel_set_source(panel *p, const config_source *src) { p->src = src; }
 
 int panel_rows(const panel *p) { return p->count; }
 
@@ -311,6 +315,41 @@ static int say(panel *p, char *msg, size_t len, int rc, const char *fmt, ...)
 #endif
     ;
 
+static size_t field_size(const param_key *k)
+{
+    return k->type == PK_DOUBLE ? sizeof(double) : k->type == PK_U64 ? sizeof(uint64_t)
+                                                                       : sizeof(int);
+}
+
+/* What to write into a file whose text loads as `file`: s, but for keys
+ * that a --set of src fixes at the value s has (those keep the file's
+ * value). Names the --set keys s moved away from in `overridden`. */
+static dinghy_settings to_write(const dinghy_settings *s, const dinghy_settings *file,
+                                const config_source *src, char *overridden, size_t len)
+{
+    dinghy_settings want = *s, flags = *s;
+    diag_list d = {0};
+    size_t used = 0;
+    overridden[0] = '\0';
+    for (int i = 0; src && i < src->nsets; i++)
+        config_set_assignment(&flags, src->sets[i], &d);
+    diag_free(&d);
+    for (int i = 0; src && i < src->nsets; i++) {
+        char name[128], a[64], b[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(src->sets[i], "="), src->sets[i]);
+        const param_key *k = param_find(name);
+        if (!k)
+            continue;
+        param_format(s, k, a, sizeof a);
+        param_format(&flags, k, b, sizeof b);
+        if (strcmp(a, b) == 0)
+            memcpy((char *)&want + k->offset, (const char *)file + k->offset, field_size(k));
+        else if (used + strlen(src->sets[i]) + 10 < len)
+            used += (size_t)snprintf(overridden + used, len - used, " --set %s", src->sets[i]);
+    }
+    return want;
+}
+
 /* Writes the message into msg and the footer; returns rc. */
 static int say(panel *p, char *msg, size_t len, int rc, const char *fmt, ...)
 {
@@ -324,6 +363,16 @@ static int say(panel *p, char *msg, size_t len, int rc, const char *fmt, ...)
         va_end(ap);
     }
     return rc;
+}
+
+/* The settings the text gives (defaults where it fails: then
+ * config_save_text reports why). */
+static void file_settings(const char *name, const char *text, size_t len, dinghy_settings *out)
+{
+    diag_list d = {0};
+    *out = settings_default();
+    config_load_text(out, name, text ? text : "", len, &d);
+    diag_free(&d);
 }
 
 int panel_save(panel *p, const dinghy_settings *s, const char *config_path, char *msg,
@@ -344,21 +393,29 @@ int panel_save(panel *p, const dinghy_settings *s, const char *config_path, char
     char *text = NULL, *out = NULL;
     size_t text_len = 0, out_len = 0;
     diag_list d = {0};
-    char changed[400];
+    char changed[400], overridden[256];
     int rc = -1;
-    if (exists && config_read_file(path, &text, &text_len, &d) != 0)
+    if (exists && config_read_file(path, &text, &text_len, &d) != 0) {
         say(p, msg, len, -1, "not saved: %s", d.stored ? d.lines[0] : "cannot read the file");
-    else if (config_save_text(config_path, text ? text : "", text_len, s, &out, &out_len,
-                              changed, sizeof changed, &d) < 0)
+        diag_free(&d);
+        return -1;
+    }
+    dinghy_settings file;
+    file_settings(config_path, text, text_len, &file);
+    dinghy_settings want = to_write(s, &file, p->src, overridden, sizeof overridden);
+    if (config_save_text(config_path, text ? text : "", text_len, &want, &out, &out_len,
+                         changed, sizeof changed, &d) < 0)
         say(p, msg, len, -1, "not saved: %s", d.stored ? d.lines[0] : "out of memory");
     else if (exists && out_len == text_len && memcmp(out, text, out_len) == 0)
-        rc = say(p, msg, len, 0, "%s already holds these values", config_path);
+        rc = say(p, msg, len, 0, "%s already holds these values%s%s", config_path,
+                 overridden[0] ? "; still overridden by" : "", overridden);
     else if (write_whole(path, out, out_len, exists ? &st : NULL) != 0)
         say(p, msg, len, -1, "not saved: cannot write %s: %s; the file is as it was", path,
             strerror(errno));
     else
-        rc = say(p, msg, len, 0, "saved %s%s%s: %s", config_path, path == target ? " -> " : "",
-                 path == target ? target : "", changed);
+        rc = say(p, msg, len, 0, "saved %s%s%s: %s%s%s", config_path,
+                 path == target ? " -> " : "", path == target ? target : "", changed,
+                 overridden[0] ? "; still overridden by" : "", overridden);
     free(text);
     free(out);
     diag_free(&d);

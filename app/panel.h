@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "../config/build.h"
 #include "../config/settings.h"
 #include "../physics/sim.h"
 #include "reload.h"
@@ -68,13 +69,22 @@ reload_result panel_change(panel *p, int steps, dinghy_settings *settings, dingh
  * an error). Fits HUD_TEXT_MAX (2048 bytes); cut short when len is less. */
 void panel_format(const panel *p, const dinghy_settings *s, char *buf, size_t len);
 
+/* The layers the running settings were built from (kept by pointer: src
+ * must outlive the panel), so that panel_save leaves a key that a --set
+ * (or --threads) fixes out of the file while it still has that value: the
+ * flag keeps overriding the file, and the file does not collect the flags
+ * of one run. Without it every key that differs is written. */
+void panel_set_source(panel *p, const config_source *src);
+
 /* Saves s. With a config file (config_path not NULL): rewrites the file
  * with s's values (config_save_text: comments, order and layout kept; only
  * the keys whose values differ change, missing ones are added), written
  * whole to a temporary file beside it (or beside the target of a symbolic
  * link, which stays a link), given the file's permissions and renamed over
- * it; on any error the file is left as it was. Loading the file then gives
- * s, so the config watch's reload reports no changes. Without a config
+ * it; on any error the file is left as it was. Building the settings from
+ * the file and the --set flags then gives s, so the config watch's reload
+ * reports no changes (but for a key the panel moved away from its --set:
+ * msg says that flag still overrides the file). Without a config
  * file: nothing is written, and msg lists the --set flags that reproduce s
  * (the keys that differ from the defaults). Writes one line into msg (also
  * kept for the footer). Returns 0 when saved (or nothing to save), -1 on

@@ -371,6 +371,34 @@ static void test_save_failures_leave_the_file(void **state)
     free(now);
 }
 
+static void test_save_leaves_set_flags_out_of_the_file(void **state)
+{
+    fixture *fx = *state;
+    write_file(fx->path, "[dinghy]\nstiffness = 1500\n");
+    const char *sets[] = {"sim.threads=1", "dinghy.repulsion=0.05"};
+    config_source src = {.path = fx->path, .sets = sets, .nsets = 2};
+    diag_list d = {0};
+    assert_int_equal(config_build(&src, &fx->s, &d), 0);
+    panel_set_source(fx->p, &src);
+    assert_int_equal(change(fx, "dinghy.stiffness", 1), RELOAD_APPLIED);
+    char msg[512];
+    assert_int_equal(panel_save(fx->p, &fx->s, fx->path, msg, sizeof msg), 0);
+    char *now = read_all(fx->path);
+    assert_string_equal(now, "[dinghy]\nstiffness = 1600\n"); /* no threads, no repulsion */
+    free(now);
+    dinghy_settings reload;
+    assert_int_equal(config_build(&src, &reload, &d), 0);
+    assert_int_equal(config_diff(&reload, &fx->s, NULL, 0, NULL), 0);
+    /* moved away from its --set: written, and the message says the flag wins */
+    assert_int_equal(change(fx, "dinghy.repulsion", 1), RELOAD_APPLIED);
+    assert_int_equal(panel_save(fx->p, &fx->s, fx->path, msg, sizeof msg), 0);
+    assert_non_null(strstr(msg, "still overridden by --set dinghy.repulsion=0.05"));
+    now = read_all(fx->path);
+    assert_string_equal(now, "[dinghy]\nstiffness = 1600\nrepulsion = 0.063\n");
+    free(now);
+    diag_free(&d);
+}
+
 static void test_save_without_a_file_gives_set_flags(void **state)
 {
     fixture *fx = *state;
@@ -431,6 +459,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_save_keeps_comments_and_round_trips, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_through_a_link_keeps_link_and_mode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_failures_leave_the_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_save_leaves_set_flags_out_of_the_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_save_without_a_file_gives_set_flags, setup, teardown),
         cmocka_unit_test(test_save_text_keeps_a_missing_line_end),
     };

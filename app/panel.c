@@ -134,10 +134,11 @@ static double step_double(const param_key *k, double v, int steps)
     if (per > 0.0) {
         v = (round(v * per) + steps) / per; /* on multiples of 1/per */
     } else {
-        /* a range from 0: below 1/100 of the default is 0 */
+        /* A range from 0 ends in 0 below floor_v: the preferred number at or
+         * below 1/100 of the default (a millionth of the maximum if that is 0). */
         dinghy_settings def = settings_default();
         double d = *(const double *)((const char *)&def + k->offset);
-        double floor_v = k->min > 0.0 ? k->min /* the preferred number at or below: */
+        double floor_v = k->min > 0.0 ? k->min
                          : preferred_next((d > 0.0 ? d / 100.0 : k->max * 1e-6) * 1.000001, -1);
         for (int i = 0; i < abs(steps); i++) {
             if (steps > 0)

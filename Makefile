@@ -91,6 +91,7 @@ clean:
 TESTS = $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 TEST_LAYERS_test_config = config core
 TEST_LAYERS_test_watch  = app config core
+TEST_LAYERS_test_panel  = app config core
 TEST_LAYERS_test_audio  = audio core
 TEST_LAYERS_test_render = app render audio config core
 TEST_LAYERS_test_play   = app render audio config core

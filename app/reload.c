@@ -17,6 +17,12 @@ static void clear(reload_report *r)
 
 static reload_result reject(reload_report *r, const char *path, const char *why)
 {
+    char count[64];
+    if (!why) {
+        snprintf(count, sizeof count, "%d error%s", r->errors.count,
+                 r->errors.count == 1 ? "" : "s");
+        why = count;
+    }
     snprintf(r->summary, sizeof r->summary, "%s not applied (%s); still running the previous "
              "configuration", path, why);
     return r->result = RELOAD_REJECTED;
@@ -28,42 +34,51 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
     clear(r);
     const char *path = config_watch_path(w);
     dinghy_settings next;
-    char changes[768];
-    switch (config_watch_poll(w, current, &next, &r->errors, changes, sizeof changes)) {
+    switch (config_watch_poll(w, current, &next, &r->errors, NULL, 0)) {
     case CONFIG_WATCH_NONE:
         return r->result = RELOAD_NONE;
     case CONFIG_WATCH_SAME:
         snprintf(r->summary, sizeof r->summary, "reloaded %s: no changes", path);
         return r->result = RELOAD_SAME;
-    case CONFIG_WATCH_ERROR: {
-        char why[64];
-        snprintf(why, sizeof why, "%d error%s", r->errors.count, r->errors.count == 1 ? "" : "s");
-        return reject(r, path, why);
-    }
+    case CONFIG_WATCH_ERROR:
+        return reject(r, path, NULL);
     case CONFIG_WATCH_CHANGED:
         break;
     }
+    return reload_apply(current, &next, sim, r, path);
+}
+
+reload_result reload_apply(dinghy_settings *current, const dinghy_settings *next,
+                           dinghy_sim **sim, reload_report *r, const char *source)
+{
+    clear(r);
+    if (config_check(next, source, &r->errors) != 0)
+        return reject(r, source, NULL);
+    char changes[768];
     int structural = 0;
-    config_diff(current, &next, NULL, 0, &structural);
+    if (config_diff(current, next, changes, sizeof changes, &structural) == 0) {
+        snprintf(r->summary, sizeof r->summary, "reloaded %s: no changes", source);
+        return r->result = RELOAD_SAME;
+    }
     if (structural) {
         char err[256];
-        dinghy_sim *fresh = scene_create(&next.sim, &next.scene, 0, err, sizeof err);
+        dinghy_sim *fresh = scene_create(&next->sim, &next->scene, 0, err, sizeof err);
         if (!fresh) {
             char why[320];
             snprintf(why, sizeof why, "cannot build the new scene: %s", err);
-            return reject(r, path, why);
+            return reject(r, source, why);
         }
         sim_destroy(*sim);
         *sim = fresh;
         r->result = RELOAD_REBUILT;
     } else {
-        sim_set_live(*sim, &next.sim);
+        sim_set_live(*sim, &next->sim);
         r->result = RELOAD_APPLIED;
     }
-    *current = next;
-    snprintf(r->summary, sizeof r->summary, "reloaded %s: %s%s", path, changes,
+    *current = *next;
+    snprintf(r->summary, sizeof r->summary, "reloaded %s: %s%s", source, changes,
              structural ? "; scene rebuilt" : "");
-    config_stability_advice(&next.sim, r->warning, sizeof r->warning);
+    config_stability_advice(&next->sim, r->warning, sizeof r->warning);
     return r->result;
 }
 

@@ -29,16 +29,28 @@ typedef struct {
     char warning[512];  /* stability advice for the new settings, or "" */
 } reload_report;
 
-/* Call once per frame. Polls w; on a good save applies the new settings to
- * *current and the running simulation *sim: tunables (time step, damping,
- * gravity, water, stiffness, pressure, repulsion, threads) in place; a
- * structural change (scene, count, mesh, radii, mass, seed) builds a new
- * simulation and destroys the old one only once the new one exists, so
- * *sim may change (RELOAD_REBUILT: re-read sizes and buffers). render.*
- * and audio.* keys land in *current only: their users read them from there.
+/* Call once per frame. Polls w; on a good save hands the new settings to
+ * reload_apply (below), so a save and an on-screen change take one path.
  * A bad save changes nothing. Fills r and returns r->result. */
 reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim **sim,
                           reload_report *r);
+
+/* Applies the settings *next to *current and the running simulation *sim,
+ * whoever made them (a saved file, the tuning panel). First the config
+ * layer's checks across keys (config_check; each problem goes to
+ * r->errors as "SOURCE: message" and nothing changes: RELOAD_REJECTED).
+ * Then, key by key against *current (config_diff): nothing different is
+ * RELOAD_SAME; tunables (time step, damping, gravity, water, river speed
+ * and waves, stiffness, pressure, repulsion, threads) act in place
+ * (sim_set_live, RELOAD_APPLIED); a structural change (scene, count, mesh,
+ * radii, mass, seed) builds a new simulation and destroys the old one only
+ * once the new one exists, so *sim may change (RELOAD_REBUILT: re-read
+ * sizes and buffers). render.* and audio.* keys land in *current only:
+ * their users read them from there. `source` names the origin in r's
+ * summary ("reloaded SOURCE: dinghy.stiffness 400 -> 800", "SOURCE not
+ * applied (...)"). Clears r first; returns r->result. */
+reload_result reload_apply(dinghy_settings *current, const dinghy_settings *next,
+                           dinghy_sim **sim, reload_report *r, const char *source);
 
 /* Prints r to out: the errors, the summary line and the warning, each
  * after "dinghy: "; prints nothing for RELOAD_NONE. */

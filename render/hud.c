@@ -24,6 +24,7 @@
 #define VERTEX_BYTES 16
 /* stb_easy_font uses about 270 bytes a character; keep room for 400. */
 #define BUFFER_BYTES (HUD_TEXT_MAX * 400)
+#define PANEL_PAD 4.0f /* pixels of panel round the text, at scale 1 */
 #define MAX_QUADS (BUFFER_BYTES / (4 * VERTEX_BYTES))
 
 struct hud {
@@ -131,7 +132,7 @@ static void panel_quad(unsigned char *out, float x0, float y0, float x1, float y
 void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, float scale)
 {
     snprintf(h->text, sizeof h->text, "%s", text);
-    const float pad = 4.0f;
+    const float pad = PANEL_PAD;
     panel_quad(h->vertices, -pad, -pad, (float)stb_easy_font_width(h->text) + pad,
                (float)stb_easy_font_height(h->text) + pad);
     unsigned char white[4] = {240, 245, 250, 255};
@@ -148,6 +149,11 @@ void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, fl
     gpu_mesh_draw(&h->gpu, quads * 6);
     glDisable(GL_BLEND);
     glEnable(GL_DEPTH_TEST);
+}
+
+float hud_text_width(const char *text)
+{
+    return (float)stb_easy_font_width((char *)text) + 2.0f * PANEL_PAD;
 }
 
 void hud_destroy(hud *h)

@@ -36,6 +36,9 @@ hud *hud_create(char *err, size_t err_len);
  * top-left corner at (x, y) pixels from the viewport's top-left, on a
  * viewport of fb_w x fb_h pixels, glyphs enlarged `scale` times. */
 void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, float scale);
+/* Width of text's widest line as hud_draw lays it out, pixels at scale 1,
+ * translucent panel included. */
+float hud_text_width(const char *text);
 void hud_destroy(hud *h);
 
 #endif

@@ -215,6 +215,12 @@ void render_hud(renderer *r, const char *text, float scale)
     hud_draw(r->hud, text, 8.0f * scale, 8.0f * scale, r->width, r->height, scale);
 }
 
+void render_panel(renderer *r, const char *text, float scale)
+{
+    float x = (float)r->width - (hud_text_width(text) + 8.0f) * scale;
+    hud_draw(r->hud, text, x > 0.0f ? x : 0.0f, 8.0f * scale, r->width, r->height, scale);
+}
+
 int render_project(const renderer *r, const float world[3], float *px, float *py)
 {
     return camera_project(&r->camera, r->width, r->height, world, px, py);

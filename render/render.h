@@ -33,6 +33,11 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
  * `scale` times (the screen's content scale times a base size). */
 void render_hud(renderer *r, const char *text, float scale);
 
+/* Draws text (at most HUD_TEXT_MAX bytes, lines split by '\n') on a
+ * translucent dark panel at the top-right corner of the last frame, glyphs
+ * enlarged `scale` times: the tuning panel's place (app/panel.h). */
+void render_panel(renderer *r, const char *text, float scale);
+
 /* Projects a world point (m) to pixels of the last drawn viewport, origin
  * top-left, y down. Returns 0 when the point is in front of the camera
  * (the pixel may still be outside the viewport), -1 otherwise. */

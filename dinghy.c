@@ -155,7 +155,7 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                                    opt->steps > 0 ? opt->steps : 0, opt->obj, opt->input};
             rc = capture_run(&settings, &req);
         } else {
-            demo_options demo_opt = {opt->frames, opt->mute, config_note, opt->input};
+            demo_options demo_opt = {opt->frames, opt->mute, config_note, opt->input, src};
             rc = demo_run(&settings, watch, &demo_opt);
         }
     }

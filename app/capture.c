@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "../scenes/scene.h"
+#include "../render/hud.h"
 #include "../render/offscreen.h"
 #include "../render/png.h"
 #include "input_script.h"
@@ -68,7 +69,30 @@ typedef struct {
     play_state play;
     renderer *r;
     int w, h;             /* the picture's size, pixels */
+    panel *pn;            /* the tuning panel, shown when the script opens it */
+    int show_panel;
+    render_text_box box;  /* where it was drawn */
+    dinghy_settings settings; /* what the panel changes */
+    reload_report rep;
+    char text[HUD_TEXT_MAX];
 } capture_hands;
+
+/* The panel and the hands' last note over a drawn frame, as the demo
+ * shows them. */
+static void draw_overlays(capture_hands *hands)
+{
+    if (!hands || !hands->script)
+        return;
+    const float scale = 1.5f;
+    if (hands->play.note[0])
+        render_hud(hands->r, hands->play.note, scale);
+    if (hands->show_panel) {
+        panel_format(hands->pn, &hands->settings, hands->text, sizeof hands->text);
+        render_panel(hands->r, hands->text, scale, &hands->box);
+    }
+    input_set_panel(hands->in, hands->box.x0, hands->box.y0,
+                    hands->show_panel ? hands->box.x1 : 0.0f, hands->show_panel ? hands->box.y1 : 0.0f);
+}
 
 /* Steps the simulation by one frame's steps, the hands acting first;
  * 0, or 3 with the blow-up message printed. */
@@ -78,6 +102,15 @@ static int advance(dinghy_sim *sim, long steps, capture_hands *hands)
         input_script_play(hands->script, sim_time(sim), hands->w, hands->h, hands->w, hands->h,
                           hands->in);
         input_actions a = input_take(hands->in);
+        if (a.toggle_panel % 2)
+            hands->show_panel = !hands->show_panel;
+        if (hands->show_panel) { /* the panel's changes act on the running scene (its rows
+                                  * are live keys: never a rebuild that would replace sim) */
+            reload_result rr = play_panel(hands->pn, &a, &hands->box, &hands->settings, &sim,
+                                          &hands->rep, NULL);
+            if (rr != RELOAD_NONE)
+                reload_report_print(&hands->rep, stderr);
+        }
         play_frame(&hands->play, &a, sim, render_camera(hands->r), hands->w, hands->h,
                    (double)(steps > 0 ? steps : 0) * sim_get_def(sim)->solver.dt);
     }
@@ -125,6 +158,7 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
     for (long k = 0; k < req->frames; k++) {
         offscreen_bind(o);
         render_draw(r, sim, w, h, sim_time(sim));
+        draw_overlays(hands);
         const unsigned char *rgb = offscreen_read(o);
         if (req->record_dir) {
             snprintf(path, sizeof path, "%s/frame_%05ld.png", req->record_dir, k);
@@ -159,7 +193,10 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
-    capture_hands hands = {NULL, NULL, {0}, NULL, s->render.width, s->render.height};
+    static capture_hands hands; /* big (texts), and one capture a run */
+    memset(&hands, 0, sizeof hands);
+    hands.w = s->render.width;
+    hands.h = s->render.height;
     play_init(&hands.play);
     /* a bad script is a usage error, found before any display is needed */
     if (req->input && !(hands.script = input_script_load(req->input, err, sizeof err))) {
@@ -193,7 +230,9 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     }
     if (hands.script) {
         hands.r = r;
-        if (!(hands.in = input_create(render_camera(r), s->render.height))) {
+        hands.settings = *s;
+        hands.pn = panel_create();
+        if (!hands.pn || !(hands.in = input_create(render_camera(r), s->render.height))) {
             snprintf(err, sizeof err, "out of memory");
             rc = 2;
             goto done;
@@ -208,6 +247,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     if (req->screenshot) {
         offscreen_bind(o);
         render_draw(r, sim, s->render.width, s->render.height, sim_time(sim));
+        draw_overlays(&hands);
         if (write_png(req->screenshot, offscreen_read(o), s->render.width, s->render.height,
                       err, sizeof err) != 0) {
             rc = 2;
@@ -246,6 +286,8 @@ done:
         fprintf(stderr, "dinghy: %s\n", err);
     input_detach(hands.in);
     input_script_free(hands.script);
+    panel_destroy(hands.pn);
+    reload_report_free(&hands.rep);
     offscreen_destroy(o);
     render_destroy(r);
     sim_destroy(sim);

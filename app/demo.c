@@ -19,6 +19,7 @@
 #include "report.h"
 #include "frame_clock.h"
 #include "input_script.h"
+#include "panel.h"
 #include "play.h"
 #include "reload.h"
 
@@ -175,15 +176,27 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
     hs.dinghies = sim_ring_count(sim);
     hs.vertices = sim_vertex_count(sim);
     hs.follow = -1;
-    int paused = 0, show_help = 1, rc = 0;
+    int paused = 0, show_help = 1, rc = 0, max_frames_left = 1;
     char text[HUD_TEXT_MAX];
     double last = window_time();
     stats_window sw = {last, 0, 0, 0.0, sim_time(sim)};
 
     play_state play;
     play_init(&play);
+    panel *pn = panel_create();
+    if (!pn) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        rc = 2;
+        max_frames_left = 0;
+    } else if (opt->source) {
+        panel_set_source(pn, opt->source);
+    }
+    int show_panel = 0;
+    render_text_box panel_box = {0};
+    static char panel_text[HUD_TEXT_MAX]; /* set up once: no allocation per frame */
 
-    for (long frame = 0; !window_should_close(win) && (max_frames <= 0 || frame < max_frames); frame++) {
+    for (long frame = 0; max_frames_left && !window_should_close(win) &&
+                         (max_frames <= 0 || frame < max_frames); frame++) {
         int fw, fh;
         window_framebuffer_size(win, &fw, &fh);
         input_set_viewport(in, fw, fh);
@@ -219,9 +232,14 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             clock.backlog = 0.0;
         }
 
-        /* Hot reload: a save of the config file applies on this frame. */
+        /* Hot reload: a save of the config file, or a change on the panel,
+         * applies on this frame (one path: reload_apply). */
+        if (a.toggle_panel % 2)
+            show_panel = !show_panel;
         dinghy_settings before = *settings;
         reload_result rr = watch ? reload_poll(watch, settings, &sim, &rep) : RELOAD_NONE;
+        if (rr == RELOAD_NONE && show_panel)
+            rr = play_panel(pn, &a, &panel_box, settings, &sim, &rep, watch);
         reload_guard_edited(&guard, sim, &before, settings, rr);
         if (rr != RELOAD_NONE) {
             reload_report_print(&rep, stderr);
@@ -331,6 +349,13 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                 snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
             }
             render_hud(r, text, 1.5f * window_ui_scale(win));
+            if (show_panel) {
+                panel_format(pn, settings, panel_text, sizeof panel_text);
+                render_panel(r, panel_text, 1.5f * window_ui_scale(win), &panel_box);
+            }
+            /* the mouse over the panel works the panel, elsewhere the scene */
+            input_set_panel(in, panel_box.x0, panel_box.y0, show_panel ? panel_box.x1 : 0.0f,
+                            show_panel ? panel_box.y1 : 0.0f);
             if (a.screenshot)
                 screenshot(r, sim, win, now);
         }
@@ -346,6 +371,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
            sim_threads(sim));
     fflush(stdout);
     reload_guard_free(&guard);
+    panel_destroy(pn);
     input_script_free(script);
     audio_close(snd);
     reload_report_free(&rep);

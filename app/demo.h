@@ -4,6 +4,7 @@
 #define DINGHY_DEMO_H
 
 #include "../config/settings.h"
+#include "../config/build.h"
 #include "../config/watch.h"
 
 /* Opens the window (render.width x render.height) and runs until it is
@@ -19,6 +20,8 @@ typedef struct {
     int mute;                /* sound plays silence */
     const char *config_note; /* which config file is used, printed once the window is up */
     const char *input;       /* --input FILE: scripted mouse and keys (input_script.h), or NULL */
+    const config_source *source; /* where the settings came from (the panel's save keeps
+                                    --set values out of the file), or NULL */
 } demo_options;
 int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt);
 

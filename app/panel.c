@@ -18,7 +18,8 @@
 #include "report.h"
 
 /* The keys to use, as the demo maps them (app/demo.c). */
-#define PANEL_KEYS_HELP "up/down select, left/right change (shift x10), S saves, T hides"
+#define PANEL_KEYS_HELP "Up/Down select, Left/Right change (Shift x10), S saves, Tab hides;\n" \
+    "mouse: click a row, wheel changes it"
 
 /* Real keys that move by a fixed amount: 1/per per step. Every other real
  * key is a scale quantity (x1.25 per step). */

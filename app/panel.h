@@ -61,7 +61,7 @@ reload_result panel_change(panel *p, int steps, dinghy_settings *settings, dingh
                            reload_report *rep);
 
 /* Lines before the first row in panel_format's text. */
-#define PANEL_HEADER_LINES 2
+#define PANEL_HEADER_LINES 3
 
 /* Writes the panel as text, '\n' between lines: a title and the keys to
  * use, then one row per tunable "  dinghy.stiffness      1500 N/m" (the

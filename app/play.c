@@ -14,13 +14,6 @@ void play_init(play_state *pl)
     pl->held = -1;
 }
 
-dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
-                              size_t err_len)
-{
-    int rings = scene_of(layout)->ring_count(layout);
-    return scene_create(def, layout, rings + PLAY_EXTRA_RINGS, err, err_len);
-}
-
 static int cursor_ray(const orbit_camera *camera, int w, int h, const float cursor[2],
                       double origin[3], double dir[3])
 {
@@ -226,4 +219,26 @@ void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const o
     for (int i = 0; i < a->puncture; i++)
         puncture(pl, a, sim, camera, w, h);
     pl->held = sim_grabbed_ring(sim);
+}
+
+/* The tuning panel's keys and mouse this frame: select, change (applied
+ * like a reload of the config file: the result, or RELOAD_NONE), save. */
+reload_result play_panel(panel *pn, const input_actions *a, const render_text_box *box,
+                                dinghy_settings *settings, dinghy_sim **sim, reload_report *rep,
+                                config_watch *watch)
+{
+    if (a->panel_move)
+        panel_move(pn, a->panel_move);
+    if (a->panel_click && box->line_height > 0.0f)
+        panel_select_at(pn, (int)floorf((a->panel_click_y - box->first_line_y) / box->line_height));
+    reload_result rr = RELOAD_NONE;
+    int steps = a->panel_change + (int)lroundf(a->panel_scroll);
+    if (steps)
+        rr = panel_change(pn, steps, settings, sim, rep);
+    if (a->panel_save) {
+        char msg[1024];
+        panel_save(pn, settings, watch ? config_watch_path(watch) : NULL, msg, sizeof msg);
+        fprintf(stderr, "dinghy: panel: %s\n", msg);
+    }
+    return rr;
 }

@@ -8,11 +8,13 @@
 
 #include "../physics/sim.h"
 #include "../render/camera.h"
+#include "../config/watch.h"
 #include "../render/input.h"
+#include "../render/render.h"
+#include "panel.h"
+#include "play_room.h"
 #include "../scenes/scene.h"
 
-/* Rings a scene has room for beyond its own: the cap of drop-ins. */
-#define PLAY_EXTRA_RINGS 32
 
 /* Diameter of the hole K makes, m. With the default ring (0.99 m^3 of
  * air at 500 Pa gauge) the gauge pressure halves in about 2 s and is gone
@@ -38,16 +40,19 @@ typedef struct {
 
 void play_init(play_state *pl);
 
-/* Creates the simulation of a scene with room for PLAY_EXTRA_RINGS more
- * rings. NULL with a message in err when out of memory. */
-dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
-                              size_t err_len);
-
 /* Takes this frame's actions on sim seen through camera in a w x h
  * viewport; step_time is the simulated time (s) this frame is about to
  * advance (0 while paused): a dragged hand moves smoothly over it. */
 void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
                 int w, int h, double step_time);
+
+/* The tuning panel's keys and mouse this frame (the panel drawn last in
+ * box): select a row, change it (applied like a reload of the config
+ * file, through reload_apply: returns that result, else RELOAD_NONE) and
+ * save (into watch's file; NULL: the message names --set flags instead). */
+reload_result play_panel(panel *pn, const input_actions *a, const render_text_box *box,
+                         dinghy_settings *settings, dinghy_sim **sim, reload_report *rep,
+                         config_watch *watch);
 
 /* The cursor's ray meets the water: the point (m). Returns 0, or -1 when
  * it points above the horizon. */

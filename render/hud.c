@@ -24,7 +24,7 @@
 #define VERTEX_BYTES 16
 /* stb_easy_font uses about 270 bytes a character; keep room for 400. */
 #define BUFFER_BYTES (HUD_TEXT_MAX * 400)
-#define PANEL_PAD 4.0f /* pixels of panel round the text, at scale 1 */
+#define PANEL_PAD HUD_PANEL_PAD
 #define MAX_QUADS (BUFFER_BYTES / (4 * VERTEX_BYTES))
 
 struct hud {
@@ -154,6 +154,11 @@ void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, fl
 float hud_text_width(const char *text)
 {
     return (float)stb_easy_font_width((char *)text) + 2.0f * PANEL_PAD;
+}
+
+float hud_text_height(const char *text)
+{
+    return (float)stb_easy_font_height((char *)text) + 2.0f * PANEL_PAD;
 }
 
 void hud_destroy(hud *h)

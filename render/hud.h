@@ -39,6 +39,11 @@ void hud_draw(hud *h, const char *text, float x, float y, int fb_w, int fb_h, fl
 /* Width of text's widest line as hud_draw lays it out, pixels at scale 1,
  * translucent panel included. */
 float hud_text_width(const char *text);
+/* Height of text with its panel, and of one line, in pixels at scale 1. */
+float hud_text_height(const char *text);
+#define HUD_LINE_HEIGHT 12.0f
+/* Padding of the panel round the text, pixels at scale 1. */
+#define HUD_PANEL_PAD 4.0f
 void hud_destroy(hud *h);
 
 #endif

@@ -17,6 +17,7 @@ struct input {
     int orbiting, panning, grabbing, shift;
     float last_x, last_y;
     int viewport_h;
+    float panel[4];   /* x0, y0, x1, y1 of the tuning panel, pixels */
     input_actions pending;
 };
 
@@ -134,9 +135,18 @@ static void key_pressed(input *in, input_key key, int repeat)
     }
 }
 
+static int over_panel(const input *in)
+{
+    return in->last_x >= in->panel[0] && in->last_x < in->panel[2] && in->last_y >= in->panel[1]
+        && in->last_y < in->panel[3];
+}
+
 static void button(input *in, int code, int down)
 {
-    if (code == INPUT_BUTTON_LEFT) {
+    if (code == INPUT_BUTTON_LEFT && down && over_panel(in)) {
+        in->pending.panel_click++;
+        in->pending.panel_click_y = in->last_y;
+    } else if (code == INPUT_BUTTON_LEFT) {
         in->grabbing = down;
         if (down)
             in->pending.grab_press++;
@@ -182,7 +192,10 @@ void input_feed(input *in, const input_event *ev)
         cursor(in, ev->x, ev->y);
         break;
     case INPUT_EVENT_SCROLL:
-        camera_zoom(in->camera, ev->y);
+        if (over_panel(in))
+            in->pending.panel_scroll += ev->y;
+        else
+            camera_zoom(in->camera, ev->y);
         break;
     }
 }
@@ -230,6 +243,14 @@ input *input_attach(render_window *w, orbit_camera *camera)
     glfwSetCursorPosCallback(in->window, on_cursor);
     glfwSetScrollCallback(in->window, on_scroll);
     return in;
+}
+
+void input_set_panel(input *in, float x0, float y0, float x1, float y1)
+{
+    in->panel[0] = x0;
+    in->panel[1] = y0;
+    in->panel[2] = x1;
+    in->panel[3] = y1;
 }
 
 void input_set_viewport(input *in, int width, int height)

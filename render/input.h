@@ -51,6 +51,9 @@ typedef struct {
     int panned; /* the user dragged the view away: stop following */
     int drop, remove, puncture; /* D, X, K: at the cursor */
     int toggle_panel, panel_move, panel_change, panel_save; /* Tab; Up/Down; Left/Right; S */
+    int panel_click;  /* left press over the panel (input_set_panel) */
+    float panel_click_y; /* where, pixels from the viewport's top */
+    float panel_scroll;  /* wheel notches over the panel */
     int grab_press, grab_release; /* left button down and up */
     int grabbing;     /* the left button is held now */
     int along_water;  /* Shift is held: drag along the water surface */
@@ -67,6 +70,10 @@ input *input_create(orbit_camera *camera, int viewport_h);
 input *input_attach(render_window *w, orbit_camera *camera);
 /* The viewport the cursor's pixels refer to (for panning), pixels. */
 void input_set_viewport(input *in, int width, int height);
+/* The screen rectangle the tuning panel covers (pixels; an empty one when
+ * it is hidden): a left press there selects a row instead of grabbing, the
+ * wheel there changes the value instead of zooming. */
+void input_set_panel(input *in, float x0, float y0, float x1, float y1);
 /* Takes one event as if the window had sent it (a script's events). */
 void input_feed(input *in, const input_event *ev);
 /* Returns the actions since the last call and clears the presses. */

@@ -215,10 +215,20 @@ void render_hud(renderer *r, const char *text, float scale)
     hud_draw(r->hud, text, 8.0f * scale, 8.0f * scale, r->width, r->height, scale);
 }
 
-void render_panel(renderer *r, const char *text, float scale)
+void render_panel(renderer *r, const char *text, float scale, render_text_box *box)
 {
     float x = (float)r->width - (hud_text_width(text) + 8.0f) * scale;
-    hud_draw(r->hud, text, x > 0.0f ? x : 0.0f, 8.0f * scale, r->width, r->height, scale);
+    x = x > 0.0f ? x : 0.0f;
+    const float y = 8.0f * scale;
+    hud_draw(r->hud, text, x, y, r->width, r->height, scale);
+    if (box) { /* hud_draw puts the text a pad inside (x, y) and the panel a pad round it */
+        box->x0 = x;
+        box->y0 = y;
+        box->x1 = x + hud_text_width(text) * scale;
+        box->y1 = y + hud_text_height(text) * scale;
+        box->first_line_y = y + HUD_PANEL_PAD * scale;
+        box->line_height = HUD_LINE_HEIGHT * scale;
+    }
 }
 
 int render_project(const renderer *r, const float world[3], float *px, float *py)

@@ -33,10 +33,18 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
  * `scale` times (the screen's content scale times a base size). */
 void render_hud(renderer *r, const char *text, float scale);
 
+/* Where render_panel drew, pixels from the viewport's top-left. */
+typedef struct {
+    float x0, y0, x1, y1;  /* the panel's rectangle */
+    float first_line_y;    /* top of the text's first line */
+    float line_height;     /* of each line */
+} render_text_box;
+
 /* Draws text (at most HUD_TEXT_MAX bytes, lines split by '\n') on a
  * translucent dark panel at the top-right corner of the last frame, glyphs
- * enlarged `scale` times: the tuning panel's place (app/panel.h). */
-void render_panel(renderer *r, const char *text, float scale);
+ * enlarged `scale` times: the tuning panel's place (app/panel.h). Fills
+ * box (if not NULL) with where it went, for the mouse. */
+void render_panel(renderer *r, const char *text, float scale, render_text_box *box);
 
 /* Projects a world point (m) to pixels of the last drawn viewport, origin
  * top-left, y down. Returns 0 when the point is in front of the camera

@@ -12,6 +12,7 @@
 
 #include "../app/input_script.h"
 #include "../app/play.h"
+#include "../config/settings.h"
 #include "../render/camera.h"
 #include "../render/input.h"
 
@@ -349,6 +350,43 @@ static void test_play_deterministic(void **state)
     }
 }
 
+/* The panel by script, as a user at the keys: Tab opens it, Down three
+ * times selects sim.damping, Right once and Shift+Right once step it
+ * (0.1 and ten times 0.1 1/s), applied to the running ring at once. */
+static void test_panel_by_script(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    dinghy_settings settings = settings_default();
+    settings.sim = p.def;
+    settings.scene = p.scene;
+    session u;
+    session_open(&u, &p, "0.1 key tab\n0.1 key down\n0.1 key down\n0.1 key down\n"
+                         "0.2 key right\n0.3 keydown shift\n0.3 key right\n0.3 keyup shift\n");
+    panel *pn = panel_create();
+    assert_non_null(pn);
+    assert_string_equal(panel_row_key(pn, 3), "sim.damping");
+    render_text_box box = {0};
+    reload_report rep = {0};
+    int shown = 0;
+    const double before = settings.sim.solver.damping;
+    while (sim_time(u.sim) < 0.4) {
+        input_script_play(u.script, sim_time(u.sim), W, H, W, H, u.in);
+        input_actions a = input_take(u.in);
+        shown ^= a.toggle_panel & 1;
+        if (shown)
+            play_panel(pn, &a, &box, &settings, &u.sim, &rep, NULL);
+        assert_int_equal(sim_step(u.sim, STEPS_PER_FRAME), STEPS_PER_FRAME);
+    }
+    printf("damping %g -> %g 1/s\n", before, sim_get_def(u.sim)->solver.damping);
+    assert_true(shown);
+    assert_true(fabs(sim_get_def(u.sim)->solver.damping - (before + 1.1)) < 1e-12);
+    assert_true(settings.sim.solver.damping == sim_get_def(u.sim)->solver.damping);
+    reload_report_free(&rep);
+    panel_destroy(pn);
+    session_close(&u);
+}
+
 /* Bad scripts are refused with the file, the line and what to write. */
 static void test_script_errors(void **state)
 {
@@ -379,6 +417,7 @@ int main(void)
         cmocka_unit_test(test_drop_in_and_take_out),
         cmocka_unit_test(test_punctured_ring_floats_lower),
         cmocka_unit_test(test_play_deterministic),
+        cmocka_unit_test(test_panel_by_script),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

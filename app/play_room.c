@@ -1,0 +1,9 @@
+/* Scenes with room for the rings the demo's hands drop in. */
+#include "play_room.h"
+
+dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
+                              size_t err_len)
+{
+    int rings = scene_of(layout)->ring_count(layout);
+    return scene_create(def, layout, rings + PLAY_EXTRA_RINGS, err, err_len);
+}

@@ -1,0 +1,19 @@
+/* Room for play: the demo, its captures and its reloads make scenes with
+ * spare rings, so rings dropped in need no new simulation (app/play.h). */
+#ifndef DINGHY_PLAY_ROOM_H
+#define DINGHY_PLAY_ROOM_H
+
+#include <stddef.h>
+
+#include "../physics/sim.h"
+#include "../scenes/scene.h"
+
+/* Rings a scene has room for beyond its own: the cap of drop-ins. */
+#define PLAY_EXTRA_RINGS 32
+
+/* Creates the simulation of a scene with room for PLAY_EXTRA_RINGS more
+ * rings. NULL with a message in err when out of memory. */
+dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
+                              size_t err_len);
+
+#endif

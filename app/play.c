@@ -12,6 +12,7 @@ void play_init(play_state *pl)
 {
     memset(pl, 0, sizeof *pl);
     pl->held = -1;
+    pl->punctured = -1;
 }
 
 static int cursor_ray(const orbit_camera *camera, int w, int h, const float cursor[2],
@@ -177,6 +178,10 @@ static void take_out(play_state *pl, const input_actions *a, dinghy_sim *sim,
     if (!pick(sim, camera, w, h, a->cursor, &hit))
         return;
     sim_remove_ring(sim, hit.ring);
+    if (pl->punctured == hit.ring)
+        pl->punctured = -1;
+    else if (pl->punctured > hit.ring)
+        pl->punctured--; /* the rings after it moved down one */
     snprintf(pl->note, sizeof pl->note, "took dinghy %d out (%d left)", hit.ring,
              sim_ring_count(sim));
 }
@@ -194,8 +199,21 @@ static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
     }
     const double area = 0.25 * PI * PLAY_HOLE_DIAMETER * PLAY_HOLE_DIAMETER;
     sim_puncture(sim, hit.ring, area);
-    snprintf(pl->note, sizeof pl->note, "punctured dinghy %d (%.0f mm hole)", hit.ring,
-             1000.0 * PLAY_HOLE_DIAMETER);
+    pl->punctured = hit.ring;
+    pl->hole_vertex = hit.vertex;
+}
+
+/* The punctured ring's state for the HUD: how much gas is left and how
+ * fast it goes. */
+static void puncture_note(play_state *pl, const dinghy_sim *sim)
+{
+    if (pl->punctured < 0 || pl->punctured >= sim_ring_count(sim))
+        return;
+    const sim_ring_state *r = &sim_rings(sim)[pl->punctured];
+    snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
+             "%.2f g/s of air escaping, %.0f%% of its air left", pl->punctured,
+             1000.0 * PLAY_HOLE_DIAMETER, r->pressure - sim_get_def(sim)->world.air_pressure,
+             1000.0 * r->leak, 100.0 * r->gas_fraction);
 }
 
 void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
@@ -219,6 +237,8 @@ void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const o
     for (int i = 0; i < a->puncture; i++)
         puncture(pl, a, sim, camera, w, h);
     pl->held = sim_grabbed_ring(sim);
+    if (pl->held < 0)
+        puncture_note(pl, sim);
 }
 
 /* The tuning panel's keys and mouse this frame: select, change (applied

@@ -16,9 +16,9 @@
 #include "../scenes/scene.h"
 
 
-/* Diameter of the hole K makes, m. With the default ring (0.99 m^3 of
- * air at 500 Pa gauge) the gauge pressure halves in about 2 s and is gone
- * in about 7 s: fast at first, then ever slower (physics.md 6b). */
+/* Diameter of the hole K makes, m. The default ring, afloat at about
+ * 190 Pa gauge, halves its gauge pressure in about 4 s and is at 24 Pa
+ * after 8 s: fast at first, then ever slower (physics.md 6b). */
 #define PLAY_HOLE_DIAMETER 0.01
 
 /* A throw leaves at the hand's velocity averaged over about this long, s
@@ -35,6 +35,8 @@ typedef struct {
     int along_water;      /* the plane is horizontal */
     double hand[3];       /* where the hand was put at the last frame, m */
     double throw_velocity[3]; /* the hand's velocity over the last PLAY_THROW_TIME, m/s */
+    int punctured;        /* the ring punctured last (its gas shows in the note), or -1 */
+    int hole_vertex;      /* the vertex of that ring nearest the hole */
     char note[160];       /* what the last action did, for the HUD ("" none) */
 } play_state;
 

@@ -43,7 +43,7 @@ spray_def spray_def_default(void)
         .hit_gain = 20.0,
         .event_max = 200,
         .throw_ratio = 0.8,
-        .river_rate = 3.0,
+        .river_rate = 8.0,
         .spot_spacing = 1.0,
         .max_spots = 512,
         .max_rows = 65536,

@@ -19,10 +19,11 @@ static double surface(const dinghy_sim *sim, double x, double y)
     return w.height;
 }
 
-/* Throws n droplets from points round a tube row of ring `ring`: each
- * from a random row, on its outer or inner side (splash) or on the side
- * toward `away`'s opposite (a hit), launched at speed 0.5..1 of `speed`
- * along `dir` (horizontal part) and up, on top of the ring's velocity. */
+/* Throws n droplets from ring `ring`'s tube: a splash from random rows,
+ * each on its outer or inner side at the water line, thrown outward from
+ * that side; a hit from the row nearest the solid, at the tube's top, thrown
+ * along `away`. Launch speed 0.5..1 of `speed`, mostly upward, on top of
+ * the ring's velocity. */
 typedef struct {
     int ring, n;
     double speed;       /* launch speed scale, m/s */

@@ -137,9 +137,9 @@ $(B)/tsan/%.o: %.c | deps-test
 $(B)/tsan/test_%: $(B)/tsan/tests/test_%.o $(B)/tsan/tests/support.o $$(call libs,tsan,$$(call test_layers,test_$$*))
 	$(TSAN_CC) $(BASEFLAGS) $(TSAN) $^ $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test-tsan: $(B)/tsan/test_parallel
-	@echo "== $< (ThreadSanitizer)"
-	@TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$<
+test-tsan: $(B)/tsan/test_parallel $(B)/tsan/test_spray
+	@for t in $^; do echo "== $$t (ThreadSanitizer)"; \
+	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$$t || exit 1; done
 
 # ---- render layer: its tests on Xvfb with Mesa's llvmpipe (no GPU or
 # display needed); -noreset: Xvfb otherwise resets when its last client

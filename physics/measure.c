@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fnv.h"
 #include "hydro.h"
 #include "skin.h"
 
@@ -157,27 +158,9 @@ void sim_normals(const dinghy_sim *s, float *nx, float *ny, float *nz)
         normal_row(s, in, (size_t)r, nx, ny, nz);
 }
 
-static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
-{
-    const unsigned char *c = data;
-    for (size_t i = 0; i < len; i++) {
-        h ^= c[i];
-        h *= 0x100000001b3ull;
-    }
-    return h;
-}
-
 uint64_t sim_hash(const dinghy_sim *s)
 {
     const sim_buffer *b = &s->buf[s->cur];
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < s->nverts; i++) {
-        float v[3] = {b->x[i], b->y[i], b->z[i]};
-        h = fnv1a(h, v, sizeof v);
-    }
-    for (size_t i = 0; i < s->nverts; i++) {
-        float v[3] = {b->vx[i], b->vy[i], b->vz[i]};
-        h = fnv1a(h, v, sizeof v);
-    }
-    return h;
+    uint64_t h = fnv1a_xyz(FNV1A_OFFSET, b->x, b->y, b->z, s->nverts);
+    return fnv1a_xyz(h, b->vx, b->vy, b->vz, s->nverts);
 }

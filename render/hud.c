@@ -67,6 +67,8 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
                      s->substeps == 1 ? "" : "s", s->threads, s->dinghies, s->vertices,
                      s->sim_time, s->paused ? "PAUSED" : "running", s->speed, s->realtime_ratio,
                      follow);
+    if (n >= 0 && (size_t)n < len && s->spray_budget > 0)
+        n += snprintf(buf + n, len - (size_t)n, "\nspray %ld / %ld", s->spray, s->spray_budget);
     if (n < 0 || (size_t)n >= len)
         return;
     snprintf(buf + n, len - (size_t)n, "%s",

@@ -20,6 +20,7 @@ typedef struct {
     double speed;           /* asked simulation speed, 1 = real time */
     double realtime_ratio;  /* simulated seconds per wall second actually reached */
     int follow;             /* dinghy the camera follows, -1 for none, -2 the crowd */
+    long spray, spray_budget; /* live spray droplets and their budget; budget 0: no spray line */
 } hud_stats;
 
 /* Longest text hud_draw shows, bytes. */

@@ -16,6 +16,7 @@
 #include "riverbed.h"
 #include "rocks.h"
 #include "sky.h"
+#include "spray_draw.h"
 #include "terrain.h"
 #include "water.h"
 
@@ -48,6 +49,8 @@ struct renderer {
     int dinghies;
     float ring_size;    /* outer radius of a dinghy, m */
     float haze_distance;
+    const spray_system *spray; /* drawn when attached (render_attach_spray) */
+    spray_draw *spray_gl;      /* made at the first attach, for its budget */
 };
 
 renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
@@ -111,6 +114,7 @@ void render_destroy(renderer *r)
     if (r->frame_ubo)
         glDeleteBuffers(1, &r->frame_ubo);
     hud_destroy(r->hud);
+    spray_draw_destroy(r->spray_gl);
     water_destroy(r->water);
     dinghy_mesh_destroy(r->mesh);
     river_water_destroy(r->river_water);
@@ -203,11 +207,31 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         rocks_draw(r->rocks);
         dinghy_mesh_draw(r->mesh);
         river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
+        if (r->spray) /* over the water: the droplets are above it */
+            spray_draw_draw(r->spray_gl, r->spray);
         return;
     }
     riverbed_draw(r->bed);
     dinghy_mesh_draw(r->mesh);
     water_draw(r->water);            /* translucent, last of the scene */
+    if (r->spray) /* over the water: the droplets are above it */
+        spray_draw_draw(r->spray_gl, r->spray);
+}
+
+void render_attach_spray(renderer *r, const spray_system *sp)
+{
+    if (sp && r->spray_gl && spray_draw_budget(r->spray_gl) < spray_budget(sp)) {
+        spray_draw_destroy(r->spray_gl); /* a bigger budget than before */
+        r->spray_gl = NULL;
+    }
+    if (sp && !r->spray_gl) {
+        char err[512];
+        if (!(r->spray_gl = spray_draw_create(spray_budget(sp), err, sizeof err))) {
+            fprintf(stderr, "dinghy: the spray is not drawn: %s\n", err);
+            sp = NULL;
+        }
+    }
+    r->spray = sp;
 }
 
 void render_hud(renderer *r, const char *text, float scale)

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "../physics/sim.h"
+#include "../physics/spray.h"
 #include "camera.h"
 
 typedef struct renderer renderer;
@@ -28,6 +29,14 @@ void render_destroy(renderer *r);
 /* Draws sim's current state into the bound framebuffer, a viewport of
  * width x height pixels. time_s (s) animates the ripples. */
 void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s);
+
+/* Draws sp's droplets in every later frame, after the opaque meshes and
+ * the translucent water, blended without depth writes (droplets live
+ * only above the water); sp must outlive the attachment; NULL detaches. The
+ * GPU buffers are made at the first attach (and again for a larger
+ * budget), not per frame; if they cannot be, a line goes to stderr and
+ * nothing is attached. */
+void render_attach_spray(renderer *r, const spray_system *sp);
 
 /* Draws text over the last frame at its top-left corner, glyphs enlarged
  * `scale` times (the screen's content scale times a base size). */

@@ -191,7 +191,7 @@ static void palette_is_bright_and_not_water_coloured(void **state)
 static void hud_text_reports_state(void **state)
 {
     (void)state;
-    hud_stats s = {60.0, 950.0, 1.05, 2, 3, 64, 32768, 3.5, 1, 0.5, 0.48, 7};
+    hud_stats s = {60.0, 950.0, 1.05, 2, 3, 64, 32768, 3.5, 1, 0.5, 0.48, 7, 0, 0};
     char buf[HUD_TEXT_MAX];
     hud_format(buf, sizeof buf, &s, 1);
     assert_non_null(strstr(buf, "60 fps"));
@@ -211,6 +211,11 @@ static void hud_text_reports_state(void **state)
     assert_non_null(strstr(buf, "follow: crowd"));
     hud_format(buf, sizeof buf, &s, 0);
     assert_null(strstr(buf, "Esc quit"));
+    assert_null(strstr(buf, "spray")); /* no spray system: no line */
+    s.spray = 1234;
+    s.spray_budget = 4096;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "spray 1234 / 4096"));
 }
 
 /* ---- pictures (GL under Xvfb) ---- */
@@ -459,6 +464,53 @@ static void every_dinghy_shows_its_colour_from_above(void **state)
     close_view(&v);
 }
 
+/* Spray droplets show as bright, white-ish water over the scene where
+ * they are, and nothing of them is left once detached. */
+static void spray_shows_as_white_droplets(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    scene_view v = open_view(&s);
+    char err[512];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    if (!o)
+        fail_msg("offscreen_create: %s", err);
+    spray_def sd = spray_def_default();
+    sd.size = 0.25; /* many pixels across at this distance */
+    spray_system *sp = spray_create(&sd, 3);
+    assert_non_null(sp);
+    /* halfway from the eye to what it looks at: in front of everything */
+    float *t = render_camera(v.r)->target, eye[3];
+    camera_eye(render_camera(v.r), eye);
+    const double at[3] = {0.5 * (eye[0] + t[0]), 0.5 * (eye[1] + t[1]), 0.5 * (eye[2] + t[2])};
+    const double still[3] = {0.0, 0.0, 0.0};
+    spray_emit(sp, at, still, 1);
+    float where[3] = {(float)at[0], (float)at[1], (float)at[2]}, px, py, before[3], with[3], after[3];
+    assert_int_equal(render_project(v.r, where, &px, &py), 0);
+    offscreen_bind(o);
+    render_draw(v.r, v.sim, W, H, 0.0);
+    image im = {(unsigned char *)offscreen_read(o), W, H};
+    patch(&im, px, py, before);
+    render_attach_spray(v.r, sp);
+    render_draw(v.r, v.sim, W, H, 0.0);
+    im.px = (unsigned char *)offscreen_read(o);
+    patch(&im, px, py, with);
+    render_attach_spray(v.r, NULL);
+    render_draw(v.r, v.sim, W, H, 0.0);
+    im.px = (unsigned char *)offscreen_read(o);
+    patch(&im, px, py, after);
+    print_message("droplet at (%.0f, %.0f): (%.0f %.0f %.0f) without, (%.0f %.0f %.0f) with\n", px,
+                  py, before[0], before[1], before[2], with[0], with[1], with[2]);
+    for (int k = 0; k < 3; k++) {
+        assert_true(with[k] > 170.0f);
+        assert_true(fabsf(after[k] - before[k]) < 1.0f);
+    }
+    assert_true(with[0] + with[1] + with[2] > before[0] + before[1] + before[2] + 60.0f);
+    spray_destroy(sp);
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
 static void screenshot_changes_as_the_dinghies_fall(void **state)
 {
     (void)state;
@@ -501,7 +553,7 @@ static void broken_shader_reports_the_driver_log(void **state)
     window_close(win);
 }
 
-/* A frame as the demo draws it (step, scene, HUD, follow, offscreen
+/* A frame as the demo draws it (step, spray, scene, HUD, follow, offscreen
  * read-back) makes no allocation in the project's code: on still water and
  * on the river (water sampled, crowd camera, sound level). */
 static void frames_allocate_nothing_in(dinghy_settings s)
@@ -511,12 +563,20 @@ static void frames_allocate_nothing_in(dinghy_settings s)
     offscreen *o = offscreen_create(W, H, err, sizeof err);
     if (!o)
         fail_msg("offscreen_create: %s", err);
-    hud_stats hs = {60.0, 950.0, 1.05, 2, 1, 4, 2048, 3.5, 0, 1.0, 0.98, 1};
+    hud_stats hs = {60.0, 950.0, 1.05, 2, 1, 4, 2048, 3.5, 0, 1.0, 0.98, 1, 0, 4096};
+    spray_def sd = spray_def_default();
+    spray_system *sp = spray_create(&sd, 7);
+    assert_non_null(sp);
+    render_attach_spray(v.r, sp);
     long before = allocations;
     double level = 0.0;
     for (int frame = 0; frame < 6; frame++) {
         render_follow(v.r, frame < 3 ? 1 : render_default_follow(v.r));
         sim_step(v.sim, 10);
+        const double from[3] = {0.0, 0.0, 2.0}, up[3] = {0.5, 0.0, 3.0};
+        spray_emit(sp, from, up, 100);
+        spray_step(sp, v.sim, 10 * sim_get_def(v.sim)->solver.dt, 2);
+        hs.spray = (long)spray_count(sp);
         sim_clear_events(v.sim);
         offscreen_bind(o);
         render_draw(v.r, v.sim, W, H, frame / 60.0);
@@ -532,6 +592,9 @@ static void frames_allocate_nothing_in(dinghy_settings s)
     assert_int_equal(allocations - before, 0);
     assert_true(allocations > 0); /* the counter does count: creation allocated */
     assert_true(level > 0.0);
+    assert_true(spray_count(sp) > 0); /* droplets were drawn */
+    render_attach_spray(v.r, NULL);
+    spray_destroy(sp);
     offscreen_destroy(o);
     close_view(&v);
 }
@@ -919,6 +982,7 @@ int main(void)
         cmocka_unit_test(screenshot_shows_dinghies_water_and_sky),
         cmocka_unit_test(every_dinghy_shows_its_colour_from_above),
         cmocka_unit_test(screenshot_changes_as_the_dinghies_fall),
+        cmocka_unit_test(spray_shows_as_white_droplets),
         cmocka_unit_test(broken_shader_reports_the_driver_log),
         cmocka_unit_test(render_project_matches_the_camera),
         cmocka_unit_test(frames_allocate_nothing),

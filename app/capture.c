@@ -14,6 +14,7 @@
 #include "input_script.h"
 #include "obj_export.h"
 #include "play.h"
+#include "play_room.h"
 #include "report.h"
 #include "../render/window.h"
 #include "video.h"
@@ -73,6 +74,7 @@ typedef struct {
     int show_panel;
     render_text_box box;  /* where it was drawn */
     dinghy_settings settings; /* what the panel changes */
+    spray_system *spray;  /* droplets, stepped with each frame (NULL: spray.budget 0) */
     reload_report rep;
     char text[HUD_TEXT_MAX];
 } capture_hands;
@@ -117,6 +119,9 @@ static int advance(dinghy_sim *sim, long steps, capture_hands *hands)
     if (steps <= 0)
         return 0;
     sim_step(sim, steps); /* stops short only when the state blows up */
+    if (hands && hands->spray) /* the frame's splashes and hits throw droplets */
+        spray_step(hands->spray, sim, (double)steps * sim_get_def(sim)->solver.dt,
+                   sim_threads(sim));
     return report_blowup(sim);
 }
 
@@ -128,16 +133,15 @@ static long frame_steps(long k, double steps_per_frame)
            (long)floor((double)k * steps_per_frame + 0.5);
 }
 
-/* The steps before the first picture: at once, or with a script frame by
- * frame, so its events land when they are due. */
+/* The steps before the first picture, frame by frame: a script's events
+ * land when they are due and the spray flies as in a recording. */
 static int advance_before(dinghy_sim *sim, long steps, capture_hands *hands, double steps_per_frame)
 {
-    if (!hands->script)
-        return advance(sim, steps, NULL);
     for (long k = 0, done = 0; done < steps; k++) {
         long n = frame_steps(k, steps_per_frame);
         n = n < steps - done ? n : steps - done;
-        render_follow_update(hands->r, sim); /* the camera moves as if drawn */
+        if (hands->script) /* the cursor points through the camera as it would be drawn */
+            render_follow_update(hands->r, sim);
         int rc = advance(sim, n, hands);
         if (rc)
             return rc;
@@ -229,7 +233,6 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         goto done;
     }
     if (hands.script) {
-        hands.r = r;
         hands.settings = *s;
         hands.pn = panel_create();
         if (!hands.pn || !(hands.in = input_create(render_camera(r), s->render.height))) {
@@ -238,6 +241,9 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
             goto done;
         }
     }
+    hands.r = r;
+    hands.spray = play_spray_create(&s->spray, s->scene.seed);
+    render_attach_spray(r, hands.spray);
     const double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.solver.dt);
     if ((rc = advance_before(sim, req->steps, &hands, steps_per_frame)) != 0) {
         err[0] = '\0'; /* already reported */
@@ -288,6 +294,9 @@ done:
     input_script_free(hands.script);
     panel_destroy(hands.pn);
     reload_report_free(&hands.rep);
+    if (r)
+        render_attach_spray(r, NULL);
+    spray_destroy(hands.spray);
     offscreen_destroy(o);
     render_destroy(r);
     sim_destroy(sim);

@@ -21,6 +21,7 @@
 #include "input_script.h"
 #include "panel.h"
 #include "play.h"
+#include "play_room.h"
 #include "reload.h"
 
 /* Frame statistics over a window of about half a second, for the HUD. */
@@ -146,6 +147,11 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         return 4;
     }
 
+    /* the droplets: stepped with the physics, drawn by the renderer */
+    spray_system *spray = play_spray_create(&settings->spray, settings->scene.seed);
+    render_attach_spray(r, spray);
+    spray_def spray_now = settings->spray;
+
     reload_guard guard;
     if (reload_guard_init(&guard, sim, settings) != 0) {
         fprintf(stderr, "dinghy: out of memory\n");
@@ -227,6 +233,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                                                                        : RENDER_FOLLOW_FREE);
         if (a.reset) {
             play_init(&play);
+            if (spray)
+                spray_clear(spray);
             scene_rebuild(sim, &settings->scene);
             sim_clear_events(sim);
             clock.backlog = 0.0;
@@ -250,6 +258,12 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                 break;
             }
             if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
+                if (memcmp(&spray_now, &settings->spray, sizeof spray_now) != 0) {
+                    spray_destroy(spray); /* a new budget: a new system */
+                    spray = play_spray_create(&settings->spray, settings->scene.seed);
+                    spray_now = settings->spray;
+                }
+                render_attach_spray(r, spray); /* also to a rebuilt renderer */
                 frame_clock_init(&clock, settings->sim.solver.dt);
                 audio_set_params(snd, &settings->audio);
                 hs.threads = sim_threads(sim);
@@ -303,6 +317,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                 rc = 4;
                 break;
             }
+            render_attach_spray(r, spray);
             frame_clock_init(&clock, settings->sim.solver.dt);
             hs.threads = sim_threads(sim);
             hs.substeps = sim_substeps(sim);
@@ -326,6 +341,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                                    audio_hiss_level(sc.leak)};
             audio_frame(snd, &fi, ev, pan, n);
         }
+        if (spray) /* this frame's splashes and hits throw droplets */
+            spray_step(spray, sim, (double)done * settings->sim.solver.dt, sim_threads(sim));
         sim_clear_events(sim);
 
         if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
@@ -337,6 +354,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             hs.paused = paused;
             hs.speed = clock.speed;
             hs.follow = render_following(r);
+            hs.spray = spray ? (long)spray_count(spray) : 0;
+            hs.spray_budget = spray ? (long)spray_budget(spray) : 0;
             hud_format(text, sizeof text, &hs, show_help);
             if (show_reload_errors)
                 hud_append_reload(text, sizeof text, &rep);
@@ -371,6 +390,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
            sim_threads(sim));
     fflush(stdout);
     reload_guard_free(&guard);
+    render_attach_spray(r, NULL);
+    spray_destroy(spray);
     panel_destroy(pn);
     input_script_free(script);
     audio_close(snd);

@@ -7,3 +7,8 @@ dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char 
     int rings = scene_of(layout)->ring_count(layout);
     return scene_create(def, layout, rings + PLAY_EXTRA_RINGS, err, err_len);
 }
+
+spray_system *play_spray_create(const spray_def *def, uint64_t seed)
+{
+    return def->budget > 0 ? spray_create(def, seed ^ 0x5b7a5b7a5b7a5b7aull) : NULL;
+}

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "../physics/sim.h"
+#include "../physics/spray.h"
 #include "../scenes/scene.h"
 
 /* Rings a scene has room for beyond its own: the cap of drop-ins. */
@@ -15,5 +16,9 @@
  * rings. NULL with a message in err when out of memory. */
 dinghy_sim *play_scene_create(const sim_def *def, const scene_def *layout, char *err,
                               size_t err_len);
+
+/* The spray of a scene (NULL when spray.budget is 0 or memory runs out),
+ * seeded from sim.seed so a given run throws the same droplets. */
+spray_system *play_spray_create(const spray_def *def, uint64_t seed);
 
 #endif

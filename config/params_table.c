@@ -13,6 +13,7 @@
 #define COFF(field) offsetof(dinghy_settings, scene.field)
 #define ROFF(field) offsetof(dinghy_settings, render.field)
 #define AOFF(field) offsetof(dinghy_settings, audio.field)
+#define POFF(field) offsetof(dinghy_settings, spray.field)
 
 static const char *scene_choice(int i)
 {
@@ -86,6 +87,7 @@ const param_key param_table[] = {
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
     {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},
+    {"spray.budget", PK_INT, POFF(budget), 0, 1000000, "", "most spray droplets alive at once (splashes, rock hits, the river breaking); 0: no spray", NULL},
     {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", NULL},
     {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", NULL},
     {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", NULL},

@@ -6,6 +6,7 @@
 
 #include "../audio/audio_params.h"
 #include "../physics/defs.h"
+#include "../physics/spray.h"
 #include "../scenes/scene.h"
 #include "../render/render_params.h"
 
@@ -14,6 +15,7 @@ typedef struct {
     scene_def scene;    /* which scene and its layout */
     render_params render;
     audio_params audio;
+    spray_def spray;    /* the droplets thrown up by splashes, hits and the river */
 } dinghy_settings;
 
 /* The built-in defaults of every section. */
@@ -24,6 +26,7 @@ static inline dinghy_settings settings_default(void)
     s.scene = scene_def_default();
     s.render = render_params_default();
     s.audio = audio_params_default();
+    s.spray = spray_def_default();
     return s;
 }
 

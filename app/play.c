@@ -210,10 +210,15 @@ static void puncture_note(play_state *pl, const dinghy_sim *sim)
     if (pl->punctured < 0 || pl->punctured >= sim_ring_count(sim))
         return;
     const sim_ring_state *r = &sim_rings(sim)[pl->punctured];
+    const sim_def *d = sim_get_def(sim);
+    /* the air that was pumped in beyond the ambient amount: at a gas
+     * fraction of p_air / p0 the rest volume holds ambient air only */
+    const double ambient = d->world.air_pressure / (d->world.air_pressure + d->ring.gauge_pressure);
+    const double extra = ambient < 1.0 ? (r->gas_fraction - ambient) / (1.0 - ambient) : 0.0;
     snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
-             "%.2f g/s of air escaping, %.0f%% of its air left", pl->punctured,
-             1000.0 * PLAY_HOLE_DIAMETER, r->pressure - sim_get_def(sim)->world.air_pressure,
-             1000.0 * r->leak, 100.0 * r->gas_fraction);
+             "%.2f g/s of air escaping, %.0f%% of the air pumped in left", pl->punctured,
+             1000.0 * PLAY_HOLE_DIAMETER, r->pressure - d->world.air_pressure, 1000.0 * r->leak,
+             100.0 * (extra > 0.0 ? extra : 0.0));
 }
 
 void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,

@@ -38,7 +38,7 @@ spray_def spray_def_default(void)
         .restitution = 0.3, /* water beads off a wet skin with little bounce */
         .friction = 0.2,
         .lifetime = 3.0,
-        .size = 0.03,
+        .size = 0.05,       /* a billboard stands for a puff of droplets: seen from afar */
         .splash_gain = 0.5,
         .hit_gain = 20.0,
         .event_max = 200,

@@ -54,7 +54,7 @@ typedef struct {
 } spray_def;
 
 /* Defaults: 4096 particles, drag 1.5 /s, restitution 0.3, friction 0.2,
- * lifetime 3 s, size 0.03 m, 0.5 per vertex per m/s at splashes, 20 per
+ * lifetime 3 s, size 0.05 m, 0.5 per vertex per m/s at splashes, 20 per
  * m/s at hits, at most 200 per event, throw ratio 0.8, 8 per s per m/s at
  * break spots 1 m apart (at most 512), 65536 rows. */
 spray_def spray_def_default(void);

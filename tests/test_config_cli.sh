@@ -136,7 +136,7 @@ sed '1,14s/^/; /' bad.ini >bad3.ini
 cat >want.txt <<'EOF'
 dinghy: using config file bad3.ini (--config)
 dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed
-dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, audio
+dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio
 dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
 expect_err "and the rest" 2 want.txt -- --headless --config bad3.ini --set dinghy.minor_radius=0.9

@@ -253,6 +253,14 @@ static void test_drop_in_and_take_out(void **state)
     assert_int_equal(sim_ring_count(u.sim), 2);
     assert_memory_equal(sim_rings(u.sim)[1].centre, third.centre, sizeof third.centre);
     assert_int_equal(sim_step(u.sim, 500), 500);
+    /* all out, then one in again: an empty river waits, the new ring runs */
+    while (sim_ring_count(u.sim) > 0)
+        assert_int_equal(sim_remove_ring(u.sim, 0), 0);
+    assert_int_equal(sim_remove_ring(u.sim, 0), -1);
+    assert_int_equal(sim_step(u.sim, 10), 0);
+    ring_pose pose = {{0.0, 0.0, 0.5}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
+    assert_int_equal(sim_add_ring(u.sim, &pose), 0);
+    assert_int_equal(sim_step(u.sim, 100), 100);
     session_close(&u);
 }
 

@@ -15,31 +15,41 @@
 
 #include "hydro.h"
 
-/* Per quad: two triangles, three corners each, three components. */
+/* Inlined into each caller whatever gcc's size heuristics say: the face
+ * loop below is compiled once per variant, each with its constants. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* Per quad: two triangles, three corners each, three components. Each
+ * of these arrays holds N + 1 floats: slot 0 is a copy of the last face
+ * (index -1 = N - 1), so the gather's wrap round the tube needs no
+ * special case and vectorises as one loop. */
 #define QUAD_FLOATS 18
 /* Arrays of one padded vertex row, N + 1 floats each: x, y, z, vx, vy, vz,
- * then the water at the vertex: surface height and flow velocity. */
-#define ROW_ARRAYS 10
+ * then the water surface height at each vertex. */
+#define ROW_ARRAYS 7
 #define STATE_ARRAYS 6
 
 size_t skin_scratch_floats(int N, int max_rows)
 {
     size_t row = (size_t)N + 1;
-    return (size_t)(max_rows + 1) * (size_t)N * QUAD_FLOATS /* corner forces */
-         + 2 * ROW_ARRAYS * row                               /* two padded rows */
-         + 2 * (size_t)N;                                     /* cut flags */
+    return (size_t)(max_rows + 1) * row * QUAD_FLOATS /* corner forces */
+         + 2 * ROW_ARRAYS * row                       /* two padded rows */
+         + 2 * (size_t)N;                             /* cut flags */
 }
 
-
-
-
-/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
- * ww, n = 0 .. N. */
+/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, n = 0 ..
+ * N; and the flow velocity of the row's water (the same at every vertex). */
 typedef struct {
     float *r[ROW_ARRAYS];
+    float u, v, w;
 } padded_row;
 
-/* Row m of the ring into out: the state, and the water at each vertex. */
+/* Row m of the ring into out (arrays in mem): the state, and the water at
+ * each vertex. */
 static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
                     const float *const src[STATE_ARRAYS], int m)
 {
@@ -56,16 +66,13 @@ static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
         const float *x = out->r[0], *y = out->r[1];
         for (int n = 0; n <= N; n++)
             eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
-        for (int j = 0; j < 3; j++) {
-            const float w = (j == 0 ? k->u : j == 1 ? k->v : k->w)[m];
-            for (int n = 0; n <= N; n++)
-                out->r[7 + j][n] = w;
-        }
+        out->u = k->u[m];
+        out->v = k->v[m];
+        out->w = k->w[m];
     } else {
         for (int n = 0; n <= N; n++)
             eta[n] = k->level;
-        for (int j = 7; j < ROW_ARRAYS; j++)
-            memset(out->r[j], 0, sizeof(float) * (size_t)(N + 1));
+        out->u = out->v = out->w = 0.0f;
     }
 }
 
@@ -89,24 +96,50 @@ static inline void face_drag(float nx, float ny, float nz, float A, float ux, fl
     *dz += f * (cd * uz * iu + cl * (nz - c * uz * iu));
 }
 
-/* One triangle type over a whole quad row: corners A, B, C are taken from
- * the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc. Writes the three
- * corners' forces to out[corner * 3 + component][n] and flags faces cut by
- * the surface. */
-/* The loop itself, every output a parameter of its own: restrict tells
- * gcc they do not overlap (nine slices of one array would need run-time
- * alias checks, more than it makes). */
-static void triangle_loop(const skin_consts *restrict k, int N, const padded_row *ra, int oa,
-                          const padded_row *rb, int ob, const padded_row *rc, int oc,
-                          float *restrict o0, float *restrict o1,
-                          float *restrict o2, float *restrict o3, float *restrict o4,
-                          float *restrict o5, float *restrict o6, float *restrict o7,
-                          float *restrict o8, float *restrict cut)
+/* The fraction of a face's area under water, exact for a depth linear over
+ * the face, given its corners' depths d and wet flags w (1 or 0): a lone
+ * wet corner v keeps (d_v/(d_v-d_u)) (d_v/(d_v-d_w)) of it, a lone dry
+ * corner takes that much away. */
+static inline float wet_fraction(float da, float db, float dc, float wa, float wb, float wc)
+{
+    float ka = wa + wb + wc, qab = da - db, qac = da - dc, qbc = db - dc;
+    float Pa = (da / (qab != 0.0f ? qab : 1.0f)) * (da / (qac != 0.0f ? qac : 1.0f));
+    float Pb = (db / (qab != 0.0f ? -qab : 1.0f)) * (db / (qbc != 0.0f ? qbc : 1.0f));
+    float Pc = (dc / (qac != 0.0f ? -qac : 1.0f)) * (dc / (qbc != 0.0f ? -qbc : 1.0f));
+    float lone_wet = wa > 0.0f ? Pa : (wb > 0.0f ? Pb : Pc);
+    float lone_dry = wa == 0.0f ? Pa : (wb == 0.0f ? Pb : Pc);
+    return ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
+}
+
+/* One triangle type over faces n0 .. n1-1 of a quad row: corners A, B, C
+ * are taken from the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc.
+ * Writes the three corners' forces to o[corner * 3 + component][n] and
+ * flags the faces cut by the water surface.
+ *
+ * Two variants of one body (`whole` is a constant at each call: gcc
+ * compiles one of each). whole = 0, vectorised over the row: a face not
+ * cut by the surface is wholly wet or wholly dry, so it meets one fluid
+ * only (the other's term, on zero area, is exactly zero and adding it
+ * changes no bit), and the costly wet fraction is not needed; the values
+ * of cut faces are wrong and redone. whole = 1, one cut face at a time:
+ * the wet fraction, water and air in proportion (the exact clipper's
+ * pressure is added afterwards). The outputs are every one a parameter of
+ * its own: restrict tells gcc they do not overlap. */
+static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, int n1, int whole,
+                                 const padded_row *ra, int oa, const padded_row *rb, int ob,
+                                 const padded_row *rc, int oc, float *restrict o0,
+                                 float *restrict o1, float *restrict o2, float *restrict o3,
+                                 float *restrict o4, float *restrict o5, float *restrict o6,
+                                 float *restrict o7, float *restrict o8, float *restrict cut)
 {
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
     const float clamp = k->dt / k->m_face;
+    /* the water's velocity at the face centroid: the rows' flow */
+    const float wu = (ra->u + rb->u + rc->u) * (1.0f / 3.0f);
+    const float wv = (ra->v + rb->v + rc->v) * (1.0f / 3.0f);
+    const float ww = (ra->w + rb->w + rc->w) * (1.0f / 3.0f);
     const float *restrict ax = ra->r[0] + oa, *restrict ay = ra->r[1] + oa, *restrict az = ra->r[2] + oa;
     const float *restrict bx = rb->r[0] + ob, *restrict by = rb->r[1] + ob, *restrict bz = rb->r[2] + ob;
     const float *restrict cx = rc->r[0] + oc, *restrict cy = rc->r[1] + oc, *restrict cz = rc->r[2] + oc;
@@ -114,10 +147,7 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
     const float *restrict bu = rb->r[3] + ob, *restrict bv = rb->r[4] + ob, *restrict bw = rb->r[5] + ob;
     const float *restrict cu = rc->r[3] + oc, *restrict cv = rc->r[4] + oc, *restrict cw = rc->r[5] + oc;
     const float *restrict ae = ra->r[6] + oa, *restrict be = rb->r[6] + ob, *restrict ce = rc->r[6] + oc;
-    const float *restrict aU = ra->r[7] + oa, *restrict aV = ra->r[8] + oa, *restrict aW = ra->r[9] + oa;
-    const float *restrict bU = rb->r[7] + ob, *restrict bV = rb->r[8] + ob, *restrict bW = rb->r[9] + ob;
-    const float *restrict cU = rc->r[7] + oc, *restrict cV = rc->r[8] + oc, *restrict cW = rc->r[9] + oc;
-    for (int n = 0; n < N; n++) {
+    for (int n = n0; n < n1; n++) {
         float e1x = bx[n] - ax[n], e1y = by[n] - ay[n], e1z = bz[n] - az[n];
         float e2x = cx[n] - ax[n], e2y = cy[n] - ay[n], e2z = cz[n] - az[n];
         float nx = 0.5f * (e1y * e2z - e1z * e2y);
@@ -129,18 +159,8 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float wa = da > 0.0f ? 1.0f : 0.0f, wb = db > 0.0f ? 1.0f : 0.0f;
         float wc = dc > 0.0f ? 1.0f : 0.0f;
         float all = wa * wb * wc, any = 1.0f - (1.0f - wa) * (1.0f - wb) * (1.0f - wc);
-        cut[n] = buoy * (any - all);
+        cut[n] = any - all;
         float wet = all * buoy;
-        /* the wet fraction of the area, exact for a depth linear over the
-         * face: a lone wet corner v keeps (d_v/(d_v-d_u)) (d_v/(d_v-d_w)) of
-         * it, a lone dry corner takes that much away */
-        float ka = wa + wb + wc, qab = da - db, qac = da - dc, qbc = db - dc;
-        float Pa = (da / (qab != 0.0f ? qab : 1.0f)) * (da / (qac != 0.0f ? qac : 1.0f));
-        float Pb = (db / (qab != 0.0f ? -qab : 1.0f)) * (db / (qbc != 0.0f ? qbc : 1.0f));
-        float Pc = (dc / (qac != 0.0f ? -qac : 1.0f)) * (dc / (qbc != 0.0f ? -qbc : 1.0f));
-        float lone_wet = wa > 0.0f ? Pa : (wb > 0.0f ? Pb : Pc);
-        float lone_dry = wa == 0.0f ? Pa : (wb == 0.0f ? Pb : Pc);
-        float wf = ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
         float s = s12 * wet;
         float fa = s * (2.0f * da + db + dc), fb = s * (da + 2.0f * db + dc);
         float fc = s * (da + db + 2.0f * dc);
@@ -149,16 +169,22 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
         float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
         float vfz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
-        float uwx = vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f);
-        float uwy = vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f);
-        float uwz = vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f);
+        float uwx = vfx - wu, uwy = vfy - wv, uwz = vfz - ww;
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = 0.0f;
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl, clamp,
-                  &dx, &dy, &dz);
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_, cd,
-                  cl, clamp, &dx, &dy, &dz);
+        if (whole) {
+            float wf = wet_fraction(da, db, dc, wa, wb, wc);
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl,
+                      clamp, &dx, &dy, &dz);
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_,
+                      cd, cl, clamp, &dx, &dy, &dz);
+        } else {
+            int in_water = all > 0.0f;
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag, in_water ? uwx : vfx,
+                      in_water ? uwy : vfy, in_water ? uwz : vfz, in_water ? rw : ra_, cd, cl,
+                      clamp, &dx, &dy, &dz);
+        }
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
         o1[n] = gy + fa * ny;
@@ -172,24 +198,39 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
     }
 }
 
-static void triangle_row(const skin_consts *k, int N, const padded_row *ra, int oa,
-                         const padded_row *rb, int ob, const padded_row *rc, int oc,
-                         float *out, float *cut)
+/* One triangle type over a whole quad row into out (nine arrays S floats
+ * apart), the fast variant; the cut faces flagged in cut. */
+static void triangle_row(const skin_consts *k, int N, size_t S, const padded_row *ra, int oa,
+                         const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
+                         float *cut)
 {
-    const size_t S = (size_t)N;
-    triangle_loop(k, N, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
+    triangle_loop(k, 0, N, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
                   out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
 }
 
-/* Adds the water pressure on the faces flagged as cut, with the exact
- * clipper (gas, drag and lift are already in out). */
-static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
+/* Face n of that triangle type, whole (see triangle_loop). */
+static void triangle_whole(const skin_consts *k, int n, size_t S, const padded_row *ra, int oa,
+                           const padded_row *rb, int ob, const padded_row *rc, int oc,
+                           float *out)
+{
+    float cut[1];
+    triangle_loop(k, 0, 1, 1, ra, oa + n, rb, ob + n, rc, oc + n, out + n, out + S + n,
+                  out + 2 * S + n, out + 3 * S + n, out + 4 * S + n, out + 5 * S + n,
+                  out + 6 * S + n, out + 7 * S + n, out + 8 * S + n, cut);
+}
+
+/* Redoes the faces flagged as cut whole (drag and lift in proportion to
+ * the wet area) and adds the water pressure on them with the exact
+ * clipper. */
+static void fix_cut(const skin_consts *k, int N, size_t S, const padded_row *ra, int oa,
                     const padded_row *rb, int ob, const padded_row *rc, int oc,
                     const float *cut, float *out)
 {
-    const size_t S = (size_t)N;
     for (int n = 0; n < N; n++) {
         if (cut[n] == 0.0f)
+            continue;
+        triangle_whole(k, n, S, ra, oa, rb, ob, rc, oc, out);
+        if (!(k->rho_g > 0.0f))
             continue;
         const padded_row *r[3] = {ra, rb, rc};
         const int o[3] = {oa, ob, oc};
@@ -206,33 +247,50 @@ static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
     }
 }
 
+/* Every triangle of one quad row (rows r0, r1) into out: the two
+ * triangle types, the cut faces redone, the wrap slots filled. */
+static void quad_row(const skin_consts *k, int N, const padded_row *r0, const padded_row *r1,
+                     float *out, float *const cut[2])
+{
+    const size_t S = (size_t)N + 1;
+    float *t2 = out + 9 * S;
+    triangle_row(k, N, S, r0, 0, r1, 0, r1, 1, out, cut[0]);
+    triangle_row(k, N, S, r0, 0, r1, 1, r0, 1, t2, cut[1]);
+    /* a face changes from the fast variant only where the surface cuts
+     * it, and only with water forces on */
+    if (k->rho_g > 0.0f || k->drag) {
+        fix_cut(k, N, S, r0, 0, r1, 0, r1, 1, cut[0], out);
+        fix_cut(k, N, S, r0, 0, r1, 1, r0, 1, cut[1], t2);
+    }
+    for (int j = 0; j < QUAD_FLOATS; j++)
+        out[(size_t)j * S - 1] = out[(size_t)j * S + (size_t)N - 1];
+}
+
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h)
 {
-    const size_t S = (size_t)N, Q = QUAD_FLOATS * S;
-    float *ql = scratch;
-    float *rows = ql + (size_t)(nb + 1) * Q;
-    float *cut[2] = {rows + 2 * ROW_ARRAYS * (S + 1), rows + 2 * ROW_ARRAYS * (S + 1) + S};
+    const size_t S = (size_t)N + 1, Q = QUAD_FLOATS * S;
+    float *ql = scratch + 1; /* array j of quad row q at ql + q Q + j S, slot -1 before it */
+    float *rows = scratch + (size_t)(nb + 1) * Q;
+    float *cut[2] = {rows + 2 * ROW_ARRAYS * S, rows + 2 * ROW_ARRAYS * S + (S - 1)};
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
-    padded_row r0, r1;
+    /* two padded rows in turn: the upper row of one quad row is the lower
+     * row of the next, padded once */
+    padded_row pr[2];
+    pad_row(k, &pr[0], rows, N, src, ((a - 1) % M + M) % M);
     /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
      * and (m,n) (m+1,n+1) (m,n+1) */
     for (int q = 0; q <= nb; q++) {
-        int m0 = ((a - 1 + q) % M + M) % M, m1 = (m0 + 1) % M;
-        pad_row(k, &r0, rows, N, src, m0);
-        pad_row(k, &r1, rows + ROW_ARRAYS * (S + 1), N, src, m1);
-        float *out = ql + (size_t)q * Q;
-        triangle_row(k, N, &r0, 0, &r1, 0, &r1, 1, out, cut[0]);
-        triangle_row(k, N, &r0, 0, &r1, 1, &r0, 1, out + 9 * S, cut[1]);
-        if (k->rho_g > 0.0f) {
-            fix_cut(k, N, &r0, 0, &r1, 0, &r1, 1, cut[0], out);
-            fix_cut(k, N, &r0, 0, &r1, 1, &r0, 1, cut[1], out + 9 * S);
-        }
+        int m1 = ((a + q) % M + M) % M;
+        padded_row *r0 = &pr[q & 1], *r1 = &pr[(q + 1) & 1];
+        pad_row(k, r1, rows + (size_t)((q + 1) & 1) * ROW_ARRAYS * S, N, src, m1);
+        quad_row(k, N, r0, r1, ql + (size_t)q * Q, cut);
     }
     /* each vertex gathers its six corners, always in this order:
      * quad (m, n): T1 corner 0, T2 corner 0; quad (m, n-1): T2 corner 2;
-     * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1 */
+     * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1
+     * (n - 1 = -1 is the wrap slot: n = N - 1) */
     for (int i = 0; i < nb; i++) {
         const float *here = ql + (size_t)(i + 1) * Q, *below = ql + (size_t)i * Q;
         for (int c = 0; c < 3; c++) {
@@ -241,9 +299,7 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
             const float *b3 = below + (size_t)(3 + c) * S, *b6 = below + (size_t)(6 + c) * S;
             const float *b12 = below + (size_t)(12 + c) * S;
             float *fc = f[c] + (size_t)i * W + h;
-            /* n = 0 takes its left neighbours from n = N - 1 */
-            fc[0] += ((((h0[0] + h9[0]) + h15[N - 1]) + b3[0]) + b6[N - 1]) + b12[N - 1];
-            for (int n = 1; n < N; n++)
+            for (int n = 0; n < N; n++)
                 fc[n] += ((((h0[n] + h9[n]) + h15[n - 1]) + b3[n]) + b6[n - 1]) + b12[n - 1];
         }
     }

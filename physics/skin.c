@@ -1,13 +1,18 @@
 /* Skin forces face by face; see skin.h.
  *
- * Laid out for SIMD: a block's quad rows are computed one row at a time,
- * each triangle type as one loop over the tube index n on two padded
- * vertex rows (n = 0 .. N, the last a copy of the first), branch-free, so
- * gcc vectorises it. Triangles cut by the water surface are few (a band
- * at the waterline); they are marked and computed again afterwards with
- * the exact clipper. The outputs of a quad row are stored component-major
- * (18 arrays of N floats: triangle, corner, component), and the gather
- * loops over n again. */
+ * Laid out for SIMD: the block's vertex rows a-1 .. a+nb are padded once
+ * into arrays of stride S = N + 1 (n = 0 .. N, the last a copy of the
+ * first), one after another, so that in them a triangle's corners are a
+ * constant distance apart (0, S, S + 1 and 0, S + 1, 1): each triangle
+ * type over the whole block is then one long branch-free loop gcc
+ * vectorises, with many independent iterations to overlap (one row of 16
+ * faces was a single vector: a chain of divisions and square roots, all
+ * latency). The n = N face of each row is junk, never read. Triangles
+ * cut by the water surface are few (a band at the waterline); they are
+ * marked and computed again afterwards with the exact clipper. The
+ * outputs are stored component-major (18 arrays: triangle, corner,
+ * component, each over the block with stride S), and the gather loops
+ * over n again. */
 #include "skin.h"
 
 #include <math.h>
@@ -24,39 +29,41 @@
 #define ALWAYS_INLINE inline
 #endif
 
-/* Per quad: two triangles, three corners each, three components. Each
- * of these arrays holds N + 1 floats: slot 0 is a copy of the last face
- * (index -1 = N - 1), so the gather's wrap round the tube needs no
- * special case and vectorises as one loop. */
+/* Per quad: two triangles, three corners each, three components. Face n
+ * of quad row q is at q S + n of each of these arrays, and one slot before
+ * a row (index -1, the junk face n = N of the row before) holds a copy of
+ * its last face, so the gather's wrap round the tube needs no special
+ * case and vectorises as one loop. */
 #define QUAD_FLOATS 18
-/* Arrays of one padded vertex row, N + 1 floats each: x, y, z, vx, vy, vz,
- * then the water surface height at each vertex. */
-#define ROW_ARRAYS 7
+/* Arrays of the padded vertex rows: x, y, z, vx, vy, vz, then the water
+ * at each vertex: surface height and flow velocity. */
+#define ROW_ARRAYS 10
 #define STATE_ARRAYS 6
+
+/* Floats of one padded vertex array of a block of nb rows (its rows a-1
+ * .. a+nb, and one more read by the last junk face), and of one array of
+ * corner forces (nb + 1 quad rows and the first row's wrap slot). */
+static size_t rows_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 1) + 1; }
+static size_t quads_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 1) + 1; }
 
 size_t skin_scratch_floats(int N, int max_rows)
 {
-    size_t row = (size_t)N + 1;
-    return (size_t)(max_rows + 1) * row * QUAD_FLOATS /* corner forces */
-         + 2 * ROW_ARRAYS * row                       /* two padded rows */
-         + 2 * (size_t)N;                             /* cut flags */
+    return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
+         + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
+         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 1);      /* cut flags */
 }
 
-/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, n = 0 ..
- * N; and the flow velocity of the row's water (the same at every vertex). */
+/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
+ * ww, n = 0 .. N (and on into the rows after it). */
 typedef struct {
     float *r[ROW_ARRAYS];
-    float u, v, w;
 } padded_row;
 
-/* Row m of the ring into out (arrays in mem): the state, and the water at
- * each vertex. */
-static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
+/* Row m of the ring into out: the state, and the water at each vertex. */
+static void pad_row(const skin_consts *k, const padded_row *out, int N,
                     const float *const src[STATE_ARRAYS], int m)
 {
     const size_t first = (size_t)m * (size_t)N;
-    for (int j = 0; j < ROW_ARRAYS; j++)
-        out->r[j] = mem + (size_t)j * (size_t)(N + 1);
     for (int j = 0; j < STATE_ARRAYS; j++) {
         memcpy(out->r[j], src[j] + first, sizeof(float) * (size_t)N);
         out->r[j][N] = src[j][first];
@@ -67,14 +74,24 @@ static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
         const float *x = out->r[0], *y = out->r[1];
         for (int n = 0; n <= N; n++)
             eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
-        out->u = k->u[m];
-        out->v = k->v[m];
-        out->w = k->w[m];
     } else {
         for (int n = 0; n <= N; n++)
             eta[n] = k->level;
-        out->u = out->v = out->w = 0.0f;
     }
+    for (int j = 0; j < 3; j++) {
+        const float w = k->flow ? (j == 0 ? k->u : j == 1 ? k->v : k->w)[m] : 0.0f;
+        for (int n = 0; n <= N; n++)
+            out->r[7 + j][n] = w;
+    }
+}
+
+/* Row r of the padded block whose row 0 is base. */
+static padded_row row_of(const padded_row *base, size_t S, int r)
+{
+    padded_row p;
+    for (int j = 0; j < ROW_ARRAYS; j++)
+        p.r[j] = base->r[j] + (size_t)r * S;
+    return p;
 }
 
 /* Adds a third of the drag and lift (physics.md section 5) on a face of
@@ -137,10 +154,6 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
     const float clamp = k->dt / k->m_face;
-    /* the water's velocity at the face centroid: the rows' flow */
-    const float wu = (ra->u + rb->u + rc->u) * (1.0f / 3.0f);
-    const float wv = (ra->v + rb->v + rc->v) * (1.0f / 3.0f);
-    const float ww = (ra->w + rb->w + rc->w) * (1.0f / 3.0f);
     const float *restrict ax = ra->r[0] + oa, *restrict ay = ra->r[1] + oa, *restrict az = ra->r[2] + oa;
     const float *restrict bx = rb->r[0] + ob, *restrict by = rb->r[1] + ob, *restrict bz = rb->r[2] + ob;
     const float *restrict cx = rc->r[0] + oc, *restrict cy = rc->r[1] + oc, *restrict cz = rc->r[2] + oc;
@@ -148,6 +161,9 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
     const float *restrict bu = rb->r[3] + ob, *restrict bv = rb->r[4] + ob, *restrict bw = rb->r[5] + ob;
     const float *restrict cu = rc->r[3] + oc, *restrict cv = rc->r[4] + oc, *restrict cw = rc->r[5] + oc;
     const float *restrict ae = ra->r[6] + oa, *restrict be = rb->r[6] + ob, *restrict ce = rc->r[6] + oc;
+    const float *restrict aU = ra->r[7] + oa, *restrict aV = ra->r[8] + oa, *restrict aW = ra->r[9] + oa;
+    const float *restrict bU = rb->r[7] + ob, *restrict bV = rb->r[8] + ob, *restrict bW = rb->r[9] + ob;
+    const float *restrict cU = rc->r[7] + oc, *restrict cV = rc->r[8] + oc, *restrict cW = rc->r[9] + oc;
     for (int n = n0; n < n1; n++) {
         float e1x = bx[n] - ax[n], e1y = by[n] - ay[n], e1z = bz[n] - az[n];
         float e2x = cx[n] - ax[n], e2y = cy[n] - ay[n], e2z = cz[n] - az[n];
@@ -170,7 +186,9 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
         float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
         float vfz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
-        float uwx = vfx - wu, uwy = vfy - wv, uwz = vfz - ww;
+        float uwx = vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f);
+        float uwy = vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f);
+        float uwz = vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f);
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = 0.0f;
@@ -199,13 +217,13 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
     }
 }
 
-/* One triangle type over a whole quad row into out (nine arrays S floats
- * apart), the fast variant; the cut faces flagged in cut. */
-static void triangle_row(const skin_consts *k, int N, size_t S, const padded_row *ra, int oa,
+/* One triangle type over `count` faces from row ra into out (nine arrays
+ * S floats apart), the fast variant; the cut faces flagged in cut. */
+static void triangle_row(const skin_consts *k, int count, size_t S, const padded_row *ra, int oa,
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
                          float *cut)
 {
-    triangle_loop(k, 0, N, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
+    triangle_loop(k, 0, count, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
                   out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
 }
 
@@ -275,57 +293,54 @@ static void fix_cut(const skin_consts *k, int N, size_t S, const padded_row *ra,
     }
 }
 
-/* Every triangle of one quad row (rows r0, r1) into out: the two
- * triangle types, the cut faces redone, the wrap slots filled. */
-static void quad_row(const skin_consts *k, int N, const padded_row *r0, const padded_row *r1,
-                     float *out, float *const cut[2])
-{
-    const size_t S = (size_t)N + 1;
-    float *t2 = out + 9 * S;
-    triangle_row(k, N, S, r0, 0, r1, 0, r1, 1, out, cut[0]);
-    triangle_row(k, N, S, r0, 0, r1, 1, r0, 1, t2, cut[1]);
-    /* a face changes from the fast variant only where the surface cuts
-     * it, and only with water forces on */
-    if (k->rho_g > 0.0f || k->drag) {
-        fix_cut(k, N, S, r0, 0, r1, 0, r1, 1, cut[0], out);
-        fix_cut(k, N, S, r0, 0, r1, 1, r0, 1, cut[1], t2);
-    }
-    for (int j = 0; j < QUAD_FLOATS; j++)
-        out[(size_t)j * S - 1] = out[(size_t)j * S + (size_t)N - 1];
-}
-
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h)
 {
-    const size_t S = (size_t)N + 1, Q = QUAD_FLOATS * S;
-    float *ql = scratch + 1; /* array j of quad row q at ql + q Q + j S, slot -1 before it */
-    float *rows = scratch + (size_t)(nb + 1) * Q;
-    float *cut[2] = {rows + 2 * ROW_ARRAYS * S, rows + 2 * ROW_ARRAYS * S + (S - 1)};
+    const size_t S = (size_t)N + 1, Q = quads_len(N, nb), R = rows_len(N, nb);
+    float *ql = scratch + 1; /* array j at ql + j Q: face n of quad row q at q S + n */
+    padded_row rows;         /* row r of the block (ring row a - 1 + r) at r S */
+    for (int j = 0; j < ROW_ARRAYS; j++)
+        rows.r[j] = scratch + QUAD_FLOATS * Q + (size_t)j * R;
+    float *cut[2] = {rows.r[0] + ROW_ARRAYS * R, rows.r[0] + ROW_ARRAYS * R + (size_t)(nb + 1) * S};
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
-    /* two padded rows in turn: the upper row of one quad row is the lower
-     * row of the next, padded once */
-    padded_row pr[2];
-    pad_row(k, &pr[0], rows, N, src, ((a - 1) % M + M) % M);
-    /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
-     * and (m,n) (m+1,n+1) (m,n+1) */
-    for (int q = 0; q <= nb; q++) {
-        int m1 = ((a + q) % M + M) % M;
-        padded_row *r0 = &pr[q & 1], *r1 = &pr[(q + 1) & 1];
-        pad_row(k, r1, rows + (size_t)((q + 1) & 1) * ROW_ARRAYS * S, N, src, m1);
-        quad_row(k, N, r0, r1, ql + (size_t)q * Q, cut);
+    for (int r = 0; r <= nb + 1; r++) {
+        padded_row row = row_of(&rows, S, r);
+        pad_row(k, &row, N, src, ((a - 1 + r) % M + M) % M);
     }
+    for (int j = 0; j < ROW_ARRAYS; j++) /* read by the last junk face only */
+        rows.r[j][R - 1] = 0.0f;
+    /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
+     * and (m,n) (m+1,n+1) (m,n+1), in one loop over the block each */
+    const int faces = (nb + 1) * (int)S;
+    float *t2 = ql + 9 * Q;
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1]);
+    /* a face changes from the fast variant only where the surface cuts
+     * it, and only with water forces on */
+    if (k->rho_g > 0.0f || k->drag)
+        for (int q = 0; q <= nb; q++) {
+            const size_t o = (size_t)q * S;
+            padded_row r0 = row_of(&rows, S, q), r1 = row_of(&rows, S, q + 1);
+            fix_cut(k, N, Q, &r0, 0, &r1, 0, &r1, 1, cut[0] + o, ql + o);
+            fix_cut(k, N, Q, &r0, 0, &r1, 1, &r0, 1, cut[1] + o, t2 + o);
+        }
+    for (int j = 0; j < QUAD_FLOATS; j++)
+        for (int q = 0; q <= nb; q++) {
+            float *row = ql + (size_t)j * Q + (size_t)q * S;
+            row[-1] = row[N - 1];
+        }
     /* each vertex gathers its six corners, always in this order:
      * quad (m, n): T1 corner 0, T2 corner 0; quad (m, n-1): T2 corner 2;
      * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1
      * (n - 1 = -1 is the wrap slot: n = N - 1) */
     for (int i = 0; i < nb; i++) {
-        const float *here = ql + (size_t)(i + 1) * Q, *below = ql + (size_t)i * Q;
+        const float *here = ql + (size_t)(i + 1) * S, *below = ql + (size_t)i * S;
         for (int c = 0; c < 3; c++) {
-            const float *h0 = here + (size_t)c * S, *h9 = here + (size_t)(9 + c) * S;
-            const float *h15 = here + (size_t)(15 + c) * S;
-            const float *b3 = below + (size_t)(3 + c) * S, *b6 = below + (size_t)(6 + c) * S;
-            const float *b12 = below + (size_t)(12 + c) * S;
+            const float *h0 = here + (size_t)c * Q, *h9 = here + (size_t)(9 + c) * Q;
+            const float *h15 = here + (size_t)(15 + c) * Q;
+            const float *b3 = below + (size_t)(3 + c) * Q, *b6 = below + (size_t)(6 + c) * Q;
+            const float *b12 = below + (size_t)(12 + c) * Q;
             float *fc = f[c] + (size_t)i * W + h;
             for (int n = 0; n < N; n++)
                 fc[n] += ((((h0[n] + h9[n]) + h15[n - 1]) + b3[n]) + b6[n - 1]) + b12[n - 1];

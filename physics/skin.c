@@ -16,7 +16,6 @@
 #include "skin.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 #include "hydro.h"
@@ -227,70 +226,72 @@ static void triangle_row(const skin_consts *k, int count, size_t S, const padded
                   out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
 }
 
-/* Face n of that triangle type, whole (see triangle_loop). */
-static void triangle_whole(const skin_consts *k, int n, size_t S, const padded_row *ra, int oa,
-                           const padded_row *rb, int ob, const padded_row *rc, int oc,
-                           float *out)
-{
-    float cut[1];
-    triangle_loop(k, 0, 1, 1, ra, oa + n, rb, ob + n, rc, oc + n, out + n, out + S + n,
-                  out + 2 * S + n, out + 3 * S + n, out + 4 * S + n, out + 5 * S + n,
-                  out + 6 * S + n, out + 7 * S + n, out + 8 * S + n, cut);
-}
+/* Cut faces gathered for one vectorised pass of the whole variant. */
+#define CUT_CHUNK 64
 
-/* Face n, cut by the surface, redone whole (drag and lift in proportion
- * to the wet area) and the water pressure on it added with the exact
- * clipper. */
-static void fix_face(const skin_consts *k, int n, size_t S, const padded_row *ra, int oa,
-                     const padded_row *rb, int ob, const padded_row *rc, int oc, float *out)
+/* The listed faces of one triangle type (corners at L, L + ob, L + oc of
+ * the padded block rows), cut by the surface, redone whole (drag and lift
+ * in proportion to the wet area) in one vectorised pass over their
+ * gathered corners, written back to out (nine arrays Q floats apart), and
+ * the water pressure on them added with the exact clipper. */
+static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
+                       const int *list, int count, float *out)
 {
-    triangle_whole(k, n, S, ra, oa, rb, ob, rc, oc, out);
+    float buf[(3 * ROW_ARRAYS + 10) * CUT_CHUNK];
+    padded_row corner[3];
+    const int off[3] = {0, ob, oc};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < ROW_ARRAYS; j++) {
+            float *dst = buf + (size_t)(i * ROW_ARRAYS + j) * CUT_CHUNK;
+            const float *from = rows->r[j] + off[i];
+            for (int e = 0; e < count; e++)
+                dst[e] = from[list[e]];
+            corner[i].r[j] = dst;
+        }
+    float *o = buf + (size_t)3 * ROW_ARRAYS * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
+    triangle_loop(k, 0, count, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
+                  o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
+                  o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
+                  flags);
+    for (int j = 0; j < 9; j++)
+        for (int e = 0; e < count; e++)
+            out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
     if (!(k->rho_g > 0.0f))
         return;
-    const padded_row *r[3] = {ra, rb, rc};
-    const int o[3] = {oa, ob, oc};
-    double p[3][3], d[3], load[3][3] = {{0}};
-    for (int i = 0; i < 3; i++) {
-        for (int c = 0; c < 3; c++)
-            p[i][c] = r[i]->r[c][n + o[i]];
-        d[i] = (double)r[i]->r[6][n + o[i]] - p[i][2];
+    for (int e = 0; e < count; e++) {
+        double p[3][3], d[3], load[3][3] = {{0}};
+        for (int i = 0; i < 3; i++) {
+            for (int c = 0; c < 3; c++)
+                p[i][c] = corner[i].r[c][e];
+            d[i] = (double)corner[i].r[6][e] - p[i][2];
+        }
+        hydro_triangle_loads(p[0], p[1], p[2], d, load, NULL);
+        for (int i = 0; i < 3; i++)
+            for (int c = 0; c < 3; c++)
+                out[(size_t)(i * 3 + c) * Q + (size_t)list[e]] += (float)(k->rho_g * load[i][c]);
     }
-    hydro_triangle_loads(p[0], p[1], p[2], d, load, NULL);
-    for (int i = 0; i < 3; i++)
-        for (int c = 0; c < 3; c++)
-            out[(size_t)(i * 3 + c) * S + n] += (float)(k->rho_g * load[i][c]);
 }
 
-/* Index of the lowest set bit of b (b != 0). */
-static int lowest_bit(uint64_t b)
+/* Redoes the faces of one triangle type flagged as cut in nq quad rows
+ * (fix_listed), CUT_CHUNK at a time. The list is built without a branch
+ * per face (one on the flag was mispredicted about as often as a face
+ * was cut). */
+static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
+                    int oc, const float *cut, float *out)
 {
-#if defined(__GNUC__)
-    return __builtin_ctzll(b);
-#else
-    int i = 0;
-    while (!(b & 1u)) {
-        b >>= 1;
-        i++;
-    }
-    return i;
-#endif
-}
-
-/* Redoes the faces flagged as cut (fix_face). The flags are turned into
- * bits first and the cut faces visited bit by bit: a branch per face on
- * its flag was mispredicted about as often as a face was cut. */
-static void fix_cut(const skin_consts *k, int N, size_t S, const padded_row *ra, int oa,
-                    const padded_row *rb, int ob, const padded_row *rc, int oc,
-                    const float *cut, float *out)
-{
-    for (int base = 0; base < N; base += 64) {
-        const int len = N - base < 64 ? N - base : 64;
-        uint64_t bits = 0;
-        for (int i = 0; i < len; i++)
-            bits |= (uint64_t)(cut[base + i] != 0.0f) << i;
-        for (; bits; bits &= bits - 1)
-            fix_face(k, base + lowest_bit(bits), S, ra, oa, rb, ob, rc, oc, out);
-    }
+    const int S = N + 1;
+    int list[CUT_CHUNK], count = 0;
+    for (int q = 0; q < nq; q++)
+        for (int n = 0; n < N; n++) {
+            list[count] = q * S + n;
+            count += cut[q * S + n] != 0.0f;
+            if (count == CUT_CHUNK) {
+                fix_listed(k, rows, ob, oc, Q, list, count, out);
+                count = 0;
+            }
+        }
+    if (count)
+        fix_listed(k, rows, ob, oc, Q, list, count, out);
 }
 
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
@@ -318,13 +319,10 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
     triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1]);
     /* a face changes from the fast variant only where the surface cuts
      * it, and only with water forces on */
-    if (k->rho_g > 0.0f || k->drag)
-        for (int q = 0; q <= nb; q++) {
-            const size_t o = (size_t)q * S;
-            padded_row r0 = row_of(&rows, S, q), r1 = row_of(&rows, S, q + 1);
-            fix_cut(k, N, Q, &r0, 0, &r1, 0, &r1, 1, cut[0] + o, ql + o);
-            fix_cut(k, N, Q, &r0, 0, &r1, 1, &r0, 1, cut[1] + o, t2 + o);
-        }
+    if (k->rho_g > 0.0f || k->drag) {
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2);
+    }
     for (int j = 0; j < QUAD_FLOATS; j++)
         for (int q = 0; q <= nb; q++) {
             float *row = ql + (size_t)j * Q + (size_t)q * S;

@@ -381,6 +381,51 @@ double skin_row_volume_fast(int M, int N, const float *x, const float *y, const 
     return (double)sum / 6.0;
 }
 
+/* Rows per pass of skin_rows_volume_fast. */
+#define VOLUME_ROWS 8
+
+void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
+                           int count, const float o[3], double *vol)
+{
+    float t[VOLUME_ROWS * N];
+    int m = m0;
+    while (m < m0 + count) {
+        /* rows whose next row follows in memory (not the last: it wraps) */
+        int R = m0 + count - m < VOLUME_ROWS ? m0 + count - m : VOLUME_ROWS;
+        if (m + R > M - 1)
+            R = M - 1 - m;
+        if (R <= 0) { /* row M - 1 */
+            vol[m - m0] = skin_row_volume_fast(M, N, x, y, z, m, o);
+            m++;
+            continue;
+        }
+        /* every quad of R rows in one loop, as if each row's next vertex
+         * round the tube followed it in memory; the last quad of each row
+         * (which wraps) is redone below */
+        const size_t L0 = (size_t)m * N, NN = (size_t)N;
+        const int len = R * N;
+        for (int i = 0; i < len; i++) {
+            const size_t L = L0 + (size_t)i;
+            t[i] = quad_tets(x[L] - o[0], y[L] - o[1], z[L] - o[2],
+                             x[L + NN] - o[0], y[L + NN] - o[1], z[L + NN] - o[2],
+                             x[L + NN + 1] - o[0], y[L + NN + 1] - o[1], z[L + NN + 1] - o[2],
+                             x[L + 1] - o[0], y[L + 1] - o[1], z[L + 1] - o[2]);
+        }
+        for (int r = 0; r < R; r++) {
+            const size_t a = L0 + (size_t)r * NN, b = a + NN, n = NN - 1;
+            t[r * N + N - 1] = quad_tets(x[a + n] - o[0], y[a + n] - o[1], z[a + n] - o[2],
+                                         x[b + n] - o[0], y[b + n] - o[1], z[b + n] - o[2],
+                                         x[b] - o[0], y[b] - o[1], z[b] - o[2],
+                                         x[a] - o[0], y[a] - o[1], z[a] - o[2]);
+            float sum = 0.0f;
+            for (int i = 0; i < N; i++)
+                sum += t[r * N + i];
+            vol[m + r - m0] = (double)sum / 6.0;
+        }
+        m += R;
+    }
+}
+
 double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
                        const double o[3])
 {

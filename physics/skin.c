@@ -401,9 +401,10 @@ void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const f
         }
         /* every quad of R rows in one loop, as if each row's next vertex
          * round the tube followed it in memory; the last quad of each row
-         * (which wraps) is redone below */
+         * (which wraps) is redone below (that of the last row not even
+         * computed here: it would read past row m + R) */
         const size_t L0 = (size_t)m * N, NN = (size_t)N;
-        const int len = R * N;
+        const int len = R * N - 1;
         for (int i = 0; i < len; i++) {
             const size_t L = L0 + (size_t)i;
             t[i] = quad_tets(x[L] - o[0], y[L] - o[1], z[L] - o[2],

@@ -128,17 +128,17 @@ static inline float wet_fraction(float da, float db, float dc, float wa, float w
     return ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
 }
 
-/* One triangle type over faces n0 .. n1-1 of a quad row: corners A, B, C
- * are taken from the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc.
+/* One triangle type over faces n0 .. n1-1: corners A, B, C are taken from
+ * the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc.
  * Writes the three corners' forces to o[corner * 3 + component][n] and
  * flags the faces cut by the water surface.
  *
  * Two variants of one body (`whole` is a constant at each call: gcc
- * compiles one of each). whole = 0, vectorised over the row: a face not
+ * compiles one of each). whole = 0, over every face of a block: a face not
  * cut by the surface is wholly wet or wholly dry, so it meets one fluid
  * only (the other's term, on zero area, is exactly zero and adding it
  * changes no bit), and the costly wet fraction is not needed; the values
- * of cut faces are wrong and redone. whole = 1, one cut face at a time:
+ * of cut faces are wrong and redone. whole = 1, over the gathered cut faces:
  * the wet fraction, water and air in proportion (the exact clipper's
  * pressure is added afterwards). The outputs are every one a parameter of
  * its own: restrict tells gcc they do not overlap. */

@@ -1,13 +1,18 @@
 /* Skin forces face by face; see skin.h.
  *
- * Laid out for SIMD: a block's quad rows are computed one row at a time,
- * each triangle type as one loop over the tube index n on two padded
- * vertex rows (n = 0 .. N, the last a copy of the first), branch-free, so
- * gcc vectorises it. Triangles cut by the water surface are few (a band
- * at the waterline); they are marked and computed again afterwards with
- * the exact clipper. The outputs of a quad row are stored component-major
- * (18 arrays of N floats: triangle, corner, component), and the gather
- * loops over n again. */
+ * Laid out for SIMD: the block's vertex rows a-1 .. a+nb are padded once
+ * into arrays of stride S = N + 1 (n = 0 .. N, the last a copy of the
+ * first), one after another, so that in them a triangle's corners are a
+ * constant distance apart (0, S, S + 1 and 0, S + 1, 1): each triangle
+ * type over the whole block is then one long branch-free loop gcc
+ * vectorises, with many independent iterations to overlap (one row of 16
+ * faces was a single vector: a chain of divisions and square roots, all
+ * latency). The n = N face of each row is junk, never read. Triangles
+ * cut by the water surface are few (a band at the waterline); they are
+ * marked and computed again afterwards with the exact clipper. The
+ * outputs are stored component-major (18 arrays: triangle, corner,
+ * component, each over the block with stride S), and the gather loops
+ * over n again. */
 #include "skin.h"
 
 #include <math.h>
@@ -15,37 +20,49 @@
 
 #include "hydro.h"
 
-/* Per quad: two triangles, three corners each, three components. */
+/* Inlined into each caller whatever gcc's size heuristics say: the face
+ * loop below is compiled once per variant, each with its constants. */
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+/* Per quad: two triangles, three corners each, three components. Face n
+ * of quad row q is at q S + n of each of these arrays, and one slot before
+ * a row (index -1, the junk face n = N of the row before) holds a copy of
+ * its last face, so the gather's wrap round the tube needs no special
+ * case and vectorises as one loop. */
 #define QUAD_FLOATS 18
-/* Arrays of one padded vertex row, N + 1 floats each: x, y, z, vx, vy, vz,
- * then the water at the vertex: surface height and flow velocity. */
+/* Arrays of the padded vertex rows: x, y, z, vx, vy, vz, then the water
+ * at each vertex: surface height and flow velocity. */
 #define ROW_ARRAYS 10
 #define STATE_ARRAYS 6
 
+/* Floats of one padded vertex array of a block of nb rows (its rows a-1
+ * .. a+nb, and one more read by the last junk face), and of one array of
+ * corner forces (nb + 1 quad rows and the first row's wrap slot). */
+static size_t rows_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 1) + 1; }
+static size_t quads_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 1) + 1; }
+
 size_t skin_scratch_floats(int N, int max_rows)
 {
-    size_t row = (size_t)N + 1;
-    return (size_t)(max_rows + 1) * (size_t)N * QUAD_FLOATS /* corner forces */
-         + 2 * ROW_ARRAYS * row                               /* two padded rows */
-         + 2 * (size_t)N;                                     /* cut flags */
+    return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
+         + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
+         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 1);      /* cut flags */
 }
 
-
-
-
 /* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
- * ww, n = 0 .. N. */
+ * ww, n = 0 .. N (and on into the rows after it). */
 typedef struct {
     float *r[ROW_ARRAYS];
 } padded_row;
 
 /* Row m of the ring into out: the state, and the water at each vertex. */
-static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
+static void pad_row(const skin_consts *k, const padded_row *out, int N,
                     const float *const src[STATE_ARRAYS], int m)
 {
     const size_t first = (size_t)m * (size_t)N;
-    for (int j = 0; j < ROW_ARRAYS; j++)
-        out->r[j] = mem + (size_t)j * (size_t)(N + 1);
     for (int j = 0; j < STATE_ARRAYS; j++) {
         memcpy(out->r[j], src[j] + first, sizeof(float) * (size_t)N);
         out->r[j][N] = src[j][first];
@@ -56,17 +73,24 @@ static void pad_row(const skin_consts *k, padded_row *out, float *mem, int N,
         const float *x = out->r[0], *y = out->r[1];
         for (int n = 0; n <= N; n++)
             eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
-        for (int j = 0; j < 3; j++) {
-            const float w = (j == 0 ? k->u : j == 1 ? k->v : k->w)[m];
-            for (int n = 0; n <= N; n++)
-                out->r[7 + j][n] = w;
-        }
     } else {
         for (int n = 0; n <= N; n++)
             eta[n] = k->level;
-        for (int j = 7; j < ROW_ARRAYS; j++)
-            memset(out->r[j], 0, sizeof(float) * (size_t)(N + 1));
     }
+    for (int j = 0; j < 3; j++) {
+        const float w = k->flow ? (j == 0 ? k->u : j == 1 ? k->v : k->w)[m] : 0.0f;
+        for (int n = 0; n <= N; n++)
+            out->r[7 + j][n] = w;
+    }
+}
+
+/* Row r of the padded block whose row 0 is base. */
+static padded_row row_of(const padded_row *base, size_t S, int r)
+{
+    padded_row p;
+    for (int j = 0; j < ROW_ARRAYS; j++)
+        p.r[j] = base->r[j] + (size_t)r * S;
+    return p;
 }
 
 /* Adds a third of the drag and lift (physics.md section 5) on a face of
@@ -89,19 +113,41 @@ static inline void face_drag(float nx, float ny, float nz, float A, float ux, fl
     *dz += f * (cd * uz * iu + cl * (nz - c * uz * iu));
 }
 
-/* One triangle type over a whole quad row: corners A, B, C are taken from
- * the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc. Writes the three
- * corners' forces to out[corner * 3 + component][n] and flags faces cut by
- * the surface. */
-/* The loop itself, every output a parameter of its own: restrict tells
- * gcc they do not overlap (nine slices of one array would need run-time
- * alias checks, more than it makes). */
-static void triangle_loop(const skin_consts *restrict k, int N, const padded_row *ra, int oa,
-                          const padded_row *rb, int ob, const padded_row *rc, int oc,
-                          float *restrict o0, float *restrict o1,
-                          float *restrict o2, float *restrict o3, float *restrict o4,
-                          float *restrict o5, float *restrict o6, float *restrict o7,
-                          float *restrict o8, float *restrict cut)
+/* The fraction of a face's area under water, exact for a depth linear over
+ * the face, given its corners' depths d and wet flags w (1 or 0): a lone
+ * wet corner v keeps (d_v/(d_v-d_u)) (d_v/(d_v-d_w)) of it, a lone dry
+ * corner takes that much away. */
+static inline float wet_fraction(float da, float db, float dc, float wa, float wb, float wc)
+{
+    float ka = wa + wb + wc, qab = da - db, qac = da - dc, qbc = db - dc;
+    float Pa = (da / (qab != 0.0f ? qab : 1.0f)) * (da / (qac != 0.0f ? qac : 1.0f));
+    float Pb = (db / (qab != 0.0f ? -qab : 1.0f)) * (db / (qbc != 0.0f ? qbc : 1.0f));
+    float Pc = (dc / (qac != 0.0f ? -qac : 1.0f)) * (dc / (qbc != 0.0f ? -qbc : 1.0f));
+    float lone_wet = wa > 0.0f ? Pa : (wb > 0.0f ? Pb : Pc);
+    float lone_dry = wa == 0.0f ? Pa : (wb == 0.0f ? Pb : Pc);
+    return ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
+}
+
+/* One triangle type over faces n0 .. n1-1: corners A, B, C are taken from
+ * the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc.
+ * Writes the three corners' forces to o[corner * 3 + component][n] and
+ * flags the faces cut by the water surface.
+ *
+ * Two variants of one body (`whole` is a constant at each call: gcc
+ * compiles one of each). whole = 0, over every face of a block: a face not
+ * cut by the surface is wholly wet or wholly dry, so it meets one fluid
+ * only (the other's term, on zero area, is exactly zero and adding it
+ * changes no bit), and the costly wet fraction is not needed; the values
+ * of cut faces are wrong and redone. whole = 1, over the gathered cut faces:
+ * the wet fraction, water and air in proportion (the exact clipper's
+ * pressure is added afterwards). The outputs are every one a parameter of
+ * its own: restrict tells gcc they do not overlap. */
+static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, int n1, int whole,
+                                 const padded_row *ra, int oa, const padded_row *rb, int ob,
+                                 const padded_row *rc, int oc, float *restrict o0,
+                                 float *restrict o1, float *restrict o2, float *restrict o3,
+                                 float *restrict o4, float *restrict o5, float *restrict o6,
+                                 float *restrict o7, float *restrict o8, float *restrict cut)
 {
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
@@ -117,7 +163,7 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
     const float *restrict aU = ra->r[7] + oa, *restrict aV = ra->r[8] + oa, *restrict aW = ra->r[9] + oa;
     const float *restrict bU = rb->r[7] + ob, *restrict bV = rb->r[8] + ob, *restrict bW = rb->r[9] + ob;
     const float *restrict cU = rc->r[7] + oc, *restrict cV = rc->r[8] + oc, *restrict cW = rc->r[9] + oc;
-    for (int n = 0; n < N; n++) {
+    for (int n = n0; n < n1; n++) {
         float e1x = bx[n] - ax[n], e1y = by[n] - ay[n], e1z = bz[n] - az[n];
         float e2x = cx[n] - ax[n], e2y = cy[n] - ay[n], e2z = cz[n] - az[n];
         float nx = 0.5f * (e1y * e2z - e1z * e2y);
@@ -129,18 +175,8 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float wa = da > 0.0f ? 1.0f : 0.0f, wb = db > 0.0f ? 1.0f : 0.0f;
         float wc = dc > 0.0f ? 1.0f : 0.0f;
         float all = wa * wb * wc, any = 1.0f - (1.0f - wa) * (1.0f - wb) * (1.0f - wc);
-        cut[n] = buoy * (any - all);
+        cut[n] = any - all;
         float wet = all * buoy;
-        /* the wet fraction of the area, exact for a depth linear over the
-         * face: a lone wet corner v keeps (d_v/(d_v-d_u)) (d_v/(d_v-d_w)) of
-         * it, a lone dry corner takes that much away */
-        float ka = wa + wb + wc, qab = da - db, qac = da - dc, qbc = db - dc;
-        float Pa = (da / (qab != 0.0f ? qab : 1.0f)) * (da / (qac != 0.0f ? qac : 1.0f));
-        float Pb = (db / (qab != 0.0f ? -qab : 1.0f)) * (db / (qbc != 0.0f ? qbc : 1.0f));
-        float Pc = (dc / (qac != 0.0f ? -qac : 1.0f)) * (dc / (qbc != 0.0f ? -qbc : 1.0f));
-        float lone_wet = wa > 0.0f ? Pa : (wb > 0.0f ? Pb : Pc);
-        float lone_dry = wa == 0.0f ? Pa : (wb == 0.0f ? Pb : Pc);
-        float wf = ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
         float s = s12 * wet;
         float fa = s * (2.0f * da + db + dc), fb = s * (da + 2.0f * db + dc);
         float fc = s * (da + db + 2.0f * dc);
@@ -155,10 +191,18 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = 0.0f;
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl, clamp,
-                  &dx, &dy, &dz);
-        face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_, cd,
-                  cl, clamp, &dx, &dy, &dz);
+        if (whole) {
+            float wf = wet_fraction(da, db, dc, wa, wb, wc);
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl,
+                      clamp, &dx, &dy, &dz);
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_,
+                      cd, cl, clamp, &dx, &dy, &dz);
+        } else {
+            int in_water = all > 0.0f;
+            face_drag(nx * ia, ny * ia, nz * ia, area * drag, in_water ? uwx : vfx,
+                      in_water ? uwy : vfy, in_water ? uwz : vfz, in_water ? rw : ra_, cd, cl,
+                      clamp, &dx, &dy, &dz);
+        }
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
         o1[n] = gy + fa * ny;
@@ -172,78 +216,131 @@ static void triangle_loop(const skin_consts *restrict k, int N, const padded_row
     }
 }
 
-static void triangle_row(const skin_consts *k, int N, const padded_row *ra, int oa,
-                         const padded_row *rb, int ob, const padded_row *rc, int oc,
-                         float *out, float *cut)
+/* One triangle type over `count` faces from row ra into out (nine arrays
+ * S floats apart), the fast variant; the cut faces flagged in cut. */
+static void triangle_row(const skin_consts *k, int count, size_t S, const padded_row *ra, int oa,
+                         const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
+                         float *cut)
 {
-    const size_t S = (size_t)N;
-    triangle_loop(k, N, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
+    triangle_loop(k, 0, count, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
                   out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
 }
 
-/* Adds the water pressure on the faces flagged as cut, with the exact
- * clipper (gas, drag and lift are already in out). */
-static void fix_cut(const skin_consts *k, int N, const padded_row *ra, int oa,
-                    const padded_row *rb, int ob, const padded_row *rc, int oc,
-                    const float *cut, float *out)
+/* Cut faces gathered for one vectorised pass of the whole variant. */
+#define CUT_CHUNK 64
+
+/* The listed faces of one triangle type (corners at L, L + ob, L + oc of
+ * the padded block rows), cut by the surface, redone whole (drag and lift
+ * in proportion to the wet area) in one vectorised pass over their
+ * gathered corners, written back to out (nine arrays Q floats apart), and
+ * the water pressure on them added with the exact clipper. */
+static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
+                       const int *list, int count, float *out)
 {
-    const size_t S = (size_t)N;
-    for (int n = 0; n < N; n++) {
-        if (cut[n] == 0.0f)
-            continue;
-        const padded_row *r[3] = {ra, rb, rc};
-        const int o[3] = {oa, ob, oc};
+    float buf[(3 * ROW_ARRAYS + 10) * CUT_CHUNK];
+    padded_row corner[3];
+    const int off[3] = {0, ob, oc};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < ROW_ARRAYS; j++) {
+            float *dst = buf + (size_t)(i * ROW_ARRAYS + j) * CUT_CHUNK;
+            const float *from = rows->r[j] + off[i];
+            for (int e = 0; e < count; e++)
+                dst[e] = from[list[e]];
+            corner[i].r[j] = dst;
+        }
+    float *o = buf + (size_t)3 * ROW_ARRAYS * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
+    triangle_loop(k, 0, count, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
+                  o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
+                  o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
+                  flags);
+    for (int j = 0; j < 9; j++)
+        for (int e = 0; e < count; e++)
+            out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
+    if (!(k->rho_g > 0.0f))
+        return;
+    for (int e = 0; e < count; e++) {
         double p[3][3], d[3], load[3][3] = {{0}};
         for (int i = 0; i < 3; i++) {
             for (int c = 0; c < 3; c++)
-                p[i][c] = r[i]->r[c][n + o[i]];
-            d[i] = (double)r[i]->r[6][n + o[i]] - p[i][2];
+                p[i][c] = corner[i].r[c][e];
+            d[i] = (double)corner[i].r[6][e] - p[i][2];
         }
         hydro_triangle_loads(p[0], p[1], p[2], d, load, NULL);
         for (int i = 0; i < 3; i++)
             for (int c = 0; c < 3; c++)
-                out[(size_t)(i * 3 + c) * S + n] += (float)(k->rho_g * load[i][c]);
+                out[(size_t)(i * 3 + c) * Q + (size_t)list[e]] += (float)(k->rho_g * load[i][c]);
     }
+}
+
+/* Redoes the faces of one triangle type flagged as cut in nq quad rows
+ * (fix_listed), CUT_CHUNK at a time. The list is built without a branch
+ * per face (one on the flag was mispredicted about as often as a face
+ * was cut). */
+static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
+                    int oc, const float *cut, float *out)
+{
+    const int S = N + 1;
+    int list[CUT_CHUNK], count = 0;
+    for (int q = 0; q < nq; q++)
+        for (int n = 0; n < N; n++) {
+            list[count] = q * S + n;
+            count += cut[q * S + n] != 0.0f;
+            if (count == CUT_CHUNK) {
+                fix_listed(k, rows, ob, oc, Q, list, count, out);
+                count = 0;
+            }
+        }
+    if (count)
+        fix_listed(k, rows, ob, oc, Q, list, count, out);
 }
 
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h)
 {
-    const size_t S = (size_t)N, Q = QUAD_FLOATS * S;
-    float *ql = scratch;
-    float *rows = ql + (size_t)(nb + 1) * Q;
-    float *cut[2] = {rows + 2 * ROW_ARRAYS * (S + 1), rows + 2 * ROW_ARRAYS * (S + 1) + S};
+    const size_t S = (size_t)N + 1, Q = quads_len(N, nb), R = rows_len(N, nb);
+    float *ql = scratch + 1; /* array j at ql + j Q: face n of quad row q at q S + n */
+    padded_row rows;         /* row r of the block (ring row a - 1 + r) at r S */
+    for (int j = 0; j < ROW_ARRAYS; j++)
+        rows.r[j] = scratch + QUAD_FLOATS * Q + (size_t)j * R;
+    float *cut[2] = {rows.r[0] + ROW_ARRAYS * R, rows.r[0] + ROW_ARRAYS * R + (size_t)(nb + 1) * S};
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
-    padded_row r0, r1;
-    /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
-     * and (m,n) (m+1,n+1) (m,n+1) */
-    for (int q = 0; q <= nb; q++) {
-        int m0 = ((a - 1 + q) % M + M) % M, m1 = (m0 + 1) % M;
-        pad_row(k, &r0, rows, N, src, m0);
-        pad_row(k, &r1, rows + ROW_ARRAYS * (S + 1), N, src, m1);
-        float *out = ql + (size_t)q * Q;
-        triangle_row(k, N, &r0, 0, &r1, 0, &r1, 1, out, cut[0]);
-        triangle_row(k, N, &r0, 0, &r1, 1, &r0, 1, out + 9 * S, cut[1]);
-        if (k->rho_g > 0.0f) {
-            fix_cut(k, N, &r0, 0, &r1, 0, &r1, 1, cut[0], out);
-            fix_cut(k, N, &r0, 0, &r1, 1, &r0, 1, cut[1], out + 9 * S);
-        }
+    for (int r = 0; r <= nb + 1; r++) {
+        padded_row row = row_of(&rows, S, r);
+        pad_row(k, &row, N, src, ((a - 1 + r) % M + M) % M);
     }
+    for (int j = 0; j < ROW_ARRAYS; j++) /* read by the last junk face only */
+        rows.r[j][R - 1] = 0.0f;
+    /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
+     * and (m,n) (m+1,n+1) (m,n+1), in one loop over the block each */
+    const int faces = (nb + 1) * (int)S;
+    float *t2 = ql + 9 * Q;
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1]);
+    /* a face changes from the fast variant only where the surface cuts
+     * it, and only with water forces on */
+    if (k->rho_g > 0.0f || k->drag) {
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2);
+    }
+    for (int j = 0; j < QUAD_FLOATS; j++)
+        for (int q = 0; q <= nb; q++) {
+            float *row = ql + (size_t)j * Q + (size_t)q * S;
+            row[-1] = row[N - 1];
+        }
     /* each vertex gathers its six corners, always in this order:
      * quad (m, n): T1 corner 0, T2 corner 0; quad (m, n-1): T2 corner 2;
-     * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1 */
+     * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1
+     * (n - 1 = -1 is the wrap slot: n = N - 1) */
     for (int i = 0; i < nb; i++) {
-        const float *here = ql + (size_t)(i + 1) * Q, *below = ql + (size_t)i * Q;
+        const float *here = ql + (size_t)(i + 1) * S, *below = ql + (size_t)i * S;
         for (int c = 0; c < 3; c++) {
-            const float *h0 = here + (size_t)c * S, *h9 = here + (size_t)(9 + c) * S;
-            const float *h15 = here + (size_t)(15 + c) * S;
-            const float *b3 = below + (size_t)(3 + c) * S, *b6 = below + (size_t)(6 + c) * S;
-            const float *b12 = below + (size_t)(12 + c) * S;
+            const float *h0 = here + (size_t)c * Q, *h9 = here + (size_t)(9 + c) * Q;
+            const float *h15 = here + (size_t)(15 + c) * Q;
+            const float *b3 = below + (size_t)(3 + c) * Q, *b6 = below + (size_t)(6 + c) * Q;
+            const float *b12 = below + (size_t)(12 + c) * Q;
             float *fc = f[c] + (size_t)i * W + h;
-            /* n = 0 takes its left neighbours from n = N - 1 */
-            fc[0] += ((((h0[0] + h9[0]) + h15[N - 1]) + b3[0]) + b6[N - 1]) + b12[N - 1];
-            for (int n = 1; n < N; n++)
+            for (int n = 0; n < N; n++)
                 fc[n] += ((((h0[n] + h9[n]) + h15[n - 1]) + b3[n]) + b6[n - 1]) + b12[n - 1];
         }
     }
@@ -282,6 +379,52 @@ double skin_row_volume_fast(int M, int N, const float *x, const float *y, const 
     for (int i = 0; i < N; i++)
         sum += t[i];
     return (double)sum / 6.0;
+}
+
+/* Rows per pass of skin_rows_volume_fast. */
+#define VOLUME_ROWS 8
+
+void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
+                           int count, const float o[3], double *vol)
+{
+    float t[VOLUME_ROWS * N];
+    int m = m0;
+    while (m < m0 + count) {
+        /* rows whose next row follows in memory (not the last: it wraps) */
+        int R = m0 + count - m < VOLUME_ROWS ? m0 + count - m : VOLUME_ROWS;
+        if (m + R > M - 1)
+            R = M - 1 - m;
+        if (R <= 0) { /* row M - 1 */
+            vol[m - m0] = skin_row_volume_fast(M, N, x, y, z, m, o);
+            m++;
+            continue;
+        }
+        /* every quad of R rows in one loop, as if each row's next vertex
+         * round the tube followed it in memory; the last quad of each row
+         * (which wraps) is redone below (that of the last row not even
+         * computed here: it would read past row m + R) */
+        const size_t L0 = (size_t)m * N, NN = (size_t)N;
+        const int len = R * N - 1;
+        for (int i = 0; i < len; i++) {
+            const size_t L = L0 + (size_t)i;
+            t[i] = quad_tets(x[L] - o[0], y[L] - o[1], z[L] - o[2],
+                             x[L + NN] - o[0], y[L + NN] - o[1], z[L + NN] - o[2],
+                             x[L + NN + 1] - o[0], y[L + NN + 1] - o[1], z[L + NN + 1] - o[2],
+                             x[L + 1] - o[0], y[L + 1] - o[1], z[L + 1] - o[2]);
+        }
+        for (int r = 0; r < R; r++) {
+            const size_t a = L0 + (size_t)r * NN, b = a + NN, n = NN - 1;
+            t[r * N + N - 1] = quad_tets(x[a + n] - o[0], y[a + n] - o[1], z[a + n] - o[2],
+                                         x[b + n] - o[0], y[b + n] - o[1], z[b + n] - o[2],
+                                         x[b] - o[0], y[b] - o[1], z[b] - o[2],
+                                         x[a] - o[0], y[a] - o[1], z[a] - o[2]);
+            float sum = 0.0f;
+            for (int i = 0; i < N; i++)
+                sum += t[r * N + i];
+            vol[m + r - m0] = (double)sum / 6.0;
+        }
+        m += R;
+    }
 }
 
 double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,

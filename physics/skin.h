@@ -48,6 +48,11 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
 double skin_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
                             const float origin[3]);
 
+/* skin_row_volume_fast of rows m0 .. m0+count-1 (count <= M - m0) into
+ * vol[0 .. count-1]: the same bits, several rows in one vectorised loop. */
+void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
+                           int count, const float origin[3], double *vol);
+
 /* The same volume of row m's quads in double, one row at a time (to set
  * the volumes of a ring just placed), from `origin` (m). Summed over the
  * rows of a ring in row order: its volume. */

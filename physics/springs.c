@@ -85,11 +85,19 @@ void spring_plan_free(spring_plan *p)
 }
 
 /* Layout of one thread's scratch, in floats, each array 16-float aligned:
- * grid positions (max_rows + 2h) W + slack, spring forces slack + src_len
- * (slack leading zeros), block forces max_rows W; three of each. */
+ * grid positions (max_rows + 2h) W + slack, spring forces tf_lead + src_len
+ * (leading zeros), block forces max_rows W; three of each. */
 static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
 static size_t grid_len(const spring_plan *p) { return round16((size_t)(p->max_rows + 2 * p->h) * p->W + (size_t)p->slack); }
-static size_t tf_len(const spring_plan *p) { return round16((size_t)p->slack + p->src_len); }
+/* Zeros before a block's spring forces: at least the slack, and as many
+ * more as put the first interior position (h W further on) on a 64-byte
+ * line, so the accumulation reads its own forces aligned. */
+static size_t tf_lead(const spring_plan *p)
+{
+    size_t first = (size_t)p->slack + (size_t)p->h * (size_t)p->W;
+    return (size_t)p->slack + (16 - first % 16) % 16;
+}
+static size_t tf_len(const spring_plan *p) { return round16(tf_lead(p) + p->src_len); }
 static size_t f_len(const spring_plan *p) { return round16((size_t)p->max_rows * p->W); }
 
 size_t spring_scratch_floats(const spring_plan *p)
@@ -146,7 +154,7 @@ void spring_block(const spring_plan *p, float k, const float *x, const float *y,
     const size_t inner = (size_t)h * W;          /* first interior position */
     const size_t n_inner = (size_t)nb * W;
     float *g[3] = {scratch, scratch + G, scratch + 2 * G};
-    const size_t lead = (size_t)p->slack;
+    const size_t lead = tf_lead(p);
     float *t[3] = {scratch + 3 * G + lead, scratch + 3 * G + T + lead,
                    scratch + 3 * G + 2 * T + lead};
     f[0] = scratch + 3 * (G + T);
@@ -157,7 +165,7 @@ void spring_block(const spring_plan *p, float k, const float *x, const float *y,
     for (int c = 0; c < 3; c++) {
         pad_block(p, v[c], a, nb, g[c]);
         /* finite values beyond the grid, read only for masked sources */
-        memset(g[c] + (size_t)(nb + 2 * h) * W, 0, sizeof(float) * lead);
+        memset(g[c] + (size_t)(nb + 2 * h) * W, 0, sizeof(float) * (size_t)p->slack);
         memset(t[c] - lead, 0, sizeof(float) * lead); /* nothing before the first source */
         memset(f[c], 0, sizeof(float) * n_inner);
     }

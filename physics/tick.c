@@ -47,11 +47,20 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
     s->cvx[row] = su / (float)N;
     s->cvy[row] = sv / (float)N;
     s->cvz[row] = sw / (float)N;
-    if (s->def.ring.inflation == INFLATION_GAS) {
-        const size_t base = (row / (size_t)s->M) * s->V;
+}
+
+/* The gas: the enclosed volume of each of rows [r0, r1), a ring's rows
+ * at a time (from the ring's vertex 0). */
+static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r1)
+{
+    const size_t M = (size_t)s->M;
+    for (size_t r = r0; r < r1;) {
+        const size_t p = r / M, end = (p + 1) * M < r1 ? (p + 1) * M : r1;
+        const size_t base = p * s->V;
         const float origin[3] = {in->x[base], in->y[base], in->z[base]};
-        s->row_vol[row] = skin_row_volume_fast(s->M, N, in->x + base, in->y + base,
-                                               in->z + base, (int)(row % (size_t)s->M), origin);
+        skin_rows_volume_fast(s->M, s->N, in->x + base, in->y + base, in->z + base,
+                              (int)(r - p * M), (int)(end - r), origin, s->row_vol + r);
+        r = end;
     }
 }
 
@@ -394,6 +403,8 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             if (sample)
                 water_sample_row(s, r);
         }
+        if (gas)
+            volume_rows(s, in, r0, r1);
         /* One dinghy without gas needs no barrier here: each thread goes on
          * with the rows whose centres it computed, and the dinghy's centre
          * is only read after this region. The gas needs the ring's volume. */

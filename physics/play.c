@@ -66,8 +66,13 @@ void sim_grab_release(dinghy_sim *s)
     sim_buffer *b = &s->buf[s->cur];
     float *v[3] = {b->vx, b->vy, b->vz};
     const size_t base = (size_t)p * s->V;
+    double hand = 0.0; /* a throw no faster than SIM_GRAB_MAX_THROW */
+    for (int k = 0; k < 3; k++)
+        hand += s->grab.velocity[k] * s->grab.velocity[k];
+    const double slow = hand > SIM_GRAB_MAX_THROW * SIM_GRAB_MAX_THROW
+                      ? SIM_GRAB_MAX_THROW / sqrt(hand) : 1.0;
     for (int k = 0; k < 3; k++) {
-        const float dv = (float)(s->grab.velocity[k] - r->velocity[k]);
+        const float dv = (float)(slow * s->grab.velocity[k] - r->velocity[k]);
         for (size_t i = 0; i < s->V; i++)
             v[k][base + i] += dv;
     }
@@ -98,9 +103,18 @@ void grab_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a, 
         if (i < lo || i >= hi)
             continue;
         size_t at = (i / N - a) * (size_t)W + (size_t)h + i % N;
-        for (int k = 0; k < 3; k++) /* spring toward hand + offset, damped against the hand */
-            f[k][at] += g->k * ((float)g->hand[k] + g->off[k][j] - x[k][i])
-                      - g->c * (v[k][i] - (float)g->velocity[k]);
+        float pull[3], p2 = 0.0f;
+        for (int k = 0; k < 3; k++) { /* spring toward hand + offset, damped against the hand */
+            pull[k] = g->k * ((float)g->hand[k] + g->off[k][j] - x[k][i])
+                    - g->c * (v[k][i] - (float)g->velocity[k]);
+            p2 += pull[k] * pull[k];
+        }
+        /* a hand pulls no harder than its spring at SIM_GRAB_REACH: a cursor
+         * flung to the horizon drags the ring, it does not tear it */
+        const float most = g->k * (float)SIM_GRAB_REACH;
+        const float scale = p2 > most * most ? most / sqrtf(p2) : 1.0f;
+        for (int k = 0; k < 3; k++)
+            f[k][at] += scale * pull[k];
     }
 }
 

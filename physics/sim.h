@@ -193,6 +193,12 @@ const sim_ring_state *sim_rings(const dinghy_sim *sim);
  * SIM_GRAB_HZ for the whole ring, whatever its mesh, so a 15 kg ring hangs
  * 2.8 cm below the hand. */
 #define SIM_GRAB_HZ 3.0
+/* The hand's pull on a held vertex is capped at its spring's pull at this
+ * stretch (m): at most m_ring (2 pi SIM_GRAB_HZ)^2 0.25, about 9 g for the
+ * whole ring, so a cursor flung far away drags the ring instead of tearing
+ * it; a throw leaves at most SIM_GRAB_MAX_THROW (m/s). */
+#define SIM_GRAB_REACH 0.25
+#define SIM_GRAB_MAX_THROW 20.0
 #define SIM_GRAB_RADIUS 0.15 /* m */
 #define SIM_GRAB_MAX_VERTICES 64
 

@@ -216,6 +216,47 @@ static void test_throw_gives_release_velocity(void **state)
     session_close(&u);
 }
 
+/* A yank: the ring grabbed with Shift (a level plane) and the cursor
+ * flung up toward the horizon, where that plane is hundreds of metres
+ * away. The hand's pull is capped, so the ring is dragged, not torn
+ * (frame() asserts every step is done: no blow-up), and it is thrown no
+ * faster than SIM_GRAB_MAX_THROW. */
+static void test_yank_does_not_tear(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    float px[2], far_px[2];
+    session u;
+    session_open(&u, &p, "");
+    run_until(&u, 1.0);
+    pixel_on_ring(&u, 0, px);
+    float eye[3];
+    camera_eye(&u.camera, eye);
+    double dx = u.camera.target[0] - eye[0], dy = u.camera.target[1] - eye[1];
+    double len = hypot(dx, dy), z = sim_rings(u.sim)[0].max_z;
+    double away[3] = {u.camera.target[0] + 300.0 * dx / len, u.camera.target[1] + 300.0 * dy / len, z};
+    pixel_of(&u, away, far_px); /* 300 m off along the level plane */
+    session_close(&u);
+    char script[512];
+    snprintf(script, sizeof script,
+             "1.0 cursor %.1f %.1f\n1.0 keydown shift\n1.1 press left\n"
+             "1.2 cursor %.1f %.1f\n1.6 release left\n", px[0], px[1], px[0], far_px[1]);
+    session_open(&u, &p, script);
+    run_until(&u, 1.55);
+    double hand[3];
+    assert_int_equal(sim_grab_target(u.sim, hand), 0);
+    const double *c = sim_rings(u.sim)[0].centre;
+    double far = hypot(hand[0] - c[0], hand[1] - c[1]);
+    run_until(&u, 1.7);
+    const double *v = sim_rings(u.sim)[0].velocity;
+    double speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    printf("hand %.0f m away, ring thrown at %.1f m/s\n", far, speed);
+    assert_true(far > 20.0); /* a real yank */
+    assert_true(speed <= SIM_GRAB_MAX_THROW * 1.05);
+    run_until(&u, 3.0);
+    session_close(&u);
+}
+
 /* D drops a ring in where the cursor points at the water; X takes the
  * ring under the cursor out; the others keep their order and state. */
 static void test_drop_in_and_take_out(void **state)
@@ -422,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_puncture_orifice_flow),
         cmocka_unit_test(test_grab_lifts_and_holds),
         cmocka_unit_test(test_throw_gives_release_velocity),
+        cmocka_unit_test(test_yank_does_not_tear),
         cmocka_unit_test(test_drop_in_and_take_out),
         cmocka_unit_test(test_punctured_ring_floats_lower),
         cmocka_unit_test(test_play_deterministic),

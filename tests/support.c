@@ -1,6 +1,7 @@
 #include "support.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 int test_quick(void) { return getenv("DINGHY_TEST_QUICK") != NULL; }
@@ -82,4 +83,12 @@ double test_max_speed(const dinghy_sim *sim)
             best = s;
     }
     return best;
+}
+
+void test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
 }

@@ -41,4 +41,7 @@ double test_min_tube_gap(const dinghy_sim *sim);
 /* Largest vertex speed, m/s. */
 double test_max_speed(const dinghy_sim *sim);
 
+/* Writes text to path (replacing it) or fails the test. */
+void test_write_file(const char *path, const char *text);
+
 #endif

@@ -30,14 +30,6 @@ typedef struct {
     reload_report rep;
 } fixture;
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* The whole file, NUL-terminated (caller frees). */
 static char *read_all(const char *path)
 {
@@ -253,7 +245,7 @@ static void test_save_keeps_comments_and_round_trips(void **state)
         "[sim]\n"
         "dt = 0.001\n"
         "; the end of [sim]\n";
-    write_file(fx->path, original);
+    test_write_file(fx->path, original);
     config_source src = {.path = fx->path};
     config_watch *w = config_watch_open(&src);
     assert_non_null(w);
@@ -320,7 +312,7 @@ static void test_save_through_a_link_keeps_link_and_mode(void **state)
     char real[160], link[160];
     snprintf(real, sizeof real, "%s/real.ini", fx->dir);
     snprintf(link, sizeof link, "%s/link.ini", fx->dir);
-    write_file(real, "[dinghy]\r\nstiffness = 1500\r\n[sim]\r\ndt = 0.001");
+    test_write_file(real, "[dinghy]\r\nstiffness = 1500\r\n[sim]\r\ndt = 0.001");
     assert_int_equal(chmod(real, 0640), 0);
     assert_int_equal(symlink("real.ini", link), 0);
     assert_int_equal(change(fx, "dinghy.stiffness", 1), RELOAD_APPLIED);
@@ -344,7 +336,7 @@ static void test_save_failures_leave_the_file(void **state)
 {
     fixture *fx = *state;
     const char *original = "[dinghy]\nstiffness = 1500\n";
-    write_file(fx->path, original);
+    test_write_file(fx->path, original);
     assert_int_equal(change(fx, "dinghy.stiffness", 1), RELOAD_APPLIED);
     /* the temporary file cannot be made (a directory in its place: works as root too) */
     char tmp[200];
@@ -362,7 +354,7 @@ static void test_save_failures_leave_the_file(void **state)
     assert_non_null(strstr(text, "not saved: cannot write"));
     /* a file with an error is not rewritten */
     const char *broken = "[dinghy]\nstifness = 1500\n";
-    write_file(fx->path, broken);
+    test_write_file(fx->path, broken);
     assert_int_equal(panel_save(fx->p, &fx->s, fx->path, msg, sizeof msg), -1);
     snprintf(text, sizeof text, "not saved: %s:2: unknown key 'dinghy.stifness'", fx->path);
     assert_true(strncmp(msg, text, strlen(text)) == 0);
@@ -374,7 +366,7 @@ static void test_save_failures_leave_the_file(void **state)
 static void test_save_leaves_set_flags_out_of_the_file(void **state)
 {
     fixture *fx = *state;
-    write_file(fx->path, "[dinghy]\nstiffness = 1500\n");
+    test_write_file(fx->path, "[dinghy]\nstiffness = 1500\n");
     const char *sets[] = {"sim.threads=1", "dinghy.repulsion=0.05"};
     config_source src = {.path = fx->path, .sets = sets, .nsets = 2};
     diag_list d = {0};

@@ -47,9 +47,8 @@ static input_script *script_load_text(const char *text, char *err, size_t err_le
     char path[] = "/tmp/dinghy-test-play-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    FILE *f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
+    close(fd);
+    test_write_file(path, text);
     input_script *s = input_script_load(path, err, err_len);
     unlink(path);
     if (path_out)

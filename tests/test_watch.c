@@ -21,20 +21,12 @@ typedef struct {
     config_source src;
 } fixture;
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
-
 /* Saves as many editors do: a new file renamed over the old one. */
 static void save_by_rename(const fixture *fx, const char *text)
 {
     char tmp[160];
     snprintf(tmp, sizeof tmp, "%s/.c.ini.swp", fx->dir);
-    write_file(tmp, text);
+    test_write_file(tmp, text);
     assert_int_equal(rename(tmp, fx->path), 0);
 }
 
@@ -45,7 +37,7 @@ static int setup(void **state)
     if (!fx || !mkdtemp(fx->dir))
         return -1;
     snprintf(fx->path, sizeof fx->path, "%s/c.ini", fx->dir);
-    write_file(fx->path, "[scene]\nname = single\n");
+    test_write_file(fx->path, "[scene]\nname = single\n");
     fx->src.path = fx->path;
     *state = fx;
     return 0;
@@ -133,7 +125,7 @@ static void edit_sequence(fixture *fx, int polling)
 
     /* a typo written in place: every error, nothing applied */
     next = settings_default();
-    write_file(fx->path, "[scene]\nname = single\n[dinghy]\nstifness = 900\npressure = x\n");
+    test_write_file(fx->path, "[scene]\nname = single\n[dinghy]\nstifness = 900\npressure = x\n");
     assert_int_equal(poll_until(w, &cur, &next, &errors, changes, sizeof changes),
                      CONFIG_WATCH_ERROR);
     assert_int_equal(errors.count, 2);

@@ -4,6 +4,7 @@
 
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -111,6 +112,14 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         fprintf(stderr, "dinghy: %s\n", err);
         return 2;
     }
+    /* A CPU renderer (Mesa's llvmpipe) rasterises on threads of its own
+     * while the physics steps: it gets the cores the physics leaves it
+     * (read when the context is made; a user's own setting stands). */
+    int cores = omp_get_num_procs();
+    char render_threads[16];
+    snprintf(render_threads, sizeof render_threads, "%d", cores > 1 ? cores - cores / 2 : 1);
+    if (settings->sim.solver.threads == 0)
+        setenv("LP_NUM_THREADS", render_threads, 0);
     /* The window first: without a display the demo stops at once. */
     if (window_open(&win, "dinghy: rapids", settings->render.width, settings->render.height, 1, err,
                     sizeof err) != WINDOW_OK) {
@@ -133,8 +142,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         int threads = omp_get_num_procs() / 2;
         sim_set_threads(sim, threads);
         fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s), so the physics uses %d of "
-                "%d cores; set sim.threads or --threads to choose\n", window_renderer_name(),
-                threads, omp_get_num_procs());
+                "%d cores and draws at the same time; set sim.threads or --threads to choose\n",
+                window_renderer_name(), threads, omp_get_num_procs());
     }
     renderer *r = render_create(sim, err, sizeof err);
     input *in = r ? input_attach(win, render_camera(r)) : NULL;
@@ -283,6 +292,44 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
                    (double)steps * settings->sim.solver.dt);
         hs.dinghies = sim_ring_count(sim);
         hs.vertices = sim_vertex_count(sim);
+        /* Draw the state as it stands, then step while the frame is
+         * rasterised: a CPU renderer does that on its own threads, so the
+         * physics and the pixels overlap instead of taking turns. The
+         * picture is one frame behind the physics. */
+        if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
+            render_draw(r, sim, fw, fh, now);
+            sw.frames++;
+            total_frames++;
+            stats_update(&sw, &hs, now, sim_time(sim));
+            hs.sim_time = sim_time(sim);
+            hs.paused = paused;
+            hs.speed = clock.speed;
+            hs.follow = render_following(r);
+            hs.spray = spray ? (long)spray_count(spray) : 0;
+            hs.spray_budget = spray ? (long)spray_budget(spray) : 0;
+            hud_format(text, sizeof text, &hs, show_help);
+            if (show_reload_errors)
+                hud_append_reload(text, sizeof text, &rep);
+            if (play.note[0]) {
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "\n\n%s", play.note);
+            }
+            if (rollback_note[0] && now < rollback_until) {
+                size_t used = strlen(text);
+                snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
+            }
+            render_hud(r, text, 1.5f * window_ui_scale(win));
+            if (show_panel) {
+                panel_format(pn, settings, panel_text, sizeof panel_text);
+                render_panel(r, panel_text, 1.5f * window_ui_scale(win), &panel_box);
+            }
+            /* the mouse over the panel works the panel, elsewhere the scene */
+            input_set_panel(in, panel_box.x0, panel_box.y0, show_panel ? panel_box.x1 : 0.0f,
+                            show_panel ? panel_box.y1 : 0.0f);
+            if (a.screenshot)
+                screenshot(r, sim, win, now);
+        }
+        window_flush();
         double t0 = omp_get_wtime();
         long done = steps > 0 ? sim_step(sim, steps) : 0;
         double spent = omp_get_wtime() - t0;
@@ -345,40 +392,9 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             spray_step(spray, sim, (double)done * settings->sim.solver.dt, sim_threads(sim));
         sim_clear_events(sim);
 
-        if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
-            render_draw(r, sim, fw, fh, now);
-            sw.frames++;
-            total_frames++;
-            stats_update(&sw, &hs, now, sim_time(sim));
-            hs.sim_time = sim_time(sim);
-            hs.paused = paused;
-            hs.speed = clock.speed;
-            hs.follow = render_following(r);
-            hs.spray = spray ? (long)spray_count(spray) : 0;
-            hs.spray_budget = spray ? (long)spray_budget(spray) : 0;
-            hud_format(text, sizeof text, &hs, show_help);
-            if (show_reload_errors)
-                hud_append_reload(text, sizeof text, &rep);
-            if (play.note[0]) {
-                size_t used = strlen(text);
-                snprintf(text + used, sizeof text - used, "\n\n%s", play.note);
-            }
-            if (rollback_note[0] && now < rollback_until) {
-                size_t used = strlen(text);
-                snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
-            }
-            render_hud(r, text, 1.5f * window_ui_scale(win));
-            if (show_panel) {
-                panel_format(pn, settings, panel_text, sizeof panel_text);
-                render_panel(r, panel_text, 1.5f * window_ui_scale(win), &panel_box);
-            }
-            /* the mouse over the panel works the panel, elsewhere the scene */
-            input_set_panel(in, panel_box.x0, panel_box.y0, show_panel ? panel_box.x1 : 0.0f,
-                            show_panel ? panel_box.y1 : 0.0f);
-            if (a.screenshot)
-                screenshot(r, sim, win, now);
-        }
-        window_swap(win);
+        double swap_start = omp_get_wtime();
+        window_swap(win); /* waits for the frame the renderer drew meanwhile */
+        frame_clock_waited(&clock, omp_get_wtime() - swap_start);
     }
     /* One line on how it went: the HUD's numbers over the whole run. */
     double wall = window_time() - run_start;

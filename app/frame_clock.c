@@ -10,6 +10,7 @@ void frame_clock_init(frame_clock *c, double dt)
     c->backlog = 0.0;
     c->step_cost = 0.0;
     c->last_physics = 0.0;
+    c->last_wait = 0.0;
 }
 
 long frame_clock_steps(frame_clock *c, double elapsed)
@@ -21,6 +22,9 @@ long frame_clock_steps(frame_clock *c, double elapsed)
     c->backlog += elapsed * c->speed;
     double wanted = floor(c->backlog / c->dt + 1e-9);
     double budget = elapsed - c->last_physics; /* what drawing and waiting took */
+    double overlap = 0.9 * c->last_physics + c->last_wait; /* the renderer's time, less a tenth */
+    if (budget < overlap)
+        budget = overlap;
     if (budget < FRAME_CLOCK_BUDGET)
         budget = FRAME_CLOCK_BUDGET;
     /* Until a step has been timed, a 60 Hz frame's worth: the first frame
@@ -45,6 +49,11 @@ void frame_clock_measured(frame_clock *c, long steps, double seconds)
         return;
     double cost = seconds / (double)steps;
     c->step_cost = c->step_cost > 0.0 ? 0.8 * c->step_cost + 0.2 * cost : cost;
+}
+
+void frame_clock_waited(frame_clock *c, double seconds)
+{
+    c->last_wait = seconds >= 0.0 ? seconds : 0.0; /* also NaN */
 }
 
 void frame_clock_change_speed(frame_clock *c, int faster)

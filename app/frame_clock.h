@@ -5,7 +5,11 @@
  * The cap gives the physics FRAME_CLOCK_BUDGET of wall time a frame, or as
  * much as the rest of the frame (drawing, waiting) took when that is
  * longer: with a slow (software) renderer the physics still gets half the
- * time, and a frame is never more than twice as long as its drawing. */
+ * time, and a frame is never more than twice as long as its drawing.
+ * When the frame is drawn while the physics steps (the demo hands the
+ * frame to the GL driver first), the physics may also take the time the
+ * frame then waited for the driver, less a tenth: it fills the renderer's
+ * time without stretching the frame. */
 #ifndef DINGHY_FRAME_CLOCK_H
 #define DINGHY_FRAME_CLOCK_H
 
@@ -20,6 +24,7 @@ typedef struct {
     double backlog;   /* simulated time owed to real time, s (0 <= backlog < dt normally) */
     double step_cost; /* smoothed wall time of one step, s (0 = not yet measured) */
     double last_physics; /* wall time the last frame's steps took, s */
+    double last_wait;    /* wall time the last frame then waited for the renderer, s */
 } frame_clock;
 
 void frame_clock_init(frame_clock *c, double dt);
@@ -34,6 +39,10 @@ long frame_clock_steps(frame_clock *c, double elapsed);
 /* Tells the clock that this frame's `steps` steps took `seconds` of wall
  * time (call once a frame, also with 0 steps). */
 void frame_clock_measured(frame_clock *c, long steps, double seconds);
+
+/* Tells the clock that, after its steps, the frame waited `seconds` for a
+ * renderer drawing at the same time (the swap). */
+void frame_clock_waited(frame_clock *c, double seconds);
 
 /* Doubles (faster > 0) or halves the speed, within the limits above. */
 void frame_clock_change_speed(frame_clock *c, int faster);

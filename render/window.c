@@ -147,6 +147,11 @@ void window_swap(render_window *w)
     glfwSwapBuffers(w->glfw);
 }
 
+void window_flush(void)
+{
+    glFlush();
+}
+
 void window_poll(void)
 {
     glfwPollEvents();

@@ -30,6 +30,9 @@ int window_should_close(const render_window *w);
 void window_request_close(render_window *w);
 /* Shows the frame drawn into the default framebuffer (waits for vsync). */
 void window_swap(render_window *w);
+/* Hands the drawing issued so far to the GL driver to work on while the
+ * caller goes on (glFlush); window_swap then shows it. */
+void window_flush(void);
 /* Handles pending window and input events (calls the input callbacks). */
 void window_poll(void);
 /* Size of the drawable framebuffer, pixels. */

@@ -147,6 +147,15 @@ static void clock_caps_slow_frames(void **state)
     frame_clock_measured(&c, 10, 0.020);
     assert_int_equal(frame_clock_steps(&c, 0.200), 90);
     assert_true(c.backlog == 0.0);
+    /* drawn while the physics steps: 20 ms of physics, then 30 ms of
+     * waiting for the renderer in a 55 ms frame; the physics may take the
+     * renderer's time less a tenth, 0.9 * 20 + 30 = 48 ms: 24 steps
+     * (without the wait the 30 ms budget: 15) */
+    frame_clock_measured(&c, 10, 0.020);
+    frame_clock_waited(&c, 0.030);
+    assert_int_equal(frame_clock_steps(&c, 0.055), 24);
+    frame_clock_waited(&c, NAN); /* no wait */
+    assert_int_equal(frame_clock_steps(&c, 0.055), 17); /* 55 - 20 = 35 ms, more than 0.9 * 20 */
     frame_clock_measured(&c, 0, 0.0);
     assert_int_equal(frame_clock_steps(&c, 0.005), 5);
     assert_int_equal(frame_clock_steps(&c, NAN), 0);
@@ -246,7 +255,7 @@ static image shoot(const dinghy_settings *s, long steps, const char *name)
 {
     char path[256];
     snprintf(path, sizeof path, "/tmp/dinghy_test_render_%d_%s.png", (int)getpid(), name);
-    capture_request req = {path, NULL, NULL, 0, steps, NULL};
+    capture_request req = {.screenshot = path, .steps = steps};
     assert_int_equal(capture_run(s, &req), 0);
     image im = {NULL, 0, 0};
     int channels;

@@ -9,7 +9,8 @@
  * faces was a single vector: a chain of divisions and square roots, all
  * latency). The n = N face of each row is junk, never read. Triangles
  * cut by the water surface are few (a band at the waterline); they are
- * marked and computed again afterwards with the exact clipper. The
+ * marked and computed again afterwards, gathered into one vectorised
+ * pass, with the exact clipped pressure in closed form. The
  * outputs are stored component-major (18 arrays: triangle, corner,
  * component, each over the block with stride S), and the gather loops
  * over n again. */
@@ -128,6 +129,43 @@ static inline float wet_fraction(float da, float db, float dc, float wa, float w
     return ka == 3.0f ? 1.0f : ka == 2.0f ? 1.0f - lone_dry : ka == 1.0f ? lone_wet : 0.0f;
 }
 
+/* The water pressure's consistent loads on the corners of a face cut by
+ * the surface, exact for a depth linear over the face (as hydro.h's
+ * clipper, in float and branch-free so that it vectorises): the wet part
+ * of a face with one corner i wet is the triangle (x_i, I_j, I_k), I on the
+ * edges at t_j = d_i / (d_i - d_j), t_k likewise, whose area is t_j t_k of
+ * the face's; its loads, -(A/12)(2 e + ...) n at its corners, carried to the
+ * face's corners by the shape functions, give per unit s12 = -rho g / 12
+ * and area vector n:
+ *   F_i = s12 t_j t_k d_i (4 - t_j - t_k) n,  F_j = s12 t_j t_k d_i t_j n,
+ *   F_k = s12 t_j t_k d_i t_k n.
+ * With one corner i dry, the wet part is the face less that triangle, and
+ * the same formula with d_i < 0 is the integral over the dry triangle of
+ * the depth extended linearly: loads = whole face - dry triangle. Writes
+ * the coefficients of n for corners a, b, c (faces with no corner or all
+ * three under water get 0 or the whole face's). */
+static inline void cut_face_pressure(float da, float db, float dc, float wa, float wb, float wc,
+                                     float s12, float *fa, float *fb, float *fc)
+{
+    float ka = wa + wb + wc;
+    /* the odd corner out: the lone wet one (ka = 1) or the lone dry one (ka = 2) */
+    float oa = ka == 1.0f ? wa : 1.0f - wa, ob = ka == 1.0f ? wb : 1.0f - wb;
+    int odd_a = oa > 0.0f, odd_b = !odd_a && ob > 0.0f;
+    /* i, j, k in winding order from the odd corner: (a b c), (b c a), (c a b) */
+    float di = odd_a ? da : odd_b ? db : dc, dj = odd_a ? db : odd_b ? dc : da;
+    float dk = odd_a ? dc : odd_b ? da : db;
+    float qj = di - dj, qk = di - dk;
+    float tj = di / (qj != 0.0f ? qj : 1.0f), tk = di / (qk != 0.0f ? qk : 1.0f);
+    float base = s12 * tj * tk * di;
+    float Fi = base * (4.0f - tj - tk), Fj = base * tj, Fk = base * tk;
+    float sub_a = odd_a ? Fi : odd_b ? Fk : Fj, sub_b = odd_a ? Fj : odd_b ? Fi : Fk;
+    float sub_c = odd_a ? Fk : odd_b ? Fj : Fi;
+    float whole = ka >= 2.0f ? 1.0f : 0.0f, sign = ka == 1.0f ? 1.0f : ka == 2.0f ? -1.0f : 0.0f;
+    *fa = whole * s12 * (2.0f * da + db + dc) + sign * sub_a;
+    *fb = whole * s12 * (da + 2.0f * db + dc) + sign * sub_b;
+    *fc = whole * s12 * (da + db + 2.0f * dc) + sign * sub_c;
+}
+
 /* One triangle type over faces n0 .. n1-1: corners A, B, C are taken from
  * the padded rows (ra, rb, rc) at n + oa, n + ob, n + oc.
  * Writes the three corners' forces to o[corner * 3 + component][n] and
@@ -139,8 +177,8 @@ static inline float wet_fraction(float da, float db, float dc, float wa, float w
  * only (the other's term, on zero area, is exactly zero and adding it
  * changes no bit), and the costly wet fraction is not needed; the values
  * of cut faces are wrong and redone. whole = 1, over the gathered cut faces:
- * the wet fraction, water and air in proportion (the exact clipper's
- * pressure is added afterwards). The outputs are every one a parameter of
+ * the wet fraction, water and air in proportion, and the pressure on the
+ * wet part (cut_face_pressure). The outputs are every one a parameter of
  * its own: restrict tells gcc they do not overlap. */
 static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, int n1, int whole,
                                  const padded_row *ra, int oa, const padded_row *rb, int ob,
@@ -192,6 +230,7 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = 0.0f;
         if (whole) {
+            cut_face_pressure(da, db, dc, wa, wb, wc, s12 * buoy, &fa, &fb, &fc);
             float wf = wet_fraction(da, db, dc, wa, wb, wc);
             face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl,
                       clamp, &dx, &dy, &dz);
@@ -231,9 +270,9 @@ static void triangle_row(const skin_consts *k, int count, size_t S, const padded
 
 /* The listed faces of one triangle type (corners at L, L + ob, L + oc of
  * the padded block rows), cut by the surface, redone whole (drag and lift
- * in proportion to the wet area) in one vectorised pass over their
- * gathered corners, written back to out (nine arrays Q floats apart), and
- * the water pressure on them added with the exact clipper. */
+ * in proportion to the wet area, the pressure on the wet part) in one
+ * vectorised pass over their gathered corners, written back to out (nine
+ * arrays Q floats apart). */
 static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
                        const int *list, int count, float *out)
 {
@@ -256,20 +295,6 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
     for (int j = 0; j < 9; j++)
         for (int e = 0; e < count; e++)
             out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
-    if (!(k->rho_g > 0.0f))
-        return;
-    for (int e = 0; e < count; e++) {
-        double p[3][3], d[3], load[3][3] = {{0}};
-        for (int i = 0; i < 3; i++) {
-            for (int c = 0; c < 3; c++)
-                p[i][c] = corner[i].r[c][e];
-            d[i] = (double)corner[i].r[6][e] - p[i][2];
-        }
-        hydro_triangle_loads(p[0], p[1], p[2], d, load, NULL);
-        for (int i = 0; i < 3; i++)
-            for (int c = 0; c < 3; c++)
-                out[(size_t)(i * 3 + c) * Q + (size_t)list[e]] += (float)(k->rho_g * load[i][c]);
-    }
 }
 
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows

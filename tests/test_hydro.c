@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../physics/hydro.h"
+#include "../physics/skin.h"
 
 static const double PI = 3.14159265358979323846;
 
@@ -370,6 +371,68 @@ static void test_triangle_cut_by_hand(void **state)
             assert_true(l3[i][k] == 0);
 }
 
+
+/* The tick's skin kernel (float, vectorised, the cut faces in closed form)
+ * gives every vertex the load of the exact double clipper, on rings cut by
+ * the surface at random tilts and depths: every face type (wet, dry, one
+ * corner wet, one dry) occurs. A wrong cut-face formula is off by a good
+ * part of a face's load, far more than float rounding. */
+static void test_skin_cut_faces_match_clipper(void **state)
+{
+    (void)state;
+    enum { M = 16, N = 8, NV = M * N };
+    static double x[3 * NV], load[3 * NV];
+    static int tri[6 * NV];
+    static float fx[NV], fy[NV], fz[NV], zero[NV], px[NV], py[NV], pz[NV];
+    static float scratch[8192];
+    assert_true(skin_scratch_floats(N, M) <= sizeof scratch / sizeof scratch[0]);
+    const double rho_g = 1000.0 * 9.81;
+    int cut_faces = 0;
+    for (int trial = 0; trial < 20; trial++) {
+        torus_mesh(M, N, 0.5, 0.15, x, tri);
+        double R[3][3], t[3] = {0.0, 0.0, 0.3 * (uniform() - 0.5)};
+        random_rotation(R);
+        transform(NV, x, R, t);
+        double depth[NV];
+        for (int v = 0; v < NV; v++) {
+            px[v] = (float)x[3 * v], py[v] = (float)x[3 * v + 1], pz[v] = (float)x[3 * v + 2];
+            x[3 * v] = px[v], x[3 * v + 1] = py[v], x[3 * v + 2] = pz[v]; /* the same points */
+            depth[v] = 0.0 - x[3 * v + 2];
+        }
+        for (int f = 0; f < 2 * NV; f++) {
+            int wet = 0;
+            for (int c = 0; c < 3; c++)
+                wet += depth[tri[3 * f + c]] > 0.0;
+            cut_faces += wet == 1 || wet == 2;
+        }
+        memset(load, 0, sizeof load);
+        hydro_mesh_loads(2 * NV, tri, x, depth, load, NULL);
+        skin_consts k = {0};
+        k.rho_g = (float)rho_g;
+        k.rho_water = 1000.0f;
+        k.rho_air = 1.2f;
+        k.dt = 1e-3f;
+        k.m_face = 0.01f;
+        memset(fx, 0, sizeof fx), memset(fy, 0, sizeof fy), memset(fz, 0, sizeof fz);
+        float *const f[3] = {fx, fy, fz};
+        skin_block(&k, M, N, px, py, pz, zero, zero, zero, 0, M, scratch, f, N, 0);
+        double worst = 0.0, largest = 0.0;
+        for (int v = 0; v < NV; v++) {
+            const double got[3] = {fx[v], fy[v], fz[v]};
+            for (int c = 0; c < 3; c++) {
+                worst = fmax(worst, fabs(got[c] - rho_g * load[3 * v + c]));
+                largest = fmax(largest, fabs(rho_g * load[3 * v + c]));
+            }
+        }
+        if (!(worst <= 1e-4 * largest)) {
+            print_error("trial %d: worst |skin - clipper| %.3g N of loads up to %.3g N\n", trial,
+                        worst, largest);
+            fail();
+        }
+    }
+    assert_true(cut_faces > 100);
+}
+
 /* ---- section 3: gas ---- */
 
 static void test_gas_helpers(void **state)
@@ -557,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_submerged_closed_mesh),
         cmocka_unit_test(test_flat_torus_floats),
         cmocka_unit_test(test_triangle_cut_by_hand),
+        cmocka_unit_test(test_skin_cut_faces_match_clipper),
         cmocka_unit_test(test_gas_helpers),
         cmocka_unit_test(test_gas_forces_balance),
         cmocka_unit_test(test_drag_trailing_and_still),

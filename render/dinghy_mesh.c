@@ -1,4 +1,6 @@
-/* Dinghy meshes: one VBO (position + normal interleaved), one index buffer. */
+/* Dinghy meshes: one VBO (position + normal interleaved), one index
+ * buffer holding one ring's triangles at full and at coarse detail, and
+ * one draw call for all rings. */
 #include "dinghy_mesh.h"
 
 #include <stdint.h>
@@ -21,6 +23,12 @@ struct dinghy_mesh {
     int u_river;
     float *staging; /* FLOATS per vertex, allocated once */
     float *nx, *ny, *nz; /* normals from the core, one float each per vertex */
+    float *centre;      /* each ring's centre, 3 floats, as last uploaded */
+    int full, coarse;   /* indices of one ring at full and at coarse detail */
+    int drawn_coarse;   /* rings drawn coarse by the last draw */
+    GLsizei *counts;    /* per ring, for glMultiDrawElementsBaseVertex */
+    const void **offsets;
+    GLint *bases;
     gpu_mesh gpu;
 };
 
@@ -74,6 +82,24 @@ static const char *fs = "#version 330 core\n" GLSL_COMMON
     "    colour = vec4(haze(c, v_pos), 1.0);\n"
     "}\n";
 
+/* The triangles of one ring (vertex m N + n) over every sm-th vertex
+ * round the ring and sn-th round the tube (sm, sn divide M, N): two per
+ * quad, wrapping round both ways. Returns the index count. */
+static size_t ring_triangles(int M, int N, int sm, int sn, uint32_t *idx)
+{
+    size_t k = 0;
+    for (int a = 0; a < M; a += sm)
+        for (int b = 0; b < N; b += sn) {
+            uint32_t i00 = (uint32_t)(a * N + b);
+            uint32_t i10 = (uint32_t)(((a + sm) % M) * N + b);
+            uint32_t i01 = (uint32_t)(a * N + (b + sn) % N);
+            uint32_t i11 = (uint32_t)(((a + sm) % M) * N + (b + sn) % N);
+            idx[k++] = i00; idx[k++] = i10; idx[k++] = i11;
+            idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
+        }
+    return k;
+}
+
 dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
 {
     /* room for every ring the simulation can hold: rings dropped in later
@@ -85,14 +111,20 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         return NULL;
     }
     dinghy_mesh *m = calloc(1, sizeof *m);
-    uint32_t *idx = malloc(sizeof *idx * ni);
+    /* one ring's triangles twice: full, then coarse (at most as many) */
+    uint32_t *idx = malloc(sizeof *idx * 12 * (size_t)M * (size_t)N);
     if (m) {
         m->staging = malloc(sizeof *m->staging * FLOATS * nv);
         m->nx = malloc(sizeof *m->nx * nv);
         m->ny = malloc(sizeof *m->ny * nv);
         m->nz = malloc(sizeof *m->nz * nv);
+        m->centre = calloc(3 * (size_t)P, sizeof *m->centre);
+        m->counts = malloc(sizeof *m->counts * (size_t)P);
+        m->offsets = malloc(sizeof *m->offsets * (size_t)P);
+        m->bases = malloc(sizeof *m->bases * (size_t)P);
     }
-    if (!m || !idx || !m->staging || !m->nx || !m->ny || !m->nz) {
+    if (!m || !idx || !m->staging || !m->nx || !m->ny || !m->nz || !m->centre || !m->counts ||
+        !m->offsets || !m->bases) {
         snprintf(err, err_len, "out of memory for the dinghy meshes (%zu vertices)", nv);
         free(idx);
         dinghy_mesh_destroy(m);
@@ -116,19 +148,13 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         palette_colour(i, palette[i]);
     glUniform3fv(shader_uniform(m->gpu.program, "u_palette"), PALETTE_SIZE, &palette[0][0]);
 
-    size_t k = 0;
-    for (int p = 0; p < P; p++)
-        for (int a = 0; a < M; a++)
-            for (int b = 0; b < N; b++) {
-                uint32_t base = (uint32_t)p * (uint32_t)(M * N);
-                uint32_t i00 = base + (uint32_t)(a * N + b);
-                uint32_t i10 = base + (uint32_t)(((a + 1) % M) * N + b);
-                uint32_t i01 = base + (uint32_t)(a * N + (b + 1) % N);
-                uint32_t i11 = base + (uint32_t)(((a + 1) % M) * N + (b + 1) % N);
-                idx[k++] = i00; idx[k++] = i10; idx[k++] = i11;
-                idx[k++] = i00; idx[k++] = i11; idx[k++] = i01;
-            }
-    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
+    /* full detail, then every other vertex round the ring and the tube
+     * (where that leaves at least 4 round the tube and 3 round the ring) */
+    size_t k = ring_triangles(M, N, 1, 1, idx);
+    m->full = (int)k;
+    int sm = M % 2 == 0 && M >= 6 ? 2 : 1, sn = N % 2 == 0 && N >= 8 ? 2 : 1;
+    m->coarse = (int)ring_triangles(M, N, sm, sn, idx + k);
+    gpu_mesh_create(&m->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k + (size_t)m->coarse);
     static const int layout[] = {3, 3, 1}; /* position, normal, water level: FLOATS */
     gpu_mesh_layout_floats(layout, 3);
     glBindVertexArray(0);
@@ -153,6 +179,8 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
             cx = r->centre[0];
             cy = r->centre[1];
             sim_water_at(sim, cx, cy, r->centre[2], &wp);
+            for (int c = 0; c < 3; c++)
+                m->centre[3 * (i / (size_t)m->per_dinghy) + (size_t)c] = (float)r->centre[c];
             double nz = wp.normal[2] > 0.3 ? wp.normal[2] : 0.3;
             h = wp.height;
             gx = -wp.normal[0] / nz;
@@ -170,9 +198,28 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
     gpu_mesh_stream(&m->gpu, m->staging, bytes, sizeof(float) * FLOATS * m->room);
 }
 
-void dinghy_mesh_draw(const dinghy_mesh *m)
+void dinghy_mesh_draw(dinghy_mesh *m, const float eye[3], float coarse_beyond)
 {
-    gpu_mesh_draw(&m->gpu, (int)(m->vertices * 6)); /* two triangles per vertex's quad */
+    int rings = (int)(m->vertices / (size_t)m->per_dinghy);
+    m->drawn_coarse = 0;
+    for (int p = 0; p < rings; p++) {
+        const float *c = m->centre + 3 * p;
+        float dx = c[0] - eye[0], dy = c[1] - eye[1], dz = c[2] - eye[2];
+        int coarse = dx * dx + dy * dy + dz * dz > coarse_beyond * coarse_beyond;
+        m->drawn_coarse += coarse;
+        m->counts[p] = coarse ? m->coarse : m->full;
+        m->offsets[p] = (const void *)(coarse ? sizeof(uint32_t) * (size_t)m->full : 0);
+        m->bases[p] = p * m->per_dinghy; /* gl_VertexID counts from it: the palette's ring */
+    }
+    glUseProgram(m->gpu.program);
+    glBindVertexArray(m->gpu.vao);
+    glMultiDrawElementsBaseVertex(GL_TRIANGLES, m->counts, GL_UNSIGNED_INT, m->offsets, rings,
+                                  m->bases);
+}
+
+int dinghy_mesh_drawn_coarse(const dinghy_mesh *m)
+{
+    return m->drawn_coarse;
 }
 
 void dinghy_mesh_destroy(dinghy_mesh *m)
@@ -184,5 +231,9 @@ void dinghy_mesh_destroy(dinghy_mesh *m)
     free(m->nx);
     free(m->ny);
     free(m->nz);
+    free(m->centre);
+    free(m->counts);
+    free(m->offsets);
+    free(m->bases);
     free(m);
 }

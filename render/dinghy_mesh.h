@@ -3,7 +3,9 @@
  * Positions and the tick's per-vertex normals go to the GPU once per frame
  * in one interleaved buffer, staged in memory allocated at creation; the
  * index buffer (two triangles per grid quad, wrapping round both ways) is
- * built once. Each dinghy gets its palette colour (palette.h) in the
+ * built once, for one ring at full detail and at a coarse one (every
+ * other vertex each way): a ring far enough away to cover few pixels is
+ * drawn coarse, a quarter of the triangles (a CPU renderer pays for each). Each dinghy gets its palette colour (palette.h) in the
  * shader from its vertex index, so no colour data is uploaded. */
 #ifndef DINGHY_DINGHY_MESH_H
 #define DINGHY_DINGHY_MESH_H
@@ -20,7 +22,11 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
 /* Uploads the current positions and normals (sim_normals computes them on
  * first use after a step, hence the non-const sim). */
 void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim);
-void dinghy_mesh_draw(const dinghy_mesh *m);
+/* Draws the rings, those farther than coarse_beyond (m) from the eye
+ * (m, world) at coarse detail (all at full detail: INFINITY). */
+void dinghy_mesh_draw(dinghy_mesh *m, const float eye[3], float coarse_beyond);
+/* Rings the last draw drew at coarse detail. */
+int dinghy_mesh_drawn_coarse(const dinghy_mesh *m);
 void dinghy_mesh_destroy(dinghy_mesh *m);
 
 #endif

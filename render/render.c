@@ -21,6 +21,8 @@
 #include "water.h"
 
 #define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
+/* A ring drawn smaller than this across (pixels) is drawn at coarse detail. */
+#define COARSE_RING_PIXELS 100.0f
 
 /* The "Frame" uniform block of glsl_common.h, std140 layout. */
 typedef struct {
@@ -187,6 +189,21 @@ static void upload_frame(renderer *r, const sim_def *p, double time_s)
     glBufferSubData(GL_UNIFORM_BUFFER, 0, sizeof f, &f);
 }
 
+/* The distance (m) beyond which a ring covers fewer than
+ * COARSE_RING_PIXELS of the viewport's height. */
+static float coarse_distance(const renderer *r)
+{
+    return 2.0f * r->ring_size * (float)r->height /
+           (2.0f * tanf(0.5f * r->camera.fovy) * COARSE_RING_PIXELS);
+}
+
+static void draw_dinghies(renderer *r)
+{
+    float eye[3];
+    camera_eye(&r->camera, eye);
+    dinghy_mesh_draw(r->mesh, eye, coarse_distance(r));
+}
+
 void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s)
 {
     r->width = width > 0 ? width : 1;
@@ -205,14 +222,14 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         river_water_update(r->river_water, sim, s);
         terrain_draw(r->ground);
         rocks_draw(r->rocks);
-        dinghy_mesh_draw(r->mesh);
+        draw_dinghies(r);
         river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
         if (r->spray) /* over the water: the droplets are above it */
             spray_draw_draw(r->spray_gl, r->spray);
         return;
     }
     riverbed_draw(r->bed);
-    dinghy_mesh_draw(r->mesh);
+    draw_dinghies(r);
     water_draw(r->water);            /* translucent, last of the scene */
     if (r->spray) /* over the water: the droplets are above it */
         spray_draw_draw(r->spray_gl, r->spray);
@@ -291,4 +308,9 @@ int render_default_follow(const renderer *r)
 int render_following(const renderer *r)
 {
     return r->follow;
+}
+
+int render_coarse_rings(const renderer *r)
+{
+    return dinghy_mesh_drawn_coarse(r->mesh);
 }

@@ -75,6 +75,10 @@ orbit_camera *render_camera(renderer *r);
 void render_follow(renderer *r, int index);
 /* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
 int render_following(const renderer *r);
+
+/* Rings the last render_draw drew at coarse detail (those covering fewer
+ * than about 100 pixels across; a CPU renderer pays for every triangle). */
+int render_coarse_rings(const renderer *r);
 /* Moves the camera along with what it follows, as render_draw does before
  * drawing (for frames that are simulated but not drawn). */
 void render_follow_update(renderer *r, const dinghy_sim *sim);

@@ -608,6 +608,36 @@ static void frames_allocate_nothing_in(dinghy_settings s)
     close_view(&v);
 }
 
+/* A ring far away is drawn with a quarter of its triangles and still shows
+ * its colour; close up, every ring is drawn whole. */
+static void far_rings_are_drawn_coarse(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    scene_view v = open_view(&s);
+    sim_step(v.sim, DROP_STEPS);
+    orbit_camera *cam = render_camera(v.r);
+    cam->pitch = 1.45f;
+    cam->distance = 12.0f; /* each ring about 60 pixels across */
+    char err[512];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    if (!o)
+        fail_msg("offscreen_create: %s", err);
+    offscreen_bind(o);
+    render_draw(v.r, v.sim, W, H, sim_time(v.sim));
+    print_message("from %.1f m: %d of %d rings coarse\n", cam->distance,
+                  render_coarse_rings(v.r), sim_ring_count(v.sim));
+    assert_int_equal(render_coarse_rings(v.r), sim_ring_count(v.sim));
+    image im = {(unsigned char *)offscreen_read(o), W, H};
+    for (int p = 0; p < sim_ring_count(v.sim); p++)
+        check_dinghy_colour(&im, &v, p);
+    cam->distance = 2.0f; /* close up: the rings fill the picture */
+    render_draw(v.r, v.sim, W, H, sim_time(v.sim));
+    assert_int_equal(render_coarse_rings(v.r), 0);
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
 static void frames_allocate_nothing(void **state)
 {
     (void)state;
@@ -990,6 +1020,7 @@ int main(void)
         cmocka_unit_test(screenshot_has_the_requested_size),
         cmocka_unit_test(screenshot_shows_dinghies_water_and_sky),
         cmocka_unit_test(every_dinghy_shows_its_colour_from_above),
+        cmocka_unit_test(far_rings_are_drawn_coarse),
         cmocka_unit_test(screenshot_changes_as_the_dinghies_fall),
         cmocka_unit_test(spray_shows_as_white_droplets),
         cmocka_unit_test(broken_shader_reports_the_driver_log),

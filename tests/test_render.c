@@ -447,6 +447,24 @@ static void screenshot_shows_dinghies_water_and_sky(void **state)
     stbi_image_free(im.px);
 }
 
+/* The rings of v after they land, drawn from above (from `distance` m,
+ * or the framing camera's when 0) into a new offscreen target of W x H. */
+static offscreen *draw_from_above(scene_view *v, float distance)
+{
+    sim_step(v->sim, DROP_STEPS);
+    orbit_camera *cam = render_camera(v->r);
+    cam->pitch = 1.45f;
+    if (distance > 0.0f)
+        cam->distance = distance;
+    char err[512];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    if (!o)
+        fail_msg("offscreen_create: %s", err);
+    offscreen_bind(o);
+    render_draw(v->r, v->sim, W, H, sim_time(v->sim));
+    return o;
+}
+
 /* Seen from above, where no dinghy hides another: every dinghy in its own
  * colour where it is, and water between them. */
 static void every_dinghy_shows_its_colour_from_above(void **state)
@@ -454,15 +472,7 @@ static void every_dinghy_shows_its_colour_from_above(void **state)
     (void)state;
     dinghy_settings s = fixed_scene();
     scene_view v = open_view(&s);
-    sim_step(v.sim, DROP_STEPS);
-    orbit_camera *cam = render_camera(v.r);
-    cam->pitch = 1.45f;
-    char err[512];
-    offscreen *o = offscreen_create(W, H, err, sizeof err);
-    if (!o)
-        fail_msg("offscreen_create: %s", err);
-    offscreen_bind(o);
-    render_draw(v.r, v.sim, W, H, sim_time(v.sim));
+    offscreen *o = draw_from_above(&v, 0.0f);
     image im = {(unsigned char *)offscreen_read(o), W, H};
     for (int p = 0; p < sim_ring_count(v.sim); p++)
         check_dinghy_colour(&im, &v, p);
@@ -615,16 +625,8 @@ static void far_rings_are_drawn_coarse(void **state)
     (void)state;
     dinghy_settings s = fixed_scene();
     scene_view v = open_view(&s);
-    sim_step(v.sim, DROP_STEPS);
+    offscreen *o = draw_from_above(&v, 12.0f); /* each ring about 60 pixels across */
     orbit_camera *cam = render_camera(v.r);
-    cam->pitch = 1.45f;
-    cam->distance = 12.0f; /* each ring about 60 pixels across */
-    char err[512];
-    offscreen *o = offscreen_create(W, H, err, sizeof err);
-    if (!o)
-        fail_msg("offscreen_create: %s", err);
-    offscreen_bind(o);
-    render_draw(v.r, v.sim, W, H, sim_time(v.sim));
     print_message("from %.1f m: %d of %d rings coarse\n", cam->distance,
                   render_coarse_rings(v.r), sim_ring_count(v.sim));
     assert_int_equal(render_coarse_rings(v.r), sim_ring_count(v.sim));

@@ -117,7 +117,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
      * (read when the context is made; a user's own setting stands). */
     int cores = omp_get_num_procs();
     char render_threads[16];
-    snprintf(render_threads, sizeof render_threads, "%d", cores > 1 ? cores - cores / 2 : 1);
+    snprintf(render_threads, sizeof render_threads, "%d", cores - cores / 2);
     if (settings->sim.solver.threads == 0)
         setenv("LP_NUM_THREADS", render_threads, 0);
     /* The window first: without a display the demo stops at once. */

@@ -179,8 +179,6 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
             cx = r->centre[0];
             cy = r->centre[1];
             sim_water_at(sim, cx, cy, r->centre[2], &wp);
-            for (int c = 0; c < 3; c++)
-                m->centre[3 * (i / (size_t)m->per_dinghy) + (size_t)c] = (float)r->centre[c];
             double nz = wp.normal[2] > 0.3 ? wp.normal[2] : 0.3;
             h = wp.height;
             gx = -wp.normal[0] / nz;
@@ -194,6 +192,10 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
         o[5] = m->nz[i];
         o[6] = (float)(h + gx * (s.x[i] - cx) + gy * (s.y[i] - cy));
     }
+    /* where each ring is, for the detail it is drawn at */
+    for (size_t p = 0; p < m->vertices / (size_t)m->per_dinghy; p++)
+        for (int c = 0; c < 3; c++)
+            m->centre[3 * p + (size_t)c] = (float)rings[p].centre[c];
     size_t bytes = sizeof(float) * FLOATS * m->vertices;
     gpu_mesh_stream(&m->gpu, m->staging, bytes, sizeof(float) * FLOATS * m->room);
 }

@@ -638,6 +638,27 @@ static void far_rings_are_drawn_coarse(void **state)
     assert_int_equal(render_coarse_rings(v.r), 0);
     offscreen_destroy(o);
     close_view(&v);
+    /* a crowd seen from close above one ring at its edge: that ring and
+     * its neighbours whole, the far side coarse (whatever the water) */
+    for (int river = 0; river < 2; river++) {
+        s = fixed_scene();
+        s.scene.count = 16;
+        if (river)
+            s.scene.index = scene_index("rapids");
+        v = open_view(&s);
+        const sim_ring_state *ring = sim_rings(v.sim);
+        cam = render_camera(v.r);
+        for (int k = 0; k < 3; k++)
+            cam->target[k] = (float)ring[0].centre[k];
+        cam->distance = 3.0f;
+        render_follow(v.r, RENDER_FOLLOW_FREE);
+        render_draw(v.r, v.sim, W, H, 0.0);
+        int coarse = render_coarse_rings(v.r);
+        print_message("%s: from 3 m above ring 0, %d of %d rings coarse\n",
+                      river ? "rapids" : "grid", coarse, sim_ring_count(v.sim));
+        assert_true(coarse > 0 && coarse < sim_ring_count(v.sim));
+        close_view(&v);
+    }
 }
 
 static void frames_allocate_nothing(void **state)

@@ -22,7 +22,7 @@ lib  = $(B)/$(1)/libdinghy_$(2).a
 .DELETE_ON_ERROR:
 
 .PHONY: all deps-build deps-test deps-bench run install clean test test-unit test-asan \
-        test-tsan test-cli test-render test-config test-audio bench bench-commit fuzz fuzz-corpus
+        test-tsan test-cli test-render test-config test-audio test-docs bench bench-commit fuzz fuzz-corpus
 all: dinghy
 
 # ---- packages: installed before anything compiles (order-only prerequisites) ----
@@ -106,7 +106,7 @@ $(B)/rel/tests/%.o: tests/%.c | deps-test
 $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,rel,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test: test-unit test-cli test-render test-asan test-tsan test-config test-audio
+test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs
 	@echo "make test: all suites passed"
 
 test-unit: $(addprefix $(B)/rel/,$(UNIT))
@@ -114,6 +114,10 @@ test-unit: $(addprefix $(B)/rel/,$(UNIT))
 
 test-cli: dinghy | deps-test
 	@bash tests/test_cli.sh ./dinghy
+
+# every citation of docs/physics.md names a section it has
+test-docs:
+	@echo "== tests/test_docs.sh" && bash tests/test_docs.sh
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer build of the suites ----
 SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

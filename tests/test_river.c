@@ -1,4 +1,4 @@
-/* Tests of the river world (physics/river.h): course, flow, surface,
+/* Tests of the river world (include/dinghy/river.h): course, flow, surface,
  * solids, determinism, and the cost of one water sample. */
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-/* Spray particles (physics/spray.h): free flight against the closed form
+/* Spray particles (include/dinghy/spray.h): free flight against the closed form
  * of gravity with linear drag, kept out of the ring tubes, dead in the
  * water or at the end of their life, within the budget, thrown where the
  * river breaks, and bit-identical for 1, 2 and 3 threads. */

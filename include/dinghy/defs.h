@@ -2,7 +2,7 @@
  * def structs): the solver (how the state is advanced), the world (gravity,
  * air and water) and the ring (mesh, size, mass, material). Every field is
  * SI; each has a defaults function. The core checks a definition itself
- * (sim_def_check in sim.h); the config layer only fills these structs. */
+ * (sim_def_check, below); the config layer only fills these structs. */
 #ifndef DINGHY_DEFS_H
 #define DINGHY_DEFS_H
 

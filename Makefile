@@ -1,10 +1,10 @@
 # dinghy: make, make run, make test, make bench, make clean.
 # Honours CC, CFLAGS, LDFLAGS, PREFIX. DINGHY_NO_DEPS=1 skips the package check.
 #
-# The build follows the layers (README "Architecture"): the physics core
-# and the scene registry are one static library, config, audio, render and
-# app one each; the program and every test binary link the libraries of the
-# layers they use, and no more.
+# The build follows the layers (README "Architecture"): the river world,
+# the physics core, the spray, the shared scenes and reference tick, config,
+# audio, render and app are one static library each; the program and every
+# test binary link the libraries of the layers they use, and no more.
 
 CC      ?= cc
 CFLAGS  ?= -O3 -march=native -g
@@ -40,13 +40,19 @@ ifndef DINGHY_NO_DEPS
 endif
 
 # ---- layers: sources, the pkg-config packages they link, and the libraries ----
-LAYERS      = app render audio config core  # in link order: each uses only those after it
-core_SRC    = $(wildcard physics/*.c scenes/*.c)
+LAYERS      = app render audio config shared spray core river  # in link order: each uses only those after it
+river_SRC   = $(wildcard river/*.c)
+core_SRC    = $(wildcard physics/*.c)
+spray_SRC   = $(wildcard spray/*.c)
+shared_SRC  = $(wildcard scenes/*.c reference/*.c)
 config_SRC  = $(wildcard config/*.c)
 audio_SRC   = $(wildcard audio/*.c)
 render_SRC  = $(wildcard render/*.c)
 app_SRC     = $(wildcard app/*.c)
+river_PKG   =
 core_PKG    =
+spray_PKG   =
+shared_PKG  =
 config_PKG  = inih
 audio_PKG   = sdl2 SDL2_mixer
 render_PKG  = glfw3 glew stb
@@ -87,15 +93,18 @@ clean:
 	rm -rf $(B) dinghy
 
 # ---- tests: each binary links the layers it tests ----
-# test_X links TEST_LAYERS_test_X (default: the core alone).
+# test_X links TEST_LAYERS_test_X (default: the core, the river, and the
+# scenes and reference tick of shared, which tests/support.c uses).
 TESTS = $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
-TEST_LAYERS_test_config = config core
-TEST_LAYERS_test_watch  = app config core
-TEST_LAYERS_test_panel  = app config core
-TEST_LAYERS_test_audio  = audio core
-TEST_LAYERS_test_render = app render audio config core
-TEST_LAYERS_test_play   = app render audio config core
-test_layers = $(or $(TEST_LAYERS_$(1)),core)
+TEST_LAYERS_CORE        = shared core river
+TEST_LAYERS_test_spray  = shared spray core river
+TEST_LAYERS_test_config = config shared spray core river
+TEST_LAYERS_test_watch  = app config shared spray core river
+TEST_LAYERS_test_panel  = app config shared spray core river
+TEST_LAYERS_test_audio  = audio $(TEST_LAYERS_CORE)
+TEST_LAYERS_test_render = $(LAYERS)
+TEST_LAYERS_test_play   = $(LAYERS)
+test_layers = $(or $(TEST_LAYERS_$(1)),$(TEST_LAYERS_CORE))
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 UNIT = $(filter-out test_render test_audio,$(TESTS))
 
@@ -185,8 +194,9 @@ FUZZ = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-
 $(B)/fuzz/%.o: %.c | deps-test
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ) -fsanitize=fuzzer-no-link -c $< -o $@
-$(B)/fuzz/fuzz_config: $(B)/fuzz/tests/fuzz_config.o $(call libs,fuzz,config core)
-	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ) -fsanitize=fuzzer $^ $(call pkglibs,config core) -o $@
+FUZZ_LAYERS = config shared spray core river
+$(B)/fuzz/fuzz_config: $(B)/fuzz/tests/fuzz_config.o $(call libs,fuzz,$(FUZZ_LAYERS))
+	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ) -fsanitize=fuzzer $^ $(call pkglibs,$(FUZZ_LAYERS)) -o $@
 
 test-config: dinghy fuzz-corpus
 	@bash tests/test_config_cli.sh ./dinghy

@@ -17,7 +17,7 @@
 #include "config/config.h"
 #include "config/find.h"
 #include "config/watch.h"
-#include "physics/defs.h"
+#include "dinghy/defs.h"
 
 #define DINGHY_VERSION "0.1.0"
 

@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../physics/reference.h"
+#include "../reference/reference.h"
 #include "bench_floor.h"
 #include "../physics/sim.h"
 #include "report.h"

@@ -2,7 +2,7 @@
 #ifndef DINGHY_BENCH_H
 #define DINGHY_BENCH_H
 
-#include "../physics/defs.h"
+#include "dinghy/defs.h"
 #include "../scenes/scene.h"
 
 typedef struct {

@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 #include "../physics/sim.h"
-#include "../physics/spray.h"
+#include "dinghy/spray.h"
 #include "../scenes/scene.h"
 
 /* Rings a scene has room for beyond its own: the cap of drop-ins. */

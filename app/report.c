@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "dinghy/river.h"
+
 static void vec(FILE *out, const double v[3])
 {
     fprintf(out, "[%.9g, %.9g, %.9g]", v[0], v[1], v[2]);

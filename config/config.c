@@ -230,12 +230,12 @@ int config_check_origins(const dinghy_settings *settings, const config_origins *
                          const char *fallback, diag_list *d)
 {
     enum { MAX_PROBLEMS = 32 };
-    sim_problem problems[MAX_PROBLEMS];
+    dinghy_problem problems[MAX_PROBLEMS];
     int rings = scene_of(&settings->scene)->ring_count(&settings->scene);
     int n = sim_def_check(&settings->sim, rings, problems, MAX_PROBLEMS);
     int before = d->count;
     for (int i = 0; i < n && i < MAX_PROBLEMS; i++) {
-        const sim_problem *p = &problems[i];
+        const dinghy_problem *p = &problems[i];
         const param_key *k = param_for_field(p->part, p->offset);
         char where[512], value[64];
         if (!k) {

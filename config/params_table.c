@@ -20,7 +20,7 @@ static const char *scene_choice(int i)
     return i >= 0 && i < scene_registry_count ? scene_registry[i]->name : NULL;
 }
 
-/* Names in the order of the enums of physics/defs.h. */
+/* Names in the order of the enums of include/dinghy/defs.h. */
 static const char *water_model_choice(int i)
 {
     static const char *const names[] = {"exact", "seed"};

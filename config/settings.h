@@ -5,8 +5,8 @@
 #define DINGHY_SETTINGS_H
 
 #include "../audio/audio_params.h"
-#include "../physics/defs.h"
-#include "../physics/spray.h"
+#include "dinghy/defs.h"
+#include "dinghy/spray.h"
 #include "../scenes/scene.h"
 #include "../render/render_params.h"
 

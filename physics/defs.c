@@ -1,6 +1,6 @@
 /* Definition defaults, the checks the core makes of a definition, and the
  * table of fields that may change on a running simulation. */
-#include "defs.h"
+#include "dinghy/defs.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "shape.h"
+#include "sim.h"
 
 solver_def solver_def_default(void)
 {
@@ -137,33 +138,20 @@ int sim_def_substeps(const sim_def *d)
 
 /* ---- checks ---- */
 
-typedef struct {
-    sim_problem *out;
-    int max, count;
-} problems;
-
-static void problem(problems *ps, sim_def_part part, size_t offset, const char *quantity,
+static void problem(dinghy_problems *ps, sim_def_part part, size_t offset, const char *quantity,
                     double value, double min, double max, const char *fmt, ...)
 {
-    if (ps->count < ps->max) {
-        sim_problem *p = &ps->out[ps->count];
-        p->part = part;
-        p->offset = offset;
-        p->quantity = quantity;
-        p->value = value;
-        p->min = min;
-        p->max = max;
-        p->related = 0;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(p->reason, sizeof p->reason, fmt, ap);
-        va_end(ap);
-    }
-    ps->count++;
+    dinghy_problem *p = dinghy_problem_add(ps, part, offset, quantity, value, min, max);
+    if (!p)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->reason, sizeof p->reason, fmt, ap);
+    va_end(ap);
 }
 
 /* A field that must lie in [min, max] (NaN fails too). */
-static void range(problems *ps, sim_def_part part, size_t offset, const char *quantity,
+static void range(dinghy_problems *ps, sim_def_part part, size_t offset, const char *quantity,
                   double value, double min, double max, const char *why)
 {
     if (!(value >= min && value <= max))
@@ -173,55 +161,45 @@ static void range(problems *ps, sim_def_part part, size_t offset, const char *qu
 #define RING(f) SIM_PART_RING, offsetof(ring_def, f)
 
 /* Names the other fields a cross-field problem involves (the last one added). */
-static void relate(problems *ps, size_t a, size_t b)
+static void relate(dinghy_problems *ps, size_t a, size_t b)
 {
     if (ps->count > ps->max || ps->count == 0)
         return;
-    sim_problem *p = &ps->out[ps->count - 1];
+    dinghy_problem *p = &ps->out[ps->count - 1];
     p->related = 2;
     p->related_offset[0] = a;
     p->related_offset[1] = b;
 }
 
-/* The river's own check, each problem (one line, "field = value ...")
- * mapped to its field. */
-static void river_problems(problems *ps, const river_def *r)
+/* The river's own check, its problems moved into the world part: the
+ * offset of the river within world_def added to each field's. */
+static void river_problems(dinghy_problems *ps, const river_def *r)
 {
-    static const struct { const char *name; size_t offset; } fields[] = {
-        {"speed", offsetof(river_def, speed)}, {"waves", offsetof(river_def, waves)},
-        {"width", offsetof(river_def, width)}, {"depth", offsetof(river_def, depth)},
-        {"length", offsetof(river_def, length)}, {"bend", offsetof(river_def, bend)},
-        {"drop_height", offsetof(river_def, drop_height)},
-        {"drop_length", offsetof(river_def, drop_length)},
-        {"bank_height", offsetof(river_def, bank_height)}, {"chop", offsetof(river_def, chop)},
-        {"rocks", offsetof(river_def, rocks)}, {"drops", offsetof(river_def, drops)},
-    };
-    char msg[2048];
-    if (river_def_check(r, msg, sizeof msg) == 0)
-        return;
-    for (char *line = msg; *line;) {
-        size_t len = strcspn(line, "\n");
-        size_t name_len = strcspn(line, " =");
-        size_t offset = 0;
-        for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
-            if (strlen(fields[i].name) == name_len && !strncmp(line, fields[i].name, name_len))
-                offset = fields[i].offset;
-        problem(ps, SIM_PART_WORLD, offsetof(world_def, river) + offset, "river", NAN, NAN, NAN,
-                "%.*s", (int)len, line);
-        if (offset == offsetof(river_def, drops) || offset == offsetof(river_def, rocks)) {
-            /* how many fit depends on the length too */
-            size_t length = offsetof(world_def, river) + offsetof(river_def, length);
-            relate(ps, length, length);
+    enum { MAX_RIVER = 16 };
+    dinghy_problem rp[MAX_RIVER];
+    int n = river_def_check(r, rp, MAX_RIVER);
+    const size_t base = offsetof(world_def, river);
+    for (int i = 0; i < n; i++) {
+        if (i >= MAX_RIVER) { /* counted, not described */
+            ps->count++;
+            continue;
         }
-        line += len + (line[len] == '\n');
+        dinghy_problem *p = dinghy_problem_add(ps, SIM_PART_WORLD, base + rp[i].offset,
+                                               rp[i].quantity, rp[i].value, rp[i].min, rp[i].max);
+        if (!p)
+            continue;
+        memcpy(p->reason, rp[i].reason, sizeof p->reason);
+        p->related = rp[i].related;
+        for (int j = 0; j < rp[i].related; j++)
+            p->related_offset[j] = base + rp[i].related_offset[j];
     }
 }
 #define SOLVER(f) SIM_PART_SOLVER, offsetof(solver_def, f)
 #define WORLD(f) SIM_PART_WORLD, offsetof(world_def, f)
 
-int sim_def_check(const sim_def *d, int rings, sim_problem *out, int max)
+int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
 {
-    problems ps = {out, out ? max : 0, 0};
+    dinghy_problems ps = {out, out ? max : 0, 0};
     const ring_def *r = &d->ring;
     range(&ps, SOLVER(dt), "time step", d->solver.dt, 1e-9, 1.0, "the time step must be positive");
     range(&ps, SOLVER(substeps), "substeps", d->solver.substeps, 0, 100000,

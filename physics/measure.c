@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "fnv.h"
+#include "dinghy/fnv.h"
 #include "hydro.h"
 #include "skin.h"
 

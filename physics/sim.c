@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dinghy/river.h"
+
 #include "skin.h"
 #include "tick.h"
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "defs.h"
+#include "dinghy/defs.h"
 
 typedef struct dinghy_sim dinghy_sim;
 
@@ -26,6 +26,10 @@ typedef struct dinghy_sim dinghy_sim;
  * memory runs out, with a message in err. */
 dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len);
 void sim_destroy(dinghy_sim *sim);
+
+/* Bytes of heap a simulation of `rings` rings will hold, from the same
+ * sizes the allocator uses (see sim_sizes in sim_layout.h). */
+size_t sim_memory_estimate(const sim_def *def, int rings);
 
 /* Where and how a ring starts: the undeformed ring (axis z, centred on
  * the origin) rotated, moved and set moving as a whole. */

@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "dinghy/river.h"
+
 /* Rows whose centre is closer than this to a solid, beyond the tube
  * radius, check every vertex for contact (a ring moves a few centimetres
  * between two samples). */

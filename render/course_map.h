@@ -6,7 +6,7 @@
 #ifndef DINGHY_COURSE_MAP_H
 #define DINGHY_COURSE_MAP_H
 
-#include "../physics/river.h"
+#include "dinghy/river.h"
 
 /* How far past each end the drawn river continues straight, m. */
 #define COURSE_MAP_EXTENSION 260.0

@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "../physics/sim.h"
-#include "../physics/spray.h"
+#include "dinghy/spray.h"
 #include "camera.h"
 
 typedef struct renderer renderer;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../physics/river.h"
+#include "dinghy/river.h"
 
 typedef struct rocks rocks;
 

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../physics/spray.h"
+#include "dinghy/spray.h"
 
 typedef struct spray_draw spray_draw;
 

@@ -5,6 +5,8 @@
 
 #include <math.h>
 
+#include "dinghy/river.h"
+
 /* Half the width a ring centre may use at arc length s, m. */
 static double usable_half_width(const river_course *c, double s, double reach)
 {

@@ -18,7 +18,7 @@
 #include "../config/params_table.h"
 #include "../config/save.h"
 #include "../config/watch.h"
-#include "../physics/river.h"
+#include "dinghy/river.h"
 #include "../render/hud.h"
 
 typedef struct {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../physics/reference.h"
+#include "../reference/reference.h"
 
 static const double PI = 3.14159265358979323846;
 

@@ -4,6 +4,7 @@
  * fields are tested in test_river.c. */
 #include "support.h"
 
+#include "dinghy/river.h"
 #include "../physics/hydro.h"
 
 #include <inttypes.h>

@@ -22,7 +22,7 @@
 #include "../app/capture.h"
 #include "../app/frame_clock.h"
 #include "../audio/scene_sound.h"
-#include "../physics/river.h"
+#include "dinghy/river.h"
 #include "../render/camera.h"
 #include "../render/course_map.h"
 #include "../render/crowd_camera.h"

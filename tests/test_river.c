@@ -1,4 +1,4 @@
-/* Tests of the river world (physics/river.h): course, flow, surface,
+/* Tests of the river world (include/dinghy/river.h): course, flow, surface,
  * solids, determinism, and the cost of one water sample. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../physics/river.h"
+#include "dinghy/river.h"
 
 #define PI 3.14159265358979323846
 #define G 9.81
@@ -69,14 +69,16 @@ static double surface_speed(const river_world *w, double s, double n)
 static void test_def_check(void **state)
 {
     (void)state;
-    char msg[512];
+    dinghy_problem p[4];
     river_def d = river_def_default();
-    assert_int_equal(river_def_check(&d, msg, sizeof msg), 0);
+    assert_int_equal(river_def_check(&d, p, 4), 0);
     d.width = 2.0;
     d.speed = NAN;
-    assert_int_equal(river_def_check(&d, msg, sizeof msg), 2);
-    assert_non_null(strstr(msg, "width = 2 m"));
-    assert_non_null(strstr(msg, "speed"));
+    assert_int_equal(river_def_check(&d, p, 4), 2);
+    assert_int_equal(p[0].offset, offsetof(river_def, speed));
+    assert_int_equal(p[1].offset, offsetof(river_def, width));
+    assert_true(p[1].value == 2.0 && p[1].min == 4.0 && p[1].max == 40.0);
+    assert_non_null(strstr(p[1].reason, "width = 2 m"));
     assert_null(river_create(&d));
     d = river_def_default();
     d.rocks = 1000;

@@ -1,10 +1,11 @@
-/* Spray particles (physics/spray.h): free flight against the closed form
+/* Spray particles (include/dinghy/spray.h): free flight against the closed form
  * of gravity with linear drag, kept out of the ring tubes, dead in the
  * water or at the end of their life, within the budget, thrown where the
  * river breaks, and bit-identical for 1, 2 and 3 threads. */
 #include "support.h"
 
-#include "../physics/spray.h"
+#include "dinghy/river.h"
+#include "dinghy/spray.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -416,12 +417,13 @@ static void test_definition_is_checked(void **state)
 {
     (void)state;
     spray_def d = spray_def_default();
-    char msg[256];
-    assert_int_equal(spray_def_check(&d, msg, sizeof msg), 0);
+    dinghy_problem p[4];
+    assert_int_equal(spray_def_check(&d, p, 4), 0);
     d.budget = 0;
     d.restitution = 1.5;
-    assert_int_equal(spray_def_check(&d, msg, sizeof msg), 2);
-    assert_non_null(strstr(msg, "restitution"));
+    assert_int_equal(spray_def_check(&d, p, 4), 2);
+    assert_int_equal(p[1].offset, offsetof(spray_def, restitution));
+    assert_non_null(strstr(p[1].reason, "restitution"));
     assert_null(spray_create(&d, 1));
 }
 

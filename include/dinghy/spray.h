@@ -27,7 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sim.h"
+#include "problem.h"
+
+/* The simulation the spray reads (the core's sim.h). */
+typedef struct dinghy_sim dinghy_sim;
 
 /* What a spray system is made of. */
 typedef struct {
@@ -59,10 +62,11 @@ typedef struct {
  * break spots 1 m apart (at most 512), 65536 rows. */
 spray_def spray_def_default(void);
 
-/* Checks every field; returns the number of problems (0 when valid) and
- * writes them, one per line (field, value, allowed range), into msg (len
- * bytes, may be 0). */
-int spray_def_check(const spray_def *def, char *msg, size_t len);
+/* Checks every field against its allowed range. Writes at most max
+ * problems into out (may be NULL when max is 0), each with the field's
+ * offset in spray_def (part 0); returns how many there are in all (0 when
+ * valid). */
+int spray_def_check(const spray_def *def, dinghy_problem *out, int max);
 
 typedef struct spray_system spray_system;
 

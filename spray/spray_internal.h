@@ -1,10 +1,16 @@
-/* The spray system's insides, shared by its files (spray.c: life cycle,
- * motion and views; spray_rings.c: ring tubes and the push-out;
- * spray_sources.c: what throws droplets). Not part of the API. */
+/* The spray system's insides, shared by its files. Not part of the API.
+ * The files call each other one way only: spray_store.c (the generator
+ * and the particle store) and spray_def.c (defaults and check) at the
+ * bottom; spray_rings.c (ring tubes and the push-out) and spray_sources.c
+ * (what throws droplets) on the store; spray.c (life cycle, motion and
+ * views) on top. */
 #ifndef DINGHY_SPRAY_INTERNAL_H
 #define DINGHY_SPRAY_INTERNAL_H
 
-#include "spray.h"
+#include "dinghy/river.h"
+#include "dinghy/spray.h"
+
+#include "../physics/sim.h"
 
 /* The ring tubes of the current state, rebuilt every step: per row (one
  * segment of one ring) its centre, tube radius and mean velocity; per ring
@@ -43,6 +49,9 @@ double spray_uniform(spray_system *sp, double lo, double hi);
 /* Appends one particle with life time ttl (s); 0 when the budget is full
  * (counted as dropped). */
 int spray_add(spray_system *sp, const double pos[3], const double vel[3], double ttl);
+
+/* Writes particle i's position (m) and velocity (m/s). */
+void spray_store(spray_system *sp, size_t i, const double p[3], const double v[3]);
 
 /* Tubes: rebuilds the rows and bounds from sim's state (OpenMP, threads). */
 void spray_tubes_update(spray_tubes *t, const dinghy_sim *sim, int max_rows, int threads);

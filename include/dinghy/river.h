@@ -21,29 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "water_surface.h"
-
-typedef struct {
-    /* live: river_set_live changes these without a rebuild */
-    double speed;       /* surface speed mid-channel in the straight reaches, m/s */
-    double waves;       /* standing-wave amplitude below drops, m; rock waves and
-                           chop scale with it; 0 = a smooth surface */
-    /* rebuild: river_create again to change these */
-    double width;       /* channel width at the water line in the straight reaches, m */
-    double depth;       /* water depth mid-channel in the straight reaches, m */
-    double length;      /* course length from the upstream start to the end, m */
-    double bend;        /* bend radius of the centre line, in widths */
-    double drop_height; /* fall of the surface over each drop, m */
-    double drop_length; /* length scale of each drop: the surface falls as
-                           tanh((s - s_drop) / drop_length), m */
-    double bank_height; /* height of the bank tops above the water, m */
-    double chop;        /* travelling-chop amplitude as a fraction of waves */
-    int rocks;          /* number of rocks (boulders standing out of the water) */
-    int drops;          /* number of drops */
-    uint64_t seed;      /* seed of the layout: bend turns, rocks, chop */
-} river_def;
-
-typedef struct river_world river_world;
+#include "river_def.h"
 
 /* Read-only view of the course for renderer and dump; points into the
  * world, valid until river_destroy. */
@@ -67,15 +45,6 @@ typedef struct {
     double speed;          /* current live speed, m/s */
     double waves;          /* current live wave amplitude, m */
 } river_course;
-
-/* The built-in defaults: 2.5 m/s, 12 m wide, 1.5 m deep, 100 m long, bends
- * of 2.5 widths radius, 3 drops of 0.4 m, 6 rocks, 0.15 m waves. */
-river_def river_def_default(void);
-
-/* Checks every field against its allowed range. Returns the number of
- * problems (0 when valid) and writes them, one per line (field, value,
- * allowed range, reason), into msg (len bytes, may be 0). */
-int river_def_check(const river_def *d, char *msg, size_t len);
 
 /* Builds the course tables, rocks and lookup grid (a few ms). Returns NULL
  * when d is invalid or memory runs out. */

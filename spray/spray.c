@@ -1,5 +1,7 @@
 /* Spray: the life cycle, the motion of the droplets and the views
- * (spray.h). Sources are in spray_sources.c, ring tubes in spray_rings.c. */
+ * (spray.h), on top of the spray's files: sources are in spray_sources.c,
+ * ring tubes in spray_rings.c, the particle store in spray_store.c and the
+ * definition in spray_def.c. */
 #include "spray_internal.h"
 
 #include <math.h>
@@ -8,70 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fnv.h"
-
-/* Checks of one field: name, value, allowed range. */
-typedef struct {
-    char *msg;
-    size_t len, used;
-    int problems;
-} spray_check;
-
-static void range(spray_check *c, const char *name, double v, double lo, double hi)
-{
-    if (v >= lo && v <= hi) /* NaN fails both */
-        return;
-    c->problems++;
-    if (c->len > c->used) {
-        int n = snprintf(c->msg + c->used, c->len - c->used, "%s = %g: allowed %g .. %g\n",
-                         name, v, lo, hi);
-        c->used = n > 0 ? c->used + (size_t)n : c->used;
-        c->used = c->used < c->len ? c->used : c->len;
-    }
-}
-
-spray_def spray_def_default(void)
-{
-    spray_def d = {
-        .budget = 4096,
-        .drag_rate = 1.5,   /* droplets of a few mm: terminal speed about 6.5 m/s */
-        .restitution = 0.3, /* water beads off a wet skin with little bounce */
-        .friction = 0.2,
-        .lifetime = 3.0,
-        .size = 0.05,       /* a billboard stands for a puff of droplets: seen from afar */
-        .splash_gain = 0.5,
-        .hit_gain = 20.0,
-        .event_max = 200,
-        .throw_ratio = 0.8,
-        .river_rate = 8.0,
-        .spot_spacing = 1.0,
-        .max_spots = 512,
-        .max_rows = 65536,
-    };
-    return d;
-}
-
-int spray_def_check(const spray_def *d, char *msg, size_t len)
-{
-    spray_check c = {msg, len, 0, 0};
-    if (msg && len)
-        msg[0] = '\0';
-    range(&c, "budget", d->budget, 1, 1 << 24);
-    range(&c, "drag_rate (1/s)", d->drag_rate, 0.0, 100.0);
-    range(&c, "restitution", d->restitution, 0.0, 1.0);
-    range(&c, "friction", d->friction, 0.0, 1.0);
-    range(&c, "lifetime (s)", d->lifetime, 1e-3, 600.0);
-    range(&c, "size (m)", d->size, 0.0, 1.0);
-    range(&c, "splash_gain (1/(m/s))", d->splash_gain, 0.0, 1e3);
-    range(&c, "hit_gain (1/(m/s))", d->hit_gain, 0.0, 1e4);
-    range(&c, "event_max", d->event_max, 0, 1 << 20);
-    range(&c, "throw_ratio", d->throw_ratio, 0.0, 10.0);
-    range(&c, "river_rate (1/s/(m/s))", d->river_rate, 0.0, 1e4);
-    range(&c, "spot_spacing (m)", d->spot_spacing, 0.05, 100.0);
-    range(&c, "max_spots", d->max_spots, 0, 1 << 20);
-    range(&c, "max_rows", d->max_rows, 3, 1 << 24);
-    return c.problems;
-}
+#include "dinghy/fnv.h"
 
 spray_system *spray_create(const spray_def *def, uint64_t seed)
 {
@@ -115,42 +54,6 @@ void spray_destroy(spray_system *sp)
     free(sp->spots.xy);
     free(sp->spots.carry);
     free(sp);
-}
-
-double spray_uniform(spray_system *sp, double lo, double hi)
-{
-    /* splitmix64: a full-period generator from a 64-bit counter */
-    uint64_t z = (sp->rng += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
-    return lo + (hi - lo) * (double)(z >> 11) * 0x1.0p-53;
-}
-
-/* Writes particle i's position (m) and velocity (m/s). */
-static void store(spray_system *sp, size_t i, const double p[3], const double v[3])
-{
-    sp->x[i] = (float)p[0];
-    sp->y[i] = (float)p[1];
-    sp->z[i] = (float)p[2];
-    sp->vx[i] = (float)v[0];
-    sp->vy[i] = (float)v[1];
-    sp->vz[i] = (float)v[2];
-}
-
-int spray_add(spray_system *sp, const double pos[3], const double vel[3], double ttl)
-{
-    if (sp->count >= (size_t)sp->def.budget) {
-        sp->dropped++;
-        return 0;
-    }
-    size_t i = sp->count++;
-    store(sp, i, pos, vel);
-    sp->age[i] = 0.0f;
-    sp->ttl[i] = (float)ttl;
-    sp->life[i] = 1.0f;
-    sp->dead[i] = 0;
-    return 1;
 }
 
 int spray_emit(spray_system *sp, const double pos[3], const double vel[3], int n)
@@ -200,7 +103,7 @@ static void move_one(spray_system *sp, const dinghy_sim *sim, const river_world 
     int dead = !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
                || fabs(p[0]) + fabs(p[1]) > SIM_WORLD_SIZE
                || (river && river_solid_distance(river, p[0], p[1], p[2], NULL) < 0.0);
-    store(sp, i, p, v);
+    spray_store(sp, i, p, v);
     sp->age[i] = age;
     sp->life[i] = 1.0f - age / sp->ttl[i];
     sp->dead[i] = (unsigned char)dead;

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "sim.h"
+#include "../physics/sim.h"
 
 typedef struct ref_sim ref_sim;
 

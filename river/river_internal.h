@@ -1,11 +1,14 @@
-/* Inside the river world: the tables river_course.c builds and
- * river_flow.c / river_solid.c read. Not part of the public API. */
+/* Inside the river world: the tables river_world.c builds and the other
+ * river files read. Not part of the public API. The files call each other
+ * one way only: river_frame.c (geometry) at the bottom; river_flow.c and
+ * river_solid.c on it; river_world.c (building, live change, spawning) on
+ * top, with river_def.c (defaults and check) beside. */
 #ifndef DINGHY_RIVER_INTERNAL_H
 #define DINGHY_RIVER_INTERNAL_H
 
 #include <stdint.h>
 
-#include "river.h"
+#include "dinghy/river.h"
 
 #define RIVER_G 9.81          /* gravity, m/s^2 */
 #define RIVER_DS 0.25         /* station spacing along the course, m */
@@ -96,11 +99,26 @@ struct river_world {
     double *vpoint, *vs, *vwidth, *vdepth, *vrock, *vdrop;
 };
 
+/* ---- river_frame.c: the geometry ---- */
+
+/* Point (X, Y) and tangent (c, s) of station p's piece at offset t (m), in
+ * the station's frame. Build and lookup use this same function, so the
+ * stations lie exactly on the curve it defines. */
+void river_piece(const river_stn *p, double t, double *X, double *Y, double *c, double *s);
+
+/* The piece (station index) holding arc length s, and the offset t (m) into it. */
+int river_piece_of(const river_world *w, double s, double *t);
+
+/* Fills the frame's course quantities at piece i, offset t (m). */
+void river_frame_fill(const river_world *w, int i, double t, river_frame *f);
+
 /* Channel frame of (x, y). */
 void river_frame_at(const river_world *w, double x, double y, river_frame *f);
 
 /* Centre line point and unit tangent at arc length s. */
 void river_curve_at(const river_world *w, double s, double c[2], double t[2]);
+
+/* ---- river_solid.c and river_flow.c ---- */
 
 /* Ground height at the frame's point and its horizontal gradient. */
 double river_ground_frame(const river_world *w, const river_frame *f, double grad[2]);

@@ -5,8 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "shape.h"
-
 typedef struct { double x, y, z; } vec3;
 
 static vec3 add(vec3 a, vec3 b) { return (vec3){a.x + b.x, a.y + b.y, a.z + b.z}; }
@@ -24,6 +22,19 @@ struct ref_sim {
     vec3 *centre;     /* P */
     vec3 *seg_push;   /* repulsion per segment, P*M */
 };
+
+/* Grid point (m, n) of the undeformed torus (axis z, centred on the
+ * origin), m: the closed form written out here again, so that the oracle
+ * shares no code with the tick it checks (the core's copy is private). */
+static void torus_point(double R, double r, int M, int N, int m, int n, double out[3])
+{
+    const double two_pi = 6.283185307179586476925286766559;
+    double phi = two_pi * m / M, theta = two_pi * n / N;
+    double rho = R + r * cos(theta);
+    out[0] = rho * cos(phi);
+    out[1] = rho * sin(phi);
+    out[2] = r * sin(theta);
+}
 
 static size_t vid(const ref_sim *r, int p, int m, int n)
 {

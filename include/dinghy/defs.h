@@ -2,13 +2,14 @@
  * def structs): the solver (how the state is advanced), the world (gravity,
  * air and water) and the ring (mesh, size, mass, material). Every field is
  * SI; each has a defaults function. The core checks a definition itself
- * (sim_def_check in sim.h); the config layer only fills these structs. */
+ * (sim_def_check, below); the config layer only fills these structs. */
 #ifndef DINGHY_DEFS_H
 #define DINGHY_DEFS_H
 
 #include <stddef.h>
 
-#include "river.h"
+#include "problem.h"
+#include "river_def.h"
 
 /* How the state is advanced. */
 typedef struct {
@@ -102,31 +103,17 @@ int sim_def_substeps(const sim_def *def);
 double ring_rest_area(const ring_def *ring);
 double ring_rest_volume(const ring_def *ring);
 
-/* Which definition a field belongs to, for sim_problem and the live table. */
+/* Which definition a field belongs to: the part of a sim_def problem
+ * (dinghy_problem.part) and of the live table. */
 typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING } sim_def_part;
 
-/* One problem with a definition: which field (part and byte offset within
- * that part's struct), the quantity in words, its value, the allowed range
- * and why. */
-typedef struct {
-    sim_def_part part;
-    size_t offset;        /* offsetof(the part's struct, field) */
-    const char *quantity; /* e.g. "spring band B" */
-    double value;
-    double min, max;      /* allowed range; NaN where there is no single range */
-    char reason[200];     /* one sentence, physical quantities only */
-    int related;          /* other fields of the same part involved (0 to 2) */
-    size_t related_offset[2];
-} sim_problem;
-
 /* Checks a definition for `rings` rings: the mesh invariants, the sizes and
- * that the simulation fits in memory. Writes at most max problems into out
- * (may be NULL when max is 0); returns how many there are in all. */
-int sim_def_check(const sim_def *def, int rings, sim_problem *out, int max);
-
-/* Bytes of heap a simulation of `rings` rings will hold, from the same
- * sizes the allocator uses (see sim_sizes in sim_layout.h). */
-size_t sim_memory_estimate(const sim_def *def, int rings);
+ * that the simulation fits in memory; the river's own check
+ * (river_def_check) with its problems in the world part. Writes at most max
+ * problems into out (may be NULL when max is 0), each with its part
+ * (sim_def_part) and the field's offset within that part's struct; returns
+ * how many there are in all. */
+int sim_def_check(const sim_def *def, int rings, dinghy_problem *out, int max);
 
 /* Whether a field (part, offset) may change on a running simulation
  * through sim_set_live; the others need a new simulation. Said once, here. */

@@ -2,6 +2,7 @@
  * vsync, keys and statistics. */
 #include "demo.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,10 @@
 #include "../physics/sim.h"
 #include "../render/hud.h"
 #include "../render/input.h"
+#include "../render/offscreen.h"
+#include "../render/png.h"
 #include "../render/render.h"
 #include "../render/window.h"
-#include "capture.h"
 #include "report.h"
 #include "frame_clock.h"
 #include "input_script.h"
@@ -46,21 +48,6 @@ static void stats_update(stats_window *w, hud_stats *h, double now, double sim_n
     w->frames = w->steps = 0;
     w->step_wall = 0.0;
     w->sim_start = sim_now;
-}
-
-static void screenshot(renderer *r, dinghy_sim *sim, render_window *win, double t)
-{
-    char path[64], err[512];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(path, sizeof path, "dinghy-%Y%m%d-%H%M%S.png", &tm);
-    int w, h;
-    window_framebuffer_size(win, &w, &h);
-    if (capture_snapshot(r, sim, w, h, t, path, err, sizeof err) == 0)
-        printf("dinghy: saved %s\n", path);
-    else
-        fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
 }
 
 /* Pans each event by where it shows on screen: -1 left edge, 1 right edge. */
@@ -354,6 +341,37 @@ static void demo_hud(demo *d, double now)
     render_hud(d->r, text, 1.5f * window_ui_scale(d->win));
 }
 
+/* P: the window as shown (the frame, the HUD, the panel), drawn again
+ * offscreen at the framebuffer's size, to dinghy-YYYYMMDD-HHMMSS.png in
+ * the current directory (written whole: a temporary file renamed). */
+static void demo_capture(demo *d, int fw, int fh, double now)
+{
+    char path[64], tmp[128], err[512] = "";
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(path, sizeof path, "dinghy-%Y%m%d-%H%M%S.png", &tm);
+    offscreen *o = offscreen_create(fw, fh, err, sizeof err);
+    if (o) {
+        float scale = 1.5f * window_ui_scale(d->win);
+        offscreen_bind(o);
+        render_draw(d->r, d->sim, fw, fh, now);
+        render_hud(d->r, d->text, scale);
+        if (d->show_panel)
+            render_panel(d->r, d->panel_text, scale, NULL);
+        report_tmp_name(path, tmp, sizeof tmp);
+        if (png_write_rgb(tmp, offscreen_read(o), fw, fh, err, sizeof err) != 0)
+            remove(tmp);
+        else if (report_rename_tmp(tmp, path) != 0)
+            snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+        offscreen_destroy(o);
+    }
+    if (err[0])
+        fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
+    else
+        printf("dinghy: saved %s\n", path);
+}
+
 /* Draws the state as it stands, the HUD and the panel (skipped while
  * minimised: 0 x 0), and saves a screenshot when asked. */
 static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double now)
@@ -371,8 +389,8 @@ static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double no
     /* the mouse over the panel works the panel, elsewhere the scene */
     input_set_panel(d->in, d->panel_box.x0, d->panel_box.y0,
                     d->show_panel ? d->panel_box.x1 : 0.0f, d->show_panel ? d->panel_box.y1 : 0.0f);
-    if (a->screenshot) /* the capture */
-        screenshot(d->r, d->sim, d->win, now);
+    if (a->screenshot)
+        demo_capture(d, fw, fh, now);
 }
 
 /* After a blow-up: back to the last good state (and the settings before a

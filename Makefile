@@ -86,8 +86,59 @@ dinghy: $(B)/rel/dinghy.o $(call libs,rel,$(LAYERS))
 run: all
 	@./dinghy
 
-install: dinghy
-	install -D -m 755 dinghy $(DESTDIR)$(PREFIX)/bin/dinghy
+# ---- install, by the GNU conventions: make install [PREFIX=/usr]
+# [DESTDIR=/stage] [bindir=... mandir=... datadir=...]; make uninstall
+# with the same variables removes exactly what it put ----
+.PHONY: uninstall deps-install test-install
+prefix      = $(PREFIX)
+exec_prefix = $(prefix)
+bindir      = $(exec_prefix)/bin
+datarootdir = $(prefix)/share
+datadir     = $(datarootdir)
+mandir      = $(datarootdir)/man
+man1dir     = $(mandir)/man1
+INSTALL         = install
+INSTALL_PROGRAM = $(INSTALL) -m 755
+INSTALL_DATA    = $(INSTALL) -m 644
+# what make install puts, and make uninstall removes
+INSTALLED = $(DESTDIR)$(bindir)/dinghy $(DESTDIR)$(man1dir)/dinghy.1 \
+            $(DESTDIR)$(datadir)/dinghy/dinghy.ini
+
+deps-install:
+ifndef DINGHY_NO_DEPS
+	@scripts/deps.sh build install
+endif
+# The man page is the program's --help (help2man, Debian's help2man); run
+# through PATH so that its usage line says "dinghy", not "./dinghy".
+$(B)/dinghy.1: dinghy | deps-install
+	@mkdir -p $(dir $@)
+	PATH="$(CURDIR):$$PATH" help2man --no-info --output=$@ \
+	  --name="soft-body inflatable rings tumbling down river rapids" dinghy
+
+install: dinghy $(B)/dinghy.1
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DESTDIR)$(man1dir) $(DESTDIR)$(datadir)/dinghy
+	$(INSTALL_PROGRAM) dinghy $(DESTDIR)$(bindir)/dinghy
+	$(INSTALL_DATA) $(B)/dinghy.1 $(DESTDIR)$(man1dir)/dinghy.1
+	$(INSTALL_DATA) dinghy.ini $(DESTDIR)$(datadir)/dinghy/dinghy.ini
+
+# Also the directories install made, once empty: dinghy's own always; in
+# a staging DESTDIR every empty one up to DESTDIR (on a live system bin/,
+# share/man/ ... stay, as the GNU conventions want).
+uninstall:
+	rm -f $(INSTALLED)
+	rmdir $(DESTDIR)$(datadir)/dinghy 2>/dev/null || true
+ifneq ($(DESTDIR),)
+	@for d in $(bindir) $(man1dir) $(datadir); do \
+	  while [ "$$d" != / ] && [ "$$d" != . ] && rmdir "$(DESTDIR)$$d" 2>/dev/null; do \
+	    d=$$(dirname "$$d"); done; done
+endif
+
+# ---- the README's pictures, made again by the program as it is now:
+# docs/pictures.sh runs each row of docs/pictures.txt (scripted captures,
+# --input docs/*.txt); PICTURES="a.png b.png" makes only those ----
+.PHONY: pictures
+pictures: dinghy | deps-test
+	@$(XVFB) bash docs/pictures.sh ./dinghy $(PICTURES)
 
 clean:
 	rm -rf $(B) dinghy
@@ -115,7 +166,7 @@ $(B)/rel/tests/%.o: tests/%.c | deps-test
 $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,rel,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs
+test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs test-install
 	@echo "make test: all suites passed"
 
 test-unit: $(addprefix $(B)/rel/,$(UNIT))
@@ -127,6 +178,10 @@ test-cli: dinghy | deps-test
 # every citation of docs/physics.md names a section it has
 test-docs:
 	@echo "== tests/test_docs.sh" && bash tests/test_docs.sh
+
+# make install and make uninstall into a staging directory (DESTDIR)
+test-install: dinghy | deps-install
+	@bash tests/test_install.sh "$(MAKE)"
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer build of the suites ----
 SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

@@ -2,6 +2,7 @@
  * vsync, keys and statistics. */
 #include "demo.h"
 
+#include <errno.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,10 @@
 #include "../physics/sim.h"
 #include "../render/hud.h"
 #include "../render/input.h"
+#include "../render/offscreen.h"
+#include "../render/png.h"
 #include "../render/render.h"
 #include "../render/window.h"
-#include "capture.h"
 #include "report.h"
 #include "frame_clock.h"
 #include "input_script.h"
@@ -46,21 +48,6 @@ static void stats_update(stats_window *w, hud_stats *h, double now, double sim_n
     w->frames = w->steps = 0;
     w->step_wall = 0.0;
     w->sim_start = sim_now;
-}
-
-static void screenshot(renderer *r, dinghy_sim *sim, render_window *win, double t)
-{
-    char path[64], err[512];
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    strftime(path, sizeof path, "dinghy-%Y%m%d-%H%M%S.png", &tm);
-    int w, h;
-    window_framebuffer_size(win, &w, &h);
-    if (capture_snapshot(r, sim, w, h, t, path, err, sizeof err) == 0)
-        printf("dinghy: saved %s\n", path);
-    else
-        fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
 }
 
 /* Pans each event by where it shows on screen: -1 left edge, 1 right edge. */
@@ -102,319 +89,442 @@ static int renderer_for(renderer **r, input **in, render_window *win, dinghy_sim
     return *r && *in ? 0 : -1;
 }
 
-int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt)
-{
-    const long max_frames = opt->max_frames;
+/* Everything the demo holds while it runs; demo_open fills it, demo_close
+ * frees whatever of it was made. */
+typedef struct {
+    dinghy_settings *settings;
+    config_watch *watch;         /* NULL: no config file followed */
+    const demo_options *opt;
+    render_window *win;
+    input_script *script;        /* --input, or NULL */
+    dinghy_sim *sim;
+    renderer *r;
+    input *in;
+    spray_system *spray;         /* the droplets, or NULL */
+    spray_def spray_now;         /* the definition spray was made from */
+    reload_guard guard;          /* the last good state, for a rollback */
+    audio *snd;                  /* NULL: no sound */
+    panel *pn;
+    play_state play;             /* the hands: grab, throw, puncture */
+    frame_clock clock;
+
+    reload_report rep;           /* the last reload's outcome */
+    int show_reload_errors;      /* the last reload was rejected: its errors on the HUD */
+    char rollback_note[320];     /* on the HUD until rollback_until (wall time, s) */
+    double rollback_until;
+    int paused, show_help, show_panel;
+    render_text_box panel_box;   /* where the panel was drawn, for the mouse */
+
+    hud_stats hs;
+    stats_window sw;
+    double last;                 /* wall time of the last frame, s */
+    /* totals over the whole run, for the summary line at exit */
+    long total_frames, total_steps;
+    double total_step_wall, total_sim, run_start;
+
+    /* set up once: no allocation per frame */
+    char text[HUD_TEXT_MAX], panel_text[HUD_TEXT_MAX];
+    float pan[SIM_EVENT_CAPACITY];
     char err[1024];
-    render_window *win = NULL;
-    input_script *script = NULL;
-    if (opt->input && !(script = input_script_load(opt->input, err, sizeof err))) {
-        fprintf(stderr, "dinghy: %s\n", err);
-        return 2;
-    }
+} demo;
+
+/* The frame loop goes on while a step returns DEMO_GO; anything else is
+ * the exit code. */
+enum { DEMO_GO = -1 };
+
+/* The HUD's numbers that come from the simulation's make-up: after the
+ * simulation is made, rebuilt or rolled back. */
+static void hud_take_sim(hud_stats *hs, const dinghy_sim *sim)
+{
+    hs->threads = sim_threads(sim);
+    hs->substeps = sim_substeps(sim);
+    hs->dinghies = sim_ring_count(sim);
+    hs->vertices = sim_vertex_count(sim);
+}
+
+/* After the simulation was replaced or its settings changed: the spray to
+ * the (maybe new) renderer, the clock to the time step, the HUD's numbers. */
+static void demo_resync(demo *d)
+{
+    render_attach_spray(d->r, d->spray);
+    frame_clock_init(&d->clock, d->settings->sim.solver.dt);
+    hud_take_sim(&d->hs, d->sim);
+}
+
+/* Prints err and returns code: for a failed step. */
+static int demo_fail(const demo *d, const char *msg, int code)
+{
+    fprintf(stderr, "dinghy: %s\n", msg ? msg : d->err);
+    return code;
+}
+
+/* Frees whatever demo_open made (each free takes NULL). */
+static void demo_close(demo *d)
+{
+    reload_guard_free(&d->guard);
+    if (d->r)
+        render_attach_spray(d->r, NULL);
+    spray_destroy(d->spray);
+    panel_destroy(d->pn);
+    input_script_free(d->script);
+    audio_close(d->snd);
+    reload_report_free(&d->rep);
+    input_detach(d->in);
+    render_destroy(d->r);
+    sim_destroy(d->sim);
+    window_close(d->win);
+}
+
+/* The script, the window, the simulation, the renderer and its input,
+ * the spray, the rollback guard, the sound and the panel. Returns DEMO_GO,
+ * or the exit code after one line on stderr (the caller closes d). */
+static int demo_open(demo *d)
+{
+    dinghy_settings *s = d->settings;
+    if (d->opt->input && !(d->script = input_script_load(d->opt->input, d->err, sizeof d->err)))
+        return demo_fail(d, NULL, 2);
     /* A CPU renderer (Mesa's llvmpipe) rasterises on threads of its own
      * while the physics steps: it gets the cores the physics leaves it
      * (read when the context is made; a user's own setting stands). */
     int cores = omp_get_num_procs();
     char render_threads[16];
     snprintf(render_threads, sizeof render_threads, "%d", cores - cores / 2);
-    if (settings->sim.solver.threads == 0)
+    if (s->sim.solver.threads == 0)
         setenv("LP_NUM_THREADS", render_threads, 0);
     /* The window first: without a display the demo stops at once. */
-    if (window_open(&win, "dinghy: rapids", settings->render.width, settings->render.height, 1, err,
-                    sizeof err) != WINDOW_OK) {
-        fprintf(stderr, "dinghy: %s\n", err);
-        input_script_free(script);
-        return 4;
-    }
-    if (opt->config_note)
-        fprintf(stderr, "dinghy: %s\n", opt->config_note);
-    dinghy_sim *sim = play_scene_create(&settings->sim, &settings->scene, err, sizeof err);
-    if (!sim) {
-        fprintf(stderr, "dinghy: %s\n", err);
-        window_close(win);
-        input_script_free(script);
-        return 2;
-    }
-    if (settings->sim.solver.threads == 0 && window_software_renderer() && omp_get_num_procs() > 1) {
+    if (window_open(&d->win, "dinghy: rapids", s->render.width, s->render.height, 1, d->err,
+                    sizeof d->err) != WINDOW_OK)
+        return demo_fail(d, NULL, 4);
+    if (d->opt->config_note)
+        fprintf(stderr, "dinghy: %s\n", d->opt->config_note);
+    if (!(d->sim = play_scene_create(&s->sim, &s->scene, d->err, sizeof d->err)))
+        return demo_fail(d, NULL, 2);
+    if (s->sim.solver.threads == 0 && window_software_renderer() && cores > 1) {
         /* All cores for the tick would leave none for a CPU renderer: the
          * two then stall each other (measured here: 5x slower steps). */
-        int threads = omp_get_num_procs() / 2;
-        sim_set_threads(sim, threads);
+        int threads = cores / 2;
+        sim_set_threads(d->sim, threads);
         fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s), so the physics uses %d of "
                 "%d cores and draws at the same time; set sim.threads or --threads to choose\n",
-                window_renderer_name(), threads, omp_get_num_procs());
+                window_renderer_name(), threads, cores);
     }
-    renderer *r = render_create(sim, err, sizeof err);
-    input *in = r ? input_attach(win, render_camera(r)) : NULL;
-    if (!in) {
-        fprintf(stderr, "dinghy: %s\n", r ? "out of memory" : err);
-        render_destroy(r);
-        sim_destroy(sim);
-        window_close(win);
-        input_script_free(script);
-        return 4;
-    }
+    d->r = render_create(d->sim, d->err, sizeof d->err);
+    d->in = d->r ? input_attach(d->win, render_camera(d->r)) : NULL;
+    if (!d->in)
+        return demo_fail(d, d->r ? "out of memory" : NULL, 4);
 
     /* the droplets: stepped with the physics, drawn by the renderer */
-    spray_system *spray = play_spray_create(&settings->spray, settings->scene.seed);
-    render_attach_spray(r, spray);
-    spray_def spray_now = settings->spray;
-
-    reload_guard guard;
-    if (reload_guard_init(&guard, sim, settings) != 0) {
-        fprintf(stderr, "dinghy: out of memory\n");
-        input_detach(in);
-        render_destroy(r);
-        sim_destroy(sim);
-        window_close(win);
-        input_script_free(script);
-        return 2;
-    }
-    char rollback_note[320] = ""; /* on the HUD for a while after a rollback */
-    double rollback_until = 0.0;
-    /* totals over the whole run, for the summary line at exit */
-    long total_frames = 0, total_steps = 0;
-    double total_step_wall = 0.0, total_sim = 0.0, run_start = window_time();
-
+    d->spray = play_spray_create(&s->spray, s->scene.seed);
+    render_attach_spray(d->r, d->spray);
+    d->spray_now = s->spray;
+    if (reload_guard_init(&d->guard, d->sim, s) != 0)
+        return demo_fail(d, "out of memory", 2);
+    d->run_start = window_time();
     /* No sound device is not an error: audio_open says so in one line. */
-    audio *snd = settings->audio.enabled ? audio_open(&settings->audio, AUDIO_REALTIME, opt->mute) : NULL;
-    static float pan[SIM_EVENT_CAPACITY]; /* set up once: no allocation per frame */
-    reload_report rep = {0};
-    int show_reload_errors = 0;
+    d->snd = s->audio.enabled ? audio_open(&s->audio, AUDIO_REALTIME, d->opt->mute) : NULL;
 
-    frame_clock clock;
-    frame_clock_init(&clock, settings->sim.solver.dt);
-    hud_stats hs = {0};
-    hs.threads = sim_threads(sim);
-    hs.substeps = sim_substeps(sim);
-    hs.dinghies = sim_ring_count(sim);
-    hs.vertices = sim_vertex_count(sim);
-    hs.follow = -1;
-    int paused = 0, show_help = 1, rc = 0, max_frames_left = 1;
-    char text[HUD_TEXT_MAX];
-    double last = window_time();
-    stats_window sw = {last, 0, 0, 0.0, sim_time(sim)};
+    frame_clock_init(&d->clock, s->sim.solver.dt);
+    hud_take_sim(&d->hs, d->sim);
+    d->hs.follow = -1;
+    d->show_help = 1;
+    d->last = window_time();
+    d->sw = (stats_window){d->last, 0, 0, 0.0, sim_time(d->sim)};
+    play_init(&d->play);
+    if (!(d->pn = panel_create()))
+        return demo_fail(d, "out of memory", 2);
+    if (d->opt->source)
+        panel_set_source(d->pn, d->opt->source);
+    return DEMO_GO;
+}
 
-    play_state play;
-    play_init(&play);
-    panel *pn = panel_create();
-    if (!pn) {
-        fprintf(stderr, "dinghy: out of memory\n");
-        rc = 2;
-        max_frames_left = 0;
-    } else if (opt->source) {
-        panel_set_source(pn, opt->source);
+/* Input: polls the window, plays the script's events due by now, and
+ * takes the keys that act on the demo itself (pause, help, speed, camera,
+ * reset) into *a. *fw x *fh: the framebuffer, pixels. Returns 0 on quit. */
+static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
+{
+    window_framebuffer_size(d->win, fw, fh);
+    input_set_viewport(d->in, *fw, *fh);
+    window_poll();
+    if (d->script) /* the script's events due by now, as if typed */
+        input_script_play(d->script, sim_time(d->sim), d->settings->render.width,
+                          d->settings->render.height, *fw, *fh, d->in);
+    *a = input_take(d->in);
+    if (a->quit)
+        return 0;
+    if (a->toggle_pause % 2)
+        d->paused = !d->paused;
+    if (a->toggle_help % 2)
+        d->show_help = !d->show_help;
+    for (int i = 0; i < a->faster; i++)
+        frame_clock_change_speed(&d->clock, 1);
+    for (int i = 0; i < a->slower; i++)
+        frame_clock_change_speed(&d->clock, -1);
+    renderer *r = d->r;
+    if (a->follow_next) { /* cycles 0, 1, ..., P-1, then the crowd (river) or off */
+        int now_following = render_following(r);
+        int next = (now_following < 0 ? -1 : now_following) + a->follow_next;
+        render_follow(r, next < sim_ring_count(d->sim) ? next : render_default_follow(r));
+    } else if (a->panned) {
+        render_follow(r, RENDER_FOLLOW_FREE);
     }
-    int show_panel = 0;
-    render_text_box panel_box = {0};
-    static char panel_text[HUD_TEXT_MAX]; /* set up once: no allocation per frame */
-
-    for (long frame = 0; max_frames_left && !window_should_close(win) &&
-                         (max_frames <= 0 || frame < max_frames); frame++) {
-        int fw, fh;
-        window_framebuffer_size(win, &fw, &fh);
-        input_set_viewport(in, fw, fh);
-        window_poll();
-        if (script) /* the script's events due by now, as if typed */
-            input_script_play(script, sim_time(sim), settings->render.width,
-                              settings->render.height, fw, fh, in);
-        input_actions a = input_take(in);
-        if (a.quit)
-            break;
-        if (a.toggle_pause % 2)
-            paused = !paused;
-        if (a.toggle_help % 2)
-            show_help = !show_help;
-        for (int i = 0; i < a.faster; i++)
-            frame_clock_change_speed(&clock, 1);
-        for (int i = 0; i < a.slower; i++)
-            frame_clock_change_speed(&clock, -1);
-        if (a.follow_next) { /* cycles 0, 1, ..., P-1, then the crowd (river) or off */
-            int now_following = render_following(r);
-            int next = (now_following < 0 ? -1 : now_following) + a.follow_next;
-            render_follow(r, next < sim_ring_count(sim) ? next : render_default_follow(r));
-        } else if (a.panned) {
-            render_follow(r, RENDER_FOLLOW_FREE);
-        }
-        if (a.free_camera % 2) /* C: free the camera, or follow the crowd again */
-            render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
-                                                                       : RENDER_FOLLOW_FREE);
-        if (a.reset) {
-            play_init(&play);
-            if (spray)
-                spray_clear(spray);
-            scene_rebuild(sim, &settings->scene);
-            sim_clear_events(sim);
-            clock.backlog = 0.0;
-        }
-
-        /* Hot reload: a save of the config file, or a change on the panel,
-         * applies on this frame (one path: reload_apply). */
-        if (a.toggle_panel % 2)
-            show_panel = !show_panel;
-        dinghy_settings before = *settings;
-        reload_result rr = watch ? reload_poll(watch, settings, &sim, &rep) : RELOAD_NONE;
-        if (rr == RELOAD_NONE && show_panel)
-            rr = play_panel(pn, &a, &panel_box, settings, &sim, &rep, watch);
-        reload_guard_edited(&guard, sim, &before, settings, rr);
-        if (rr != RELOAD_NONE) {
-            reload_report_print(&rep, stderr);
-            show_reload_errors = rr == RELOAD_REJECTED;
-            if (rr == RELOAD_REBUILT && renderer_for(&r, &in, win, sim, err, sizeof err) != 0) {
-                fprintf(stderr, "dinghy: %s\n", err);
-                rc = 4;
-                break;
-            }
-            if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
-                if (memcmp(&spray_now, &settings->spray, sizeof spray_now) != 0) {
-                    spray_destroy(spray); /* a new budget: a new system */
-                    spray = play_spray_create(&settings->spray, settings->scene.seed);
-                    spray_now = settings->spray;
-                }
-                render_attach_spray(r, spray); /* also to a rebuilt renderer */
-                frame_clock_init(&clock, settings->sim.solver.dt);
-                audio_set_params(snd, &settings->audio);
-                hs.threads = sim_threads(sim);
-                hs.substeps = sim_substeps(sim);
-                hs.dinghies = sim_ring_count(sim);
-                hs.vertices = sim_vertex_count(sim);
-            }
-        }
-
-        double now = window_time();
-        long steps = frame_clock_steps(&clock, now - last);
-        last = now;
-        if (paused)
-            steps = a.single_step;
-        /* the hands act before the steps: a drag spreads over them */
-        play_frame(&play, &a, sim, render_camera(r), fw, fh,
-                   (double)steps * settings->sim.solver.dt);
-        hs.dinghies = sim_ring_count(sim);
-        hs.vertices = sim_vertex_count(sim);
-        /* Draw the state as it stands, then step while the frame is
-         * rasterised: a CPU renderer does that on its own threads, so the
-         * physics and the pixels overlap instead of taking turns. The
-         * picture is one frame behind the physics. */
-        if (fw > 0 && fh > 0) { /* 0 x 0 while minimised */
-            render_draw(r, sim, fw, fh, now);
-            sw.frames++;
-            total_frames++;
-            stats_update(&sw, &hs, now, sim_time(sim));
-            hs.sim_time = sim_time(sim);
-            hs.paused = paused;
-            hs.speed = clock.speed;
-            hs.follow = render_following(r);
-            hs.spray = spray ? (long)spray_count(spray) : 0;
-            hs.spray_budget = spray ? (long)spray_budget(spray) : 0;
-            hud_format(text, sizeof text, &hs, show_help);
-            if (show_reload_errors)
-                hud_append_reload(text, sizeof text, &rep);
-            if (play.note[0]) {
-                size_t used = strlen(text);
-                snprintf(text + used, sizeof text - used, "\n\n%s", play.note);
-            }
-            if (rollback_note[0] && now < rollback_until) {
-                size_t used = strlen(text);
-                snprintf(text + used, sizeof text - used, "\n\n%s", rollback_note);
-            }
-            render_hud(r, text, 1.5f * window_ui_scale(win));
-            if (show_panel) {
-                panel_format(pn, settings, panel_text, sizeof panel_text);
-                render_panel(r, panel_text, 1.5f * window_ui_scale(win), &panel_box);
-            }
-            /* the mouse over the panel works the panel, elsewhere the scene */
-            input_set_panel(in, panel_box.x0, panel_box.y0, show_panel ? panel_box.x1 : 0.0f,
-                            show_panel ? panel_box.y1 : 0.0f);
-            if (a.screenshot)
-                screenshot(r, sim, win, now);
-        }
-        window_flush();
-        double t0 = omp_get_wtime();
-        long done = steps > 0 ? sim_step(sim, steps) : 0;
-        double spent = omp_get_wtime() - t0;
-        frame_clock_measured(&clock, paused ? 0 : done, spent);
-        sw.steps += done;
-        sw.step_wall += spent;
-        total_steps += done;
-        total_step_wall += spent;
-        total_sim += (double)done * settings->sim.solver.dt;
-        if (sim_blowup(sim).happened) {
-            /* Back to the last good state (and the settings before a live
-             * edit); the window stays open. */
-            char line[2048];
-            dinghy_sim *was = sim;
-            double blew_at = sim_blowup(sim).time;
-            reload_guard_result g = reload_guard_rollback(&guard, &sim, settings, 1, line, sizeof line);
-            if (g == GUARD_NOT_ROLLED_BACK) {
-                rc = report_blowup(sim);
-                break;
-            }
-            if (g == GUARD_SAME_SETTINGS)
-                paused = 1; /* the same settings would blow up the same way again */
-            fprintf(stderr, "dinghy: %s%s\n", line, g == GUARD_SAME_SETTINGS ? "; paused (the "
-                    "same settings blow up again: edit the config file, or R to reset)" : "");
-            snprintf(rollback_note, sizeof rollback_note, "blew up at t = %.2f s: rolled back to "
-                     "t = %.2f s%s", blew_at, guard.cp_time,
-                     g == GUARD_SAME_SETTINGS ? ", paused (same settings)" :
-                     " and the settings before the edit");
-            rollback_until = window_time() + 10.0;
-            if (sim != was && renderer_for(&r, &in, win, sim, err, sizeof err) != 0) {
-                fprintf(stderr, "dinghy: %s\n", err);
-                rc = 4;
-                break;
-            }
-            render_attach_spray(r, spray);
-            frame_clock_init(&clock, settings->sim.solver.dt);
-            hs.threads = sim_threads(sim);
-            hs.substeps = sim_substeps(sim);
-            hs.dinghies = sim_ring_count(sim);
-            hs.vertices = sim_vertex_count(sim);
-        } else if (done > 0) {
-            reload_guard_frame(&guard, sim, settings);
-        }
-
-        /* Sound: this frame's contact starts and splashes, panned by where
-         * they are on screen; the water loop follows the river's flow where
-         * the camera looks (on still water: how fast the dinghies go). */
-        if (snd) {
-            size_t n;
-            const sim_event *ev = sim_events(sim, &n, NULL);
-            event_pans(r, ev, n, fw, pan);
-            audio_scene sc = audio_scene_of(sim);
-            const float *look = render_camera(r)->target; /* the water where the camera looks */
-            double at[3] = {look[0], look[1], look[2]};
-            audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc),
-                                   audio_hiss_level(sc.leak)};
-            audio_frame(snd, &fi, ev, pan, n);
-        }
-        if (spray) /* this frame's splashes and hits throw droplets */
-            spray_step(spray, sim, (double)done * settings->sim.solver.dt, sim_threads(sim));
-        sim_clear_events(sim);
-
-        double swap_start = omp_get_wtime();
-        window_swap(win); /* waits for the frame the renderer drew meanwhile */
-        frame_clock_waited(&clock, omp_get_wtime() - swap_start);
+    if (a->free_camera % 2) /* C: free the camera, or follow the crowd again */
+        render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
+                                                                   : RENDER_FOLLOW_FREE);
+    if (a->reset) {
+        play_init(&d->play);
+        if (d->spray)
+            spray_clear(d->spray);
+        scene_rebuild(d->sim, &d->settings->scene);
+        sim_clear_events(d->sim);
+        d->clock.backlog = 0.0;
     }
-    /* One line on how it went: the HUD's numbers over the whole run. */
-    double wall = window_time() - run_start;
+    if (a->toggle_panel % 2)
+        d->show_panel = !d->show_panel;
+    return 1;
+}
+
+/* Hot reload: a save of the config file, or a change on the panel,
+ * applies on this frame (one path: reload_apply). Returns DEMO_GO or the
+ * exit code. */
+static int demo_reload(demo *d, const input_actions *a)
+{
+    dinghy_settings before = *d->settings;
+    reload_result rr = d->watch ? reload_poll(d->watch, d->settings, &d->sim, &d->rep)
+                                : RELOAD_NONE;
+    if (rr == RELOAD_NONE && d->show_panel)
+        rr = play_panel(d->pn, a, &d->panel_box, d->settings, &d->sim, &d->rep, d->watch);
+    reload_guard_edited(&d->guard, d->sim, &before, d->settings, rr);
+    if (rr == RELOAD_NONE)
+        return DEMO_GO;
+    reload_report_print(&d->rep, stderr);
+    d->show_reload_errors = rr == RELOAD_REJECTED;
+    if (rr == RELOAD_REBUILT && renderer_for(&d->r, &d->in, d->win, d->sim, d->err,
+                                             sizeof d->err) != 0)
+        return demo_fail(d, NULL, 4);
+    if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
+        if (memcmp(&d->spray_now, &d->settings->spray, sizeof d->spray_now) != 0) {
+            spray_destroy(d->spray); /* a new budget: a new system */
+            d->spray = play_spray_create(&d->settings->spray, d->settings->scene.seed);
+            d->spray_now = d->settings->spray;
+        }
+        audio_set_params(d->snd, &d->settings->audio);
+        demo_resync(d);
+    }
+    return DEMO_GO;
+}
+
+/* The HUD: the statistics, the key help, and the notes of the moment (a
+ * rejected reload's errors, the hands' last action, a rollback). */
+static void demo_hud(demo *d, double now)
+{
+    hud_stats *hs = &d->hs;
+    stats_update(&d->sw, hs, now, sim_time(d->sim));
+    hs->sim_time = sim_time(d->sim);
+    hs->paused = d->paused;
+    hs->speed = d->clock.speed;
+    hs->follow = render_following(d->r);
+    hs->spray = d->spray ? (long)spray_count(d->spray) : 0;
+    hs->spray_budget = d->spray ? (long)spray_budget(d->spray) : 0;
+    char *text = d->text;
+    size_t len = sizeof d->text;
+    hud_format(text, len, hs, d->show_help);
+    if (d->show_reload_errors)
+        hud_append_reload(text, len, &d->rep);
+    if (d->play.note[0]) {
+        size_t used = strlen(text);
+        snprintf(text + used, len - used, "\n\n%s", d->play.note);
+    }
+    if (d->rollback_note[0] && now < d->rollback_until) {
+        size_t used = strlen(text);
+        snprintf(text + used, len - used, "\n\n%s", d->rollback_note);
+    }
+    render_hud(d->r, text, 1.5f * window_ui_scale(d->win));
+}
+
+/* P: the window as shown (the frame, the HUD, the panel), drawn again
+ * offscreen at the framebuffer's size, to dinghy-YYYYMMDD-HHMMSS.png in
+ * the current directory (written whole: a temporary file renamed). */
+static void demo_capture(demo *d, int fw, int fh, double now)
+{
+    char path[64], tmp[128], err[512] = "";
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(path, sizeof path, "dinghy-%Y%m%d-%H%M%S.png", &tm);
+    offscreen *o = offscreen_create(fw, fh, err, sizeof err);
+    if (o) {
+        float scale = 1.5f * window_ui_scale(d->win);
+        offscreen_bind(o);
+        render_draw(d->r, d->sim, fw, fh, now);
+        render_hud(d->r, d->text, scale);
+        if (d->show_panel)
+            render_panel(d->r, d->panel_text, scale, NULL);
+        report_tmp_name(path, tmp, sizeof tmp);
+        if (png_write_rgb(tmp, offscreen_read(o), fw, fh, err, sizeof err) != 0)
+            remove(tmp);
+        else if (report_rename_tmp(tmp, path) != 0)
+            snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
+        offscreen_destroy(o);
+    }
+    if (err[0])
+        fprintf(stderr, "dinghy: screenshot failed: %s\n", err);
+    else
+        printf("dinghy: saved %s\n", path);
+}
+
+/* Draws the state as it stands, the HUD and the panel (skipped while
+ * minimised: 0 x 0), and saves a screenshot when asked. */
+static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double now)
+{
+    if (fw <= 0 || fh <= 0)
+        return;
+    render_draw(d->r, d->sim, fw, fh, now);
+    d->sw.frames++;
+    d->total_frames++;
+    demo_hud(d, now);
+    if (d->show_panel) {
+        panel_format(d->pn, d->settings, d->panel_text, sizeof d->panel_text);
+        render_panel(d->r, d->panel_text, 1.5f * window_ui_scale(d->win), &d->panel_box);
+    }
+    /* the mouse over the panel works the panel, elsewhere the scene */
+    input_set_panel(d->in, d->panel_box.x0, d->panel_box.y0,
+                    d->show_panel ? d->panel_box.x1 : 0.0f, d->show_panel ? d->panel_box.y1 : 0.0f);
+    if (a->screenshot)
+        demo_capture(d, fw, fh, now);
+}
+
+/* After a blow-up: back to the last good state (and the settings before a
+ * live edit); the window stays open. Returns DEMO_GO or the exit code. */
+static int demo_rollback(demo *d)
+{
+    char line[2048];
+    dinghy_sim *was = d->sim;
+    double blew_at = sim_blowup(d->sim).time;
+    reload_guard_result g = reload_guard_rollback(&d->guard, &d->sim, d->settings, 1, line,
+                                                  sizeof line);
+    if (g == GUARD_NOT_ROLLED_BACK)
+        return report_blowup(d->sim);
+    if (g == GUARD_SAME_SETTINGS)
+        d->paused = 1; /* the same settings would blow up the same way again */
+    fprintf(stderr, "dinghy: %s%s\n", line, g == GUARD_SAME_SETTINGS ? "; paused (the "
+            "same settings blow up again: edit the config file, or R to reset)" : "");
+    snprintf(d->rollback_note, sizeof d->rollback_note, "blew up at t = %.2f s: rolled back to "
+             "t = %.2f s%s", blew_at, d->guard.cp_time,
+             g == GUARD_SAME_SETTINGS ? ", paused (same settings)" :
+             " and the settings before the edit");
+    d->rollback_until = window_time() + 10.0;
+    if (d->sim != was && renderer_for(&d->r, &d->in, d->win, d->sim, d->err, sizeof d->err) != 0)
+        return demo_fail(d, NULL, 4);
+    demo_resync(d);
+    return DEMO_GO;
+}
+
+/* Steps the physics `steps` times (while the frame is rasterised), with
+ * the statistics, and rolls back a blow-up. *done: the steps made.
+ * Returns DEMO_GO or the exit code. */
+static int demo_step(demo *d, long steps, long *done)
+{
+    double dt = d->settings->sim.solver.dt;
+    double t0 = omp_get_wtime();
+    *done = steps > 0 ? sim_step(d->sim, steps) : 0;
+    double spent = omp_get_wtime() - t0;
+    frame_clock_measured(&d->clock, d->paused ? 0 : *done, spent);
+    d->sw.steps += *done;
+    d->sw.step_wall += spent;
+    d->total_steps += *done;
+    d->total_step_wall += spent;
+    d->total_sim += (double)*done * dt;
+    if (sim_blowup(d->sim).happened)
+        return demo_rollback(d);
+    if (*done > 0)
+        reload_guard_frame(&d->guard, d->sim, d->settings);
+    return DEMO_GO;
+}
+
+/* Sound: this frame's contact starts and splashes, panned by where they
+ * are on screen; the water loop follows the river's flow where the camera
+ * looks (on still water: how fast the dinghies go). */
+static void demo_sound(demo *d, int fw, double now)
+{
+    if (!d->snd)
+        return;
+    size_t n;
+    const sim_event *ev = sim_events(d->sim, &n, NULL);
+    event_pans(d->r, ev, n, fw, d->pan);
+    audio_scene sc = audio_scene_of(d->sim);
+    const float *look = render_camera(d->r)->target; /* the water where the camera looks */
+    double at[3] = {look[0], look[1], look[2]};
+    audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(d->sim, at, &sc),
+                           audio_hiss_level(sc.leak)};
+    audio_frame(d->snd, &fi, ev, d->pan, n);
+}
+
+/* One frame: input, reload, the hands, draw (with the HUD), step the
+ * physics meanwhile, sound and spray, then show the frame. Returns
+ * DEMO_GO or the exit code. */
+static int demo_frame(demo *d)
+{
+    input_actions a;
+    int fw, fh;
+    if (!demo_input(d, &a, &fw, &fh))
+        return 0;
+    int rc = demo_reload(d, &a);
+    if (rc != DEMO_GO)
+        return rc;
+
+    double now = window_time();
+    long steps = frame_clock_steps(&d->clock, now - d->last);
+    d->last = now;
+    if (d->paused)
+        steps = a.single_step;
+    /* the hands act before the steps: a drag spreads over them */
+    play_frame(&d->play, &a, d->sim, render_camera(d->r), fw, fh,
+               (double)steps * d->settings->sim.solver.dt);
+    d->hs.dinghies = sim_ring_count(d->sim);
+    d->hs.vertices = sim_vertex_count(d->sim);
+    /* Draw the state as it stands, then step while the frame is
+     * rasterised: a CPU renderer does that on its own threads, so the
+     * physics and the pixels overlap instead of taking turns. The picture
+     * is one frame behind the physics. */
+    demo_draw(d, &a, fw, fh, now);
+    window_flush();
+    long done;
+    if ((rc = demo_step(d, steps, &done)) != DEMO_GO)
+        return rc;
+    demo_sound(d, fw, now);
+    if (d->spray) /* this frame's splashes and hits throw droplets */
+        spray_step(d->spray, d->sim, (double)done * d->settings->sim.solver.dt,
+                   sim_threads(d->sim));
+    sim_clear_events(d->sim);
+
+    double swap_start = omp_get_wtime();
+    window_swap(d->win); /* waits for the frame the renderer drew meanwhile */
+    frame_clock_waited(&d->clock, omp_get_wtime() - swap_start);
+    return DEMO_GO;
+}
+
+/* One line on how it went: the HUD's numbers over the whole run. */
+static void demo_summary(const demo *d)
+{
+    double wall = window_time() - d->run_start;
     printf("demo: frames %ld  wall %.2f s  %.1f frames/s  simulated %.3f s  reached %.2fx real "
-           "time  physics %.3f ms/step (%ld steps, %d threads)\n", total_frames, wall,
-           wall > 0.0 ? (double)total_frames / wall : 0.0, total_sim,
-           wall > 0.0 ? total_sim / wall : 0.0,
-           total_steps ? 1000.0 * total_step_wall / (double)total_steps : 0.0, total_steps,
-           sim_threads(sim));
+           "time  physics %.3f ms/step (%ld steps, %d threads)\n", d->total_frames, wall,
+           wall > 0.0 ? (double)d->total_frames / wall : 0.0, d->total_sim,
+           wall > 0.0 ? d->total_sim / wall : 0.0,
+           d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
+           d->total_steps, sim_threads(d->sim));
     fflush(stdout);
-    reload_guard_free(&guard);
-    render_attach_spray(r, NULL);
-    spray_destroy(spray);
-    panel_destroy(pn);
-    input_script_free(script);
-    audio_close(snd);
-    reload_report_free(&rep);
-    input_detach(in);
-    render_destroy(r);
-    sim_destroy(sim);
-    window_close(win);
-    return rc;
+}
+
+int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt)
+{
+    demo d = {.settings = settings, .watch = watch, .opt = opt};
+    int rc = demo_open(&d);
+    for (long frame = 0; rc == DEMO_GO && !window_should_close(d.win) &&
+                         (opt->max_frames <= 0 || frame < opt->max_frames); frame++)
+        rc = demo_frame(&d);
+    if (d.pn) /* opened to the end */
+        demo_summary(&d);
+    demo_close(&d);
+    return rc == DEMO_GO ? 0 : rc;
 }

@@ -8,8 +8,15 @@
  * handed out. */
 #include "save.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "build.h"
 #include "config.h"
@@ -302,4 +309,155 @@ int config_set_flags(const dinghy_settings *s, char *buf, size_t len)
         }
     }
     return count;
+}
+
+/* ---- the file ---- */
+
+/* Writes text to path whole or not at all: into a temporary file beside
+ * it (PATH.PID.tmp), with mode's permissions, synced, then renamed over
+ * path. Returns 0, or -1 with errno (and no temporary file left). */
+static int write_whole(const char *path, const char *text, size_t len, const struct stat *mode)
+{
+    char tmp[PATH_MAX + 32];
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* left by a killed run of this pid */
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(fd, "w");
+    if (!f) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+        return -1;
+    }
+    int bad = fwrite(text, 1, len, f) != len || fflush(f) != 0
+              || (mode && fchmod(fileno(f), mode->st_mode & 07777) != 0) || fsync(fileno(f)) != 0;
+    int e = errno;
+    if (fclose(f) != 0 && !bad) {
+        bad = 1;
+        e = errno;
+    }
+    if (!bad && rename(tmp, path) == 0)
+        return 0;
+    if (!bad)
+        e = errno;
+    unlink(tmp);
+    errno = e ? e : EIO;
+    return -1;
+}
+
+/* When path is a symbolic link (or a chain of them), the file it names in
+ * the end, into out; returns 1, or 0 when path is no link (or a loop). */
+static int link_target(const char *path, char *out, size_t len)
+{
+    char cur[PATH_MAX], next[PATH_MAX];
+    snprintf(cur, sizeof cur, "%s", path);
+    struct stat st;
+    int hops = 0;
+    for (; hops < 40 && lstat(cur, &st) == 0 && S_ISLNK(st.st_mode); hops++) {
+        ssize_t n = readlink(cur, next, sizeof next - 1);
+        if (n < 0)
+            return 0;
+        next[n] = '\0';
+        const char *slash = strrchr(cur, '/');
+        if (next[0] == '/' || !slash) /* absolute, or relative to the current directory */
+            snprintf(cur, sizeof cur, "%s", next);
+        else /* relative to the link's directory */
+            snprintf(cur + (slash - cur) + 1, sizeof cur - (size_t)(slash - cur) - 1, "%s", next);
+    }
+    if (hops == 0 || hops == 40)
+        return 0;
+    snprintf(out, len, "%s", cur);
+    return 1;
+}
+
+static size_t field_size(const param_key *k)
+{
+    return k->type == PK_DOUBLE ? sizeof(double) : k->type == PK_U64 ? sizeof(uint64_t)
+                                                                       : sizeof(int);
+}
+
+/* What to write into a file whose text loads as `file`: s, but for keys
+ * that a --set of src fixes at the value s has (those keep the file's
+ * value). Names the --set keys s moved away from in `overridden`. */
+static dinghy_settings to_write(const dinghy_settings *s, const dinghy_settings *file,
+                                const config_source *src, char *overridden, size_t len)
+{
+    dinghy_settings want = *s, flags = *s;
+    diag_list d = {0};
+    size_t used = 0;
+    overridden[0] = '\0';
+    for (int i = 0; src && i < src->nsets; i++)
+        config_set_assignment(&flags, src->sets[i], &d);
+    diag_free(&d);
+    for (int i = 0; src && i < src->nsets; i++) {
+        char name[128], a[64], b[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(src->sets[i], "="), src->sets[i]);
+        const param_key *k = param_find(name);
+        if (!k)
+            continue;
+        param_format(s, k, a, sizeof a);
+        param_format(&flags, k, b, sizeof b);
+        if (strcmp(a, b) == 0)
+            memcpy((char *)&want + k->offset, (const char *)file + k->offset, field_size(k));
+        else if (used + strlen(src->sets[i]) + 10 < len)
+            used += (size_t)snprintf(overridden + used, len - used, " --set %s", src->sets[i]);
+    }
+    return want;
+}
+
+/* The settings the text gives (defaults where it fails: then
+ * config_save_text reports why). */
+static void file_settings(const char *name, const char *text, size_t len, dinghy_settings *out)
+{
+    diag_list d = {0};
+    *out = settings_default();
+    config_load_text(out, name, text ? text : "", len, &d);
+    diag_free(&d);
+}
+
+int config_save_file(const char *config_path, const dinghy_settings *s, const config_source *src,
+                     char *msg, size_t len)
+{
+    /* A link stays a link: the file it points to is rewritten. */
+    char target[PATH_MAX];
+    const char *path = link_target(config_path, target, sizeof target) ? target : config_path;
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    char *text = NULL, *out = NULL;
+    size_t text_len = 0, out_len = 0;
+    diag_list d = {0};
+    char changed[400], overridden[256];
+    int rc = -1;
+    if (exists && config_read_file(path, &text, &text_len, &d) != 0) {
+        snprintf(msg, len, "not saved: %s", d.stored ? d.lines[0] : "cannot read the file");
+        diag_free(&d);
+        return -1;
+    }
+    dinghy_settings file;
+    file_settings(config_path, text, text_len, &file);
+    dinghy_settings want = to_write(s, &file, src, overridden, sizeof overridden);
+    if (config_save_text(config_path, text ? text : "", text_len, &want, &out, &out_len,
+                         changed, sizeof changed, &d) < 0) {
+        snprintf(msg, len, "not saved: %s", d.stored ? d.lines[0] : "out of memory");
+    } else if (exists && out_len == text_len && memcmp(out, text, out_len) == 0) {
+        rc = 0;
+        snprintf(msg, len, "%s already holds these values%s%s", config_path,
+                 overridden[0] ? "; still overridden by" : "", overridden);
+    } else if (write_whole(path, out, out_len, exists ? &st : NULL) != 0) {
+        snprintf(msg, len, "not saved: cannot write %s: %s; the file is as it was", path,
+                 strerror(errno));
+    } else {
+        rc = 0;
+        snprintf(msg, len, "saved %s%s%s: %s%s%s", config_path, path == target ? " -> " : "",
+                 path == target ? target : "", changed,
+                 overridden[0] ? "; still overridden by" : "", overridden);
+    }
+    free(text);
+    free(out);
+    diag_free(&d);
+    return rc;
 }

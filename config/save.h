@@ -1,12 +1,14 @@
 /* Settings back to text: rewrites a config file's INI text so that it
  * loads as given settings, keeping everything else of it (comments, order,
- * spacing, line ends, inline comments) byte for byte; and the --set flags
- * that reproduce settings without a file. The other direction of config.h. */
+ * spacing, line ends, inline comments) byte for byte; writes that text
+ * back to the file safely; and the --set flags that reproduce settings
+ * without a file. The other direction of config.h. */
 #ifndef DINGHY_CONFIG_SAVE_H
 #define DINGHY_CONFIG_SAVE_H
 
 #include <stddef.h>
 
+#include "build.h"
 #include "diag.h"
 #include "settings.h"
 
@@ -27,6 +29,22 @@
 int config_save_text(const char *name, const char *text, size_t len, const dinghy_settings *s,
                      char **out, size_t *out_len, char *changed, size_t changed_len,
                      diag_list *d);
+
+/* Saves s into the config file at config_path (created when missing):
+ * rewrites its text with config_save_text (comments, order and layout
+ * kept; only the keys whose values differ change, missing ones are added)
+ * and writes it whole to a temporary file beside it (or beside the target
+ * of a symbolic link, which stays a link), given the file's permissions,
+ * synced and renamed over it; on any error the file is left as it was and
+ * no temporary file stays. A key that a --set of src (may be NULL) fixes
+ * at the value s has keeps the file's value, so that the file does not
+ * collect one run's flags; a --set key s moved away from is written, and
+ * msg says that flag still overrides the file. Writes one line into msg
+ * ("saved PATH: KEY OLD -> NEW, ...", "PATH already holds these values",
+ * or "not saved: why"). Returns 0 when saved or nothing to change, -1 on
+ * error. */
+int config_save_file(const char *config_path, const dinghy_settings *s, const config_source *src,
+                     char *msg, size_t len);
 
 /* Writes "--set key=value" for every key in which s differs from the
  * defaults, space-separated in table order, into buf ("" when none; cut

@@ -4,6 +4,7 @@
 #   scripts/deps.sh build     compile and run the program (make, make run)
 #   scripts/deps.sh test      also the test suites (make test)
 #   scripts/deps.sh bench     also the benchmark plots (make bench)
+#   scripts/deps.sh install   also the man page (make install, make test)
 #   DINGHY_NO_DEPS=1 make ... skips this script entirely
 set -euo pipefail
 
@@ -18,18 +19,23 @@ test=(
     libcmocka-dev                         # unit tests
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp), the fuzzer
     xvfb xauth libgl1-mesa-dri            # renderer tests and captures without a display or GPU
+    man-db                                # make test-install renders the man page (man -l)
 )
 bench=(
     gnuplot-nox                           # make bench plots
+)
+install=(
+    help2man                              # make install: the man page dinghy.1 from --help
 )
 
 packages=("${build[@]}")
 for group in "$@"; do
     case "$group" in
     build) ;;
-    test) packages+=("${test[@]}") ;;
+    test) packages+=("${test[@]}" "${install[@]}") ;; # make test runs make install
+    install) packages+=("${install[@]}") ;;
     bench) packages+=("${bench[@]}") ;;
-    *) echo "deps: unknown group '$group' (build, test or bench)" >&2; exit 2 ;;
+    *) echo "deps: unknown group '$group' (build, test, bench or install)" >&2; exit 2 ;;
     esac
 done
 

@@ -1,6 +1,9 @@
 /* Checkpoints: a copy of the state to go back to after a blow-up. */
 #include "sim_internal.h"
 
+#include "gas.h"
+#include "measure.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,7 +95,7 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     memset(s->row_bad, 0, s->nrows);
     /* the remembered contacts may name rings that are gone */
     events_reset(&s->ev);
-    sim_refresh_volumes(s);
+    gas_refresh_volumes(s);
     sim_measure_rings(s);
     return 0;
 }

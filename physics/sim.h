@@ -27,6 +27,10 @@ typedef struct dinghy_sim dinghy_sim;
 dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len);
 void sim_destroy(dinghy_sim *sim);
 
+/* Bytes of heap a simulation of `rings` rings will hold (what sim_create
+ * allocates, from the same table of arrays; sim_def_check asks it). */
+size_t sim_memory_estimate(const sim_def *def, int rings);
+
 /* Where and how a ring starts: the undeformed ring (axis z, centred on
  * the origin) rotated, moved and set moving as a whole. */
 typedef struct {

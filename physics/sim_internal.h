@@ -85,66 +85,15 @@ struct dinghy_sim {
     double phase_s[PHASE_COUNT];
 };
 
-/* How often the water is sampled at the rows, steps (physics.md section 6:
- * the surface moves a few millimetres between samples). */
-#define RIVER_SAMPLE_STEPS 8
-
-/* Samples the water for row r of the current state (its centre cx..cz must
- * be up to date): the river, or the flat still water. */
-void water_sample_row(dinghy_sim *sim, size_t row);
-
-/* Height of the water surface (m) at (x, y) as row r sees it: the river's
- * surface as the row's plane, or the still water's level. */
-double water_height_at(const dinghy_sim *sim, size_t row, double x, double y);
-
-/* Keeps the vertices of a row near a solid out of it (physics.md section 6:
- * pushed out along the distance gradient, the inward velocity removed,
- * Coulomb friction on the tangential one). Returns the fastest inward
- * speed removed, m/s. */
-float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, float *vx,
-                         float *vy, float *vz, size_t row);
-
-/* After each step with a river: an obstacle event for each ring that
- * starts hitting a solid faster than SIM_HIT_SPEED. */
-void water_hit_events(dinghy_sim *sim);
-
-/* After each step with a river: rings past the downstream end (or out of
- * the channel) are dropped in again upstream; travelled distances. */
-void water_endless_run(dinghy_sim *sim);
-
-/* Measures the published per-ring quantities of the current state: of
- * every ring, or of ring p alone. */
-void sim_measure_rings(dinghy_sim *sim);
-void sim_measure_ring(dinghy_sim *sim, int p);
-
 /* Sets the number of rings there are now (room permitting). */
 void sim_set_count(dinghy_sim *sim, int P);
 
-/* Gauge pressure (Pa) of ring p's gas at volume v (m^3): gas_frac p0 V0 / v
- * - p_air, the volume floored at 1/1000 of rest (a ring squashed flat
- * pushes hard, but finitely). */
-double gas_gauge(const dinghy_sim *sim, int p, double v);
-
-/* Mass flow out of ring p's punctures at gauge pressure `gauge` (Pa), kg/s
- * (physics.md 6b; negative: air flows in); 0 without holes. */
-double gas_flow(const dinghy_sim *sim, int p, double gauge);
-/* Lets that flow out of ring p over dt (s): lowers its gas fraction. */
-void gas_leak(dinghy_sim *sim, int p, double gauge, double dt);
-
-/* Adds the hand's spring forces (N) to the held ring's rows [a, a + nb)
- * of ring p, whose forces are f[k][i W + h + n] for row a + i, vertex n. */
-void grab_forces(const dinghy_sim *sim, const sim_buffer *in, size_t p, size_t a, size_t nb,
-                 float *const f[3], int W, int h);
-
-/* After each step: the hand's target moves on by its velocity times dt. */
-void grab_advance(dinghy_sim *sim, double dt);
+/* Takes ring p (an index of a ring there is) out of every per-ring and
+ * per-row array; the rings after it move down one index. */
+void ring_table_remove(dinghy_sim *sim, int p);
 
 /* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
  * measured rings; records a blow-up and returns -1 when one is not. */
 int sim_check_rings(dinghy_sim *sim);
-
-/* Sets every ring's row volumes and gas pressure from the current state
- * (after the state was replaced, as by a checkpoint). */
-void sim_refresh_volumes(dinghy_sim *sim);
 
 #endif

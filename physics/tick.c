@@ -18,8 +18,11 @@
  */
 #include "tick.h"
 
+#include "gas.h"
+#include "hands_internal.h"
 #include "skin.h"
 #include "springs.h"
+#include "water_rows.h"
 
 #include <math.h>
 #include <omp.h>
@@ -352,7 +355,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                        in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
                        scratch + s->skin_offset, f, plan->W, plan->h);
         }
-        grab_forces(s, in, p, a, nb, f, plan->W, plan->h);
+        hands_forces(s, in, p, a, nb, f, plan->W, plan->h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
             size_t off = i * (size_t)plan->W + (size_t)plan->h;

@@ -1,9 +1,11 @@
-/* The demo's hands on the rings: grab and throw, puncture (orifice flow of
- * the gas, physics.md section 6b), take a ring out. */
-#include "sim_internal.h"
+/* The hands on the rings: grab and throw, puncture, take a ring out. The
+ * tick reaches in only through hands_forces; nothing here calls the tick. */
+#include "hands_internal.h"
 
 #include <math.h>
 #include <string.h>
+
+#include "measure.h"
 
 #define PI 3.14159265358979323846
 
@@ -89,8 +91,8 @@ int sim_grab_target(const dinghy_sim *s, double hand[3])
     return 0;
 }
 
-void grab_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a, size_t nb,
-                 float *const f[3], int W, int h)
+void hands_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a, size_t nb,
+                  float *const f[3], int W, int h)
 {
     const grab_state *g = &s->grab;
     if (g->ring != (int)p)
@@ -118,7 +120,7 @@ void grab_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a, 
     }
 }
 
-void grab_advance(dinghy_sim *s, double dt)
+void hands_advance(dinghy_sim *s, double dt)
 {
     if (s->grab.ring < 0)
         return;
@@ -126,49 +128,7 @@ void grab_advance(dinghy_sim *s, double dt)
         s->grab.hand[k] += s->grab.velocity[k] * dt;
 }
 
-/* ---- gas and punctures ---- */
-
-double gas_gauge(const dinghy_sim *s, int p, double v)
-{
-    const double air = s->def.world.air_pressure;
-    const double p0 = air + s->def.ring.gauge_pressure;
-    if (v < 1e-3 * s->rest_volume)
-        v = 1e-3 * s->rest_volume;
-    return s->gas_frac[p] * p0 * s->rest_volume / v - air;
-}
-
-double gas_flow(const dinghy_sim *s, int p, double gauge)
-{
-    const double area = s->hole_area[p];
-    if (area <= 0.0 || gauge == 0.0)
-        return 0.0;
-    const world_def *w = &s->def.world;
-    /* isothermal: the gas inside is the air compressed to p; air coming
-     * in (gauge < 0) has the ambient density */
-    const double rho = gauge > 0.0 ? w->air_density * (w->air_pressure + gauge) / w->air_pressure
-                                   : w->air_density;
-    return copysign(SIM_HOLE_DISCHARGE * area * sqrt(2.0 * rho * fabs(gauge)), gauge);
-}
-
-void gas_leak(dinghy_sim *s, int p, double gauge, double dt)
-{
-    const double mdot = gas_flow(s, p, gauge);
-    if (mdot == 0.0)
-        return;
-    const world_def *w = &s->def.world;
-    const double air = w->air_pressure;
-    const double p0v0 = (air + s->def.ring.gauge_pressure) * s->rest_volume;
-    /* the amount is proportional to the mass (rho_air p / p_air) V = rho_air
-     * pV / p_air with pV = gas_frac p0 V0, so d(gas_frac)/dt = -mdot p_air /
-     * (rho_air p0 V0) */
-    const double df = -mdot * air / (w->air_density * p0v0) * dt;
-    /* never past equilibrium in one substep: the flow stops at p = p_air */
-    const double f_eq = s->gas_frac[p] * air / (air + gauge);
-    double f = s->gas_frac[p] + df;
-    if ((df < 0.0 && f < f_eq) || (df > 0.0 && f > f_eq))
-        f = f_eq;
-    s->gas_frac[p] = f;
-}
+/* ---- puncture ---- */
 
 int sim_puncture(dinghy_sim *s, int ring, double area)
 {
@@ -181,49 +141,14 @@ int sim_puncture(dinghy_sim *s, int ring, double area)
 
 /* ---- take a ring out ---- */
 
-/* Moves n elements of size sz from index `from` to `to` within a. */
-static void shift(void *a, size_t sz, size_t to, size_t from, size_t n)
-{
-    memmove((char *)a + to * sz, (char *)a + from * sz, n * sz);
-}
-
 int sim_remove_ring(dinghy_sim *s, int ring)
 {
     if (ring < 0 || ring >= s->P)
         return -1;
-    const size_t P = (size_t)s->P, p = (size_t)ring, V = s->V, M = (size_t)s->M;
-    const size_t after = P - p - 1; /* rings moving down one */
-    for (int k = 0; k < 2; k++) {
-        float *a[6] = {s->buf[k].x, s->buf[k].y, s->buf[k].z,
-                       s->buf[k].vx, s->buf[k].vy, s->buf[k].vz};
-        for (int j = 0; j < 6; j++)
-            shift(a[j], sizeof(float), p * V, (p + 1) * V, after * V);
-    }
-    float *rowf[] = {s->cx, s->cy, s->cz, s->cvx, s->cvy, s->cvz, s->gx, s->gy, s->gz,
-                     s->weta, s->wsx, s->wsy, s->wpx, s->wpy, s->wu, s->wv, s->ww, s->row_hit};
-    for (size_t j = 0; j < sizeof rowf / sizeof *rowf; j++)
-        shift(rowf[j], sizeof(float), p * M, (p + 1) * M, after * M);
-    shift(s->row_vol, sizeof *s->row_vol, p * M, (p + 1) * M, after * M);
-    shift(s->wnear, 1, p * M, (p + 1) * M, after * M);
-    shift(s->row_bad, 1, p * M, (p + 1) * M, after * M);
-    shift(s->c0, 3 * sizeof(double), p, p + 1, after);
-    shift(s->v0, 3 * sizeof(double), p, p + 1, after);
-    shift(s->ring_vol, sizeof *s->ring_vol, p, p + 1, after);
-    shift(s->ring_gauge, sizeof *s->ring_gauge, p, p + 1, after);
-    shift(s->gas_frac, sizeof *s->gas_frac, p, p + 1, after);
-    shift(s->hole_area, sizeof *s->hole_area, p, p + 1, after);
-    shift(s->ring_s, sizeof *s->ring_s, p, p + 1, after);
-    shift(s->travelled, sizeof *s->travelled, p, p + 1, after);
-    shift(s->respawns, sizeof *s->respawns, p, p + 1, after);
-    shift(s->hitting, 1, p, p + 1, after);
-    shift(s->rings, sizeof *s->rings, p, p + 1, after);
     if (s->grab.ring == ring)
         s->grab.ring = -1;
     else if (s->grab.ring > ring)
         s->grab.ring--;
-    /* the contacts remembered between steps name rings by index: forget
-     * them (a touching pair may report its contact start once more) */
-    events_reset(&s->ev);
-    sim_set_count(s, (int)P - 1);
+    ring_table_remove(s, ring);
     return 0;
 }

@@ -3,16 +3,76 @@
 #include "layout.h"
 
 #include <omp.h>
+#include <stddef.h>
 
 #include "sim_internal.h"
 #include "skin.h"
 
-#define STATE_FLOATS_PER_VERTEX 12 /* two buffers of x, y, z, vx, vy, vz */
-#define FLOATS_PER_ROW 18          /* segment centre, mean velocity, repulsion, water (8), hit */
-#define DOUBLES_PER_ROW 1          /* the row's share of the enclosed volume */
-#define DOUBLES_PER_RING 11        /* ring centre, mean velocity, volume, station, travelled,
-                                      gas fraction, hole area */
-#define FLOATS_PER_RING 1          /* gas gauge pressure */
+#define ARRAY(home_, type_, field_, elem_, count_, unit_, saved_, shifts_) \
+    {#field_, home_, offsetof(type_, field_), sizeof(elem_), count_, unit_, saved_, shifts_}
+#define STATE(field_, elem_, count_, unit_, saved_) \
+    ARRAY(LAYOUT_IN_SIM, dinghy_sim, field_, elem_, count_, unit_, saved_, 1)
+#define BUFFER(field_) ARRAY(LAYOUT_IN_BUFFER, sim_buffer, field_, float, 1, LAYOUT_PER_VERTEX, 1, 1)
+
+const layout_array layout_arrays[] = {
+    /* the state: positions and velocities, two buffers */
+    BUFFER(x), BUFFER(y), BUFFER(z), BUFFER(vx), BUFFER(vy), BUFFER(vz),
+    /* per row */
+    STATE(cx, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(cy, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(cz, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(cvx, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(cvy, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(cvz, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(gx, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(gy, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(gz, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(weta, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wsx, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wsy, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wpx, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wpy, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wu, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(wv, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(ww, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(row_hit, float, 1, LAYOUT_PER_ROW, 0),
+    STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
+    STATE(wnear, unsigned char, 1, LAYOUT_PER_ROW, 0),
+    STATE(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),
+    /* per ring */
+    STATE(c0, double, 3, LAYOUT_PER_RING, 0),
+    STATE(v0, double, 3, LAYOUT_PER_RING, 0),
+    STATE(ring_vol, double, 1, LAYOUT_PER_RING, 0),
+    STATE(ring_gauge, float, 1, LAYOUT_PER_RING, 0),
+    STATE(gas_frac, double, 1, LAYOUT_PER_RING, 1),
+    STATE(hole_area, double, 1, LAYOUT_PER_RING, 1),
+    STATE(ring_s, double, 1, LAYOUT_PER_RING, 1),
+    STATE(travelled, double, 1, LAYOUT_PER_RING, 1),
+    STATE(respawns, int, 1, LAYOUT_PER_RING, 1),
+    STATE(hitting, unsigned char, 1, LAYOUT_PER_RING, 0),
+    STATE(rings, sim_ring_state, 1, LAYOUT_PER_RING, 0),
+};
+const int layout_array_count = (int)(sizeof layout_arrays / sizeof *layout_arrays);
+
+size_t layout_ring_bytes(const layout_array *a, int M, size_t V)
+{
+    size_t n = (size_t)a->count;
+    if (a->unit == LAYOUT_PER_ROW)
+        n *= (size_t)M;
+    else if (a->unit == LAYOUT_PER_VERTEX)
+        n *= V;
+    return n * a->size;
+}
+
+int layout_copies(const layout_array *a) { return a->home == LAYOUT_IN_BUFFER ? 2 : 1; }
+
+void **layout_field(dinghy_sim *s, const layout_array *a, int buffer)
+{
+    char *home = (char *)s;
+    if (a->home == LAYOUT_IN_BUFFER)
+        home = (char *)&s->buf[buffer];
+    return (void **)(home + a->offset);
+}
 
 static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
 
@@ -29,13 +89,14 @@ size_t layout_scratch_floats(int M, int N, int B, size_t *skin_offset)
  * `threads` threads, with the contact lists at their first size. */
 static size_t layout_bytes(const ring_def *r, int cap, int threads)
 {
-    size_t V = (size_t)r->segments * r->sides, rows = (size_t)cap * r->segments;
+    size_t V = (size_t)r->segments * r->sides, arrays = 0;
     size_t noff = (size_t)r->band * r->band;
+    for (int k = 0; k < layout_array_count; k++) {
+        const layout_array *a = &layout_arrays[k];
+        arrays += (size_t)layout_copies(a) * layout_ring_bytes(a, r->segments, V);
+    }
     return sizeof(dinghy_sim)
-         + STATE_FLOATS_PER_VERTEX * V * (size_t)cap * sizeof(float)
-         + rows * (FLOATS_PER_ROW * sizeof(float) + DOUBLES_PER_ROW * sizeof(double) + 2)
-         + (size_t)cap * (DOUBLES_PER_RING * sizeof(double) + FLOATS_PER_RING * sizeof(float)
-                          + sizeof(int) + 1 + sizeof(sim_ring_state))
+         + arrays * (size_t)cap
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
          + layout_scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads

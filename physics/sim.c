@@ -16,38 +16,38 @@
 
 /* ---- creation ---- */
 
-static void free_buffer(sim_buffer *b)
+/* Every array of the table, for room for cap rings (calloc: zeroed). */
+static int alloc_arrays(dinghy_sim *s)
 {
-    free(b->x); free(b->y); free(b->z);
-    free(b->vx); free(b->vy); free(b->vz);
+    int fail = 0;
+    for (int k = 0; k < layout_array_count; k++) {
+        const layout_array *a = &layout_arrays[k];
+        size_t bytes = layout_ring_bytes(a, s->M, s->V);
+        for (int b = 0; b < layout_copies(a); b++) {
+            void **f = layout_field(s, a, b);
+            *f = calloc((size_t)s->cap, bytes);
+            fail |= !*f;
+        }
+    }
+    return fail ? -1 : 0;
 }
 
-static int alloc_buffer(sim_buffer *b, size_t n)
+static void free_arrays(dinghy_sim *s)
 {
-    b->x = calloc(n, sizeof(float));
-    b->y = calloc(n, sizeof(float));
-    b->z = calloc(n, sizeof(float));
-    b->vx = calloc(n, sizeof(float));
-    b->vy = calloc(n, sizeof(float));
-    b->vz = calloc(n, sizeof(float));
-    return (b->x && b->y && b->z && b->vx && b->vy && b->vz) ? 0 : -1;
+    for (int k = 0; k < layout_array_count; k++)
+        for (int b = 0; b < layout_copies(&layout_arrays[k]); b++) {
+            void **f = layout_field(s, &layout_arrays[k], b);
+            free(*f);
+            *f = NULL;
+        }
 }
 
 void sim_destroy(dinghy_sim *s)
 {
     if (!s)
         return;
-    free_buffer(&s->buf[0]);
-    free_buffer(&s->buf[1]);
-    free(s->cx); free(s->cy); free(s->cz);
-    free(s->cvx); free(s->cvy); free(s->cvz);
-    free(s->gx); free(s->gy); free(s->gz);
-    free(s->c0); free(s->v0); free(s->row_bad); free(s->scratch); free(s->rings);
-    free(s->row_vol); free(s->ring_vol); free(s->ring_gauge);
-    free(s->gas_frac); free(s->hole_area);
-    free(s->weta); free(s->wsx); free(s->wsy); free(s->wpx); free(s->wpy);
-    free(s->wu); free(s->wv); free(s->ww); free(s->row_hit);
-    free(s->wnear); free(s->ring_s); free(s->travelled); free(s->respawns); free(s->hitting);
+    free_arrays(s);
+    free(s->scratch);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
@@ -98,7 +98,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->N = ring->sides;
     s->V = (size_t)s->M * s->N;
     s->nthreads = resolve_threads(def->solver.threads);
-    size_t n = s->V * (size_t)s->cap, r = (size_t)s->cap * s->M;
+    size_t n = s->V * (size_t)s->cap;
     int fail = torus_shape_init(&s->shape, s->M, s->N, ring->band, ring->major_radius,
                                 ring->minor_radius);
     if (!fail)
@@ -106,32 +106,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->scratch_stride = layout_scratch_floats(s->M, s->N, ring->band, &s->skin_offset);
     s->rest_volume = ring_rest_volume(ring);
     s->substeps = sim_def_substeps(def);
-    fail |= alloc_buffer(&s->buf[0], n) | alloc_buffer(&s->buf[1], n);
-    float **rowf[] = {&s->cx, &s->cy, &s->cz, &s->cvx, &s->cvy, &s->cvz,
-                                    &s->gx, &s->gy, &s->gz, &s->weta, &s->wsx, &s->wsy,
-                                    &s->wpx, &s->wpy, &s->wu, &s->wv, &s->ww, &s->row_hit};
-    for (size_t k = 0; k < sizeof rowf / sizeof *rowf; k++) {
-        *rowf[k] = calloc(r, sizeof(float));
-        fail |= !*rowf[k];
-    }
-    s->c0 = calloc(3 * (size_t)s->cap, sizeof(double));
-    s->v0 = calloc(3 * (size_t)s->cap, sizeof(double));
-    s->rings = calloc((size_t)s->cap, sizeof *s->rings);
-    s->row_bad = calloc(r, 1);
-    s->row_vol = calloc(r, sizeof *s->row_vol);
-    s->wnear = calloc(r, 1);
-    s->ring_s = calloc((size_t)s->cap, sizeof *s->ring_s);
-    s->travelled = calloc((size_t)s->cap, sizeof *s->travelled);
-    s->respawns = calloc((size_t)s->cap, sizeof *s->respawns);
-    s->hitting = calloc((size_t)s->cap, 1);
     s->river_rng = 0x5eed0f7a1e5ull;
-    s->ring_vol = calloc((size_t)s->cap, sizeof *s->ring_vol);
-    s->ring_gauge = calloc((size_t)s->cap, sizeof *s->ring_gauge);
-    s->gas_frac = calloc((size_t)s->cap, sizeof *s->gas_frac);
-    s->hole_area = calloc((size_t)s->cap, sizeof *s->hole_area);
-    fail |= !s->c0 || !s->v0 || !s->rings || !s->row_bad || !s->row_vol || !s->ring_vol
-          || !s->ring_gauge || !s->wnear || !s->ring_s || !s->travelled || !s->respawns
-          || !s->hitting || !s->gas_frac || !s->hole_area;
+    fail |= alloc_arrays(s);
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
@@ -190,32 +166,16 @@ static void shift(void *a, size_t sz, size_t to, size_t from, size_t n)
 
 void ring_table_remove(dinghy_sim *s, int ring)
 {
-    const size_t P = (size_t)s->P, p = (size_t)ring, V = s->V, M = (size_t)s->M;
+    const size_t P = (size_t)s->P, p = (size_t)ring;
     const size_t after = P - p - 1; /* rings moving down one */
-    for (int k = 0; k < 2; k++) {
-        float *a[6] = {s->buf[k].x, s->buf[k].y, s->buf[k].z,
-                       s->buf[k].vx, s->buf[k].vy, s->buf[k].vz};
-        for (int j = 0; j < 6; j++)
-            shift(a[j], sizeof(float), p * V, (p + 1) * V, after * V);
+    for (int k = 0; k < layout_array_count; k++) {
+        const layout_array *a = &layout_arrays[k];
+        if (!a->shifts)
+            continue;
+        size_t bytes = layout_ring_bytes(a, s->M, s->V);
+        for (int b = 0; b < layout_copies(a); b++)
+            shift(*layout_field(s, a, b), bytes, p, p + 1, after);
     }
-    float *rowf[] = {s->cx, s->cy, s->cz, s->cvx, s->cvy, s->cvz, s->gx, s->gy, s->gz,
-                     s->weta, s->wsx, s->wsy, s->wpx, s->wpy, s->wu, s->wv, s->ww, s->row_hit};
-    for (size_t j = 0; j < sizeof rowf / sizeof *rowf; j++)
-        shift(rowf[j], sizeof(float), p * M, (p + 1) * M, after * M);
-    shift(s->row_vol, sizeof *s->row_vol, p * M, (p + 1) * M, after * M);
-    shift(s->wnear, 1, p * M, (p + 1) * M, after * M);
-    shift(s->row_bad, 1, p * M, (p + 1) * M, after * M);
-    shift(s->c0, 3 * sizeof(double), p, p + 1, after);
-    shift(s->v0, 3 * sizeof(double), p, p + 1, after);
-    shift(s->ring_vol, sizeof *s->ring_vol, p, p + 1, after);
-    shift(s->ring_gauge, sizeof *s->ring_gauge, p, p + 1, after);
-    shift(s->gas_frac, sizeof *s->gas_frac, p, p + 1, after);
-    shift(s->hole_area, sizeof *s->hole_area, p, p + 1, after);
-    shift(s->ring_s, sizeof *s->ring_s, p, p + 1, after);
-    shift(s->travelled, sizeof *s->travelled, p, p + 1, after);
-    shift(s->respawns, sizeof *s->respawns, p, p + 1, after);
-    shift(s->hitting, 1, p, p + 1, after);
-    shift(s->rings, sizeof *s->rings, p, p + 1, after);
     /* the contacts remembered between steps name rings by index: forget
      * them (a touching pair may report its contact start once more) */
     events_reset(&s->ev);

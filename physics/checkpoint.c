@@ -85,7 +85,7 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     s->grab.ring = -1;
     sim_set_live(s, &cp->def);
     memset(&s->blowup, 0, sizeof s->blowup);
-    memset(s->row_bad, 0, s->nrows);
+    memset(s->tick->row_bad, 0, s->nrows);
     /* the remembered contacts may name rings that are gone */
     events_reset(&s->ev);
     gas_refresh_volumes(s);

@@ -61,7 +61,7 @@ void water_hit_events(dinghy_sim *s)
     for (int p = 0; p < s->P; p++) {
         float hit = 0.0f;
         for (int m = 0; m < s->M; m++)
-            hit = fmaxf(hit, s->row_hit[(size_t)p * s->M + m]);
+            hit = fmaxf(hit, s->tick->row_hit[(size_t)p * s->M + m]);
         if (hit > SIM_HIT_SPEED && !s->hitting[p]) {
             sim_event ev = {SIM_EVENT_OBSTACLE, p, -1, s->step, hit,
                             {(float)s->c0[3 * p], (float)s->c0[3 * p + 1],

@@ -12,33 +12,35 @@
     {#field_, home_, offsetof(type_, field_), sizeof(elem_), count_, unit_, saved_, shifts_}
 #define STATE(field_, elem_, count_, unit_, saved_) \
     ARRAY(LAYOUT_IN_SIM, dinghy_sim, field_, elem_, count_, unit_, saved_, 1)
+#define TICK(field_, elem_, count_, unit_, saved_) \
+    ARRAY(LAYOUT_IN_TICK, tick_context, field_, elem_, count_, unit_, saved_, 1)
 #define BUFFER(field_) ARRAY(LAYOUT_IN_BUFFER, sim_buffer, field_, float, 1, LAYOUT_PER_VERTEX, 1, 1)
 
 const layout_array layout_arrays[] = {
     /* the state: positions and velocities, two buffers */
     BUFFER(x), BUFFER(y), BUFFER(z), BUFFER(vx), BUFFER(vy), BUFFER(vz),
     /* per row */
-    STATE(cx, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(cy, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(cz, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(cvx, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(cvy, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(cvz, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(gx, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(gy, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(gz, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(weta, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wsx, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wsy, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wpx, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wpy, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wu, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(wv, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(ww, float, 1, LAYOUT_PER_ROW, 0),
-    STATE(row_hit, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cx, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cy, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cz, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cvx, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cvy, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(cvz, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(gx, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(gy, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(gz, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(weta, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wsx, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wsy, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wpx, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wpy, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wu, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(wv, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(ww, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(row_hit, float, 1, LAYOUT_PER_ROW, 0),
     STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
-    STATE(wnear, unsigned char, 1, LAYOUT_PER_ROW, 0),
-    STATE(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),
+    TICK(wnear, unsigned char, 1, LAYOUT_PER_ROW, 0),
+    TICK(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),
     /* per ring */
     STATE(c0, double, 3, LAYOUT_PER_RING, 0),
     STATE(v0, double, 3, LAYOUT_PER_RING, 0),
@@ -71,6 +73,8 @@ void **layout_field(dinghy_sim *s, const layout_array *a, int buffer)
     char *home = (char *)s;
     if (a->home == LAYOUT_IN_BUFFER)
         home = (char *)&s->buf[buffer];
+    else if (a->home == LAYOUT_IN_TICK)
+        home = (char *)s->tick;
     return (void **)(home + a->offset);
 }
 
@@ -95,7 +99,7 @@ static size_t layout_bytes(const ring_def *r, int cap, int threads)
         const layout_array *a = &layout_arrays[k];
         arrays += (size_t)layout_copies(a) * layout_ring_bytes(a, r->segments, V);
     }
-    return sizeof(dinghy_sim)
+    return sizeof(dinghy_sim) + sizeof(tick_context)
          + arrays * (size_t)cap
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
@@ -118,7 +122,7 @@ size_t sim_memory_estimate(const sim_def *def, int rings)
 
 size_t sim_memory_bytes(const dinghy_sim *s)
 {
-    return layout_bytes(&s->def.ring, s->cap, s->scratch_threads)
+    return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads)
          + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int));
 }
 

@@ -24,7 +24,7 @@ void ring_write_pose(dinghy_sim *s, int p, const ring_pose *d)
             b->vy[i] = (float)d->velocity[1];
             b->vz[i] = (float)d->velocity[2];
         }
-    memset(s->row_bad + (size_t)p * s->M, 0, (size_t)s->M);
+    memset(s->tick->row_bad + (size_t)p * s->M, 0, (size_t)s->M);
     gas_ring_volumes(s, p);
     /* its rows' centres, the ring's centre, and the water they sit in */
     double c[3] = {0.0, 0.0, 0.0};
@@ -36,10 +36,10 @@ void ring_write_pose(dinghy_sim *s, int p, const ring_pose *d)
             r[1] += b->y[v0 + n];
             r[2] += b->z[v0 + n];
         }
-        s->cx[row] = (float)(r[0] / s->N);
-        s->cy[row] = (float)(r[1] / s->N);
-        s->cz[row] = (float)(r[2] / s->N);
-        s->row_hit[row] = 0.0f;
+        s->tick->cx[row] = (float)(r[0] / s->N);
+        s->tick->cy[row] = (float)(r[1] / s->N);
+        s->tick->cz[row] = (float)(r[2] / s->N);
+        s->tick->row_hit[row] = 0.0f;
         water_sample_row(s, row);
         for (int k = 0; k < 3; k++)
             c[k] += r[k] / s->V;

@@ -36,6 +36,8 @@ static void free_arrays(dinghy_sim *s)
 {
     for (int k = 0; k < layout_array_count; k++)
         for (int b = 0; b < layout_copies(&layout_arrays[k]); b++) {
+            if (layout_arrays[k].home == LAYOUT_IN_TICK && !s->tick)
+                continue;
             void **f = layout_field(s, &layout_arrays[k], b);
             free(*f);
             *f = NULL;
@@ -47,7 +49,9 @@ void sim_destroy(dinghy_sim *s)
     if (!s)
         return;
     free_arrays(s);
-    free(s->scratch);
+    if (s->tick)
+        free(s->tick->scratch);
+    free(s->tick);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
@@ -63,15 +67,15 @@ static int resolve_threads(int threads)
 
 static int ensure_scratch(dinghy_sim *s, int threads)
 {
-    if (threads <= s->scratch_threads)
+    if (threads <= s->tick->scratch_threads)
         return 0;
     /* cache-line aligned; the stride is a multiple of 16 floats */
-    float *p = aligned_alloc(64, sizeof *p * s->scratch_stride * (size_t)threads);
+    float *p = aligned_alloc(64, sizeof *p * s->tick->scratch_stride * (size_t)threads);
     if (!p)
         return -1;
-    free(s->scratch);
-    s->scratch = p;
-    s->scratch_threads = threads;
+    free(s->tick->scratch);
+    s->tick->scratch = p;
+    s->tick->scratch_threads = threads;
     return 0;
 }
 
@@ -87,6 +91,10 @@ void sim_set_count(dinghy_sim *s, int P)
 dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len)
 {
     dinghy_sim *s = calloc(1, sizeof *s);
+    if (s && !(s->tick = calloc(1, sizeof *s->tick))) {
+        free(s);
+        s = NULL;
+    }
     if (!s) {
         snprintf(err, err_len, "out of memory creating the simulation");
         return NULL;
@@ -103,7 +111,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
                                 ring->minor_radius);
     if (!fail)
         fail = spring_plan_init(&s->springs, &s->shape);
-    s->scratch_stride = layout_scratch_floats(s->M, s->N, ring->band, &s->skin_offset);
+    s->tick->scratch_stride = layout_scratch_floats(s->M, s->N, ring->band, &s->tick->skin_offset);
     s->rest_volume = ring_rest_volume(ring);
     s->substeps = sim_def_substeps(def);
     s->river_rng = 0x5eed0f7a1e5ull;
@@ -130,7 +138,7 @@ void sim_clear_rings(dinghy_sim *s)
     memset(s->travelled, 0, sizeof *s->travelled * (size_t)s->cap);
     memset(s->respawns, 0, sizeof *s->respawns * (size_t)s->cap);
     memset(&s->blowup, 0, sizeof s->blowup);
-    memset(s->row_bad, 0, (size_t)s->cap * s->M);
+    memset(s->tick->row_bad, 0, (size_t)s->cap * s->M);
     s->grab.ring = -1;
     events_reset(&s->ev);
 }

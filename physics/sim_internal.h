@@ -26,6 +26,28 @@ typedef struct {
     float *vx, *vy, *vz;
 } sim_buffer;
 
+/* What one step computes and throws away, apart from the state that
+ * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
+ * the tick, read within the step (and by the measurements of the state
+ * the step leaves). Per row unless said. */
+typedef struct {
+    float *cx, *cy, *cz;  /* segment centres, m */
+    float *cvx, *cvy, *cvz; /* segment mean velocities, m/s */
+    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
+    /* The water each row sits in, sampled at the row's centre every
+     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
+     * weta) with slopes wsx, wsy, and the flow velocity there. */
+    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
+    float *wu, *wv, *ww;  /* flow velocity, m/s */
+    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *row_hit;       /* fastest speed into a solid this step, m/s */
+    unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
+    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
+    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    size_t scratch_stride;/* floats per thread */
+    int scratch_threads;  /* threads the scratch has room for */
+} tick_context;
+
 struct dinghy_sim {
     sim_def def;          /* creation definition plus the latest live fields */
     int P, cap;           /* rings there now, rings there is room for */
@@ -41,17 +63,7 @@ struct dinghy_sim {
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
     int cur;
 
-    /* Scratch written every step. */
-    float *cx, *cy, *cz;  /* segment centres, per row, m */
-    float *cvx, *cvy, *cvz; /* segment mean velocities, per row, m/s */
-    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
-    /* The water each row sits in, sampled at the row's centre every
-     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
-     * weta) with slopes wsx, wsy, and the flow velocity there. */
-    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
-    float *wu, *wv, *ww;  /* flow velocity, m/s */
-    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
-    float *row_hit;       /* per row: fastest speed into a solid this step, m/s */
+    tick_context *tick;   /* the step's scratch (allocated once, with the sim) */
     /* the endless run, per ring */
     double *ring_s;       /* arc length of the centre at the last step, m */
     double *travelled;    /* m along the course since the start, over re-drops */
@@ -67,11 +79,6 @@ struct dinghy_sim {
     grab_state grab;
     double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
     int substeps;         /* substeps per step (sim_def_substeps) */
-    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
-    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
-    size_t scratch_stride;/* floats per thread */
-    int scratch_threads;  /* threads the scratch has room for */
-    unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
 

@@ -13,7 +13,7 @@
 static void record_blowup(dinghy_sim *s)
 {
     for (size_t r = 0; r < s->nrows; r++) {
-        if (!s->row_bad[r])
+        if (!s->tick->row_bad[r])
             continue;
         const sim_buffer *b = &s->buf[s->cur];
         size_t v0 = r * (size_t)s->N;
@@ -22,7 +22,7 @@ static void record_blowup(dinghy_sim *s)
         info->step = s->step;
         info->time = s->time;
         info->dinghy = (int)(r / (size_t)s->M);
-        info->non_finite = s->row_bad[r] == 2;
+        info->non_finite = s->tick->row_bad[r] == 2;
         for (int n = 0; n < s->N; n++) {
             size_t i = v0 + n;
             double s2 = (double)b->vx[i] * b->vx[i] + (double)b->vy[i] * b->vy[i]

@@ -15,39 +15,39 @@
 void water_sample_row(dinghy_sim *s, size_t r)
 {
     if (!s->river) {
-        s->weta[r] = (float)s->def.world.water.level;
-        s->wsx[r] = s->wsy[r] = s->wpx[r] = s->wpy[r] = 0.0f;
-        s->wu[r] = s->wv[r] = s->ww[r] = 0.0f;
-        s->wnear[r] = 0;
+        s->tick->weta[r] = (float)s->def.world.water.level;
+        s->tick->wsx[r] = s->tick->wsy[r] = s->tick->wpx[r] = s->tick->wpy[r] = 0.0f;
+        s->tick->wu[r] = s->tick->wv[r] = s->tick->ww[r] = 0.0f;
+        s->tick->wnear[r] = 0;
         return;
     }
-    double x = s->cx[r], y = s->cy[r], z = s->cz[r];
+    double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
     water_point wp;
     river_sample(s->river, x, y, z, s->time, &wp);
     double nz = wp.normal[2] > 0.05 ? wp.normal[2] : 0.05;
-    s->weta[r] = (float)wp.height;
-    s->wsx[r] = (float)(-wp.normal[0] / nz);
-    s->wsy[r] = (float)(-wp.normal[1] / nz);
-    s->wpx[r] = (float)x;
-    s->wpy[r] = (float)y;
-    s->wu[r] = (float)wp.velocity[0];
-    s->wv[r] = (float)wp.velocity[1];
-    s->ww[r] = (float)wp.velocity[2];
+    s->tick->weta[r] = (float)wp.height;
+    s->tick->wsx[r] = (float)(-wp.normal[0] / nz);
+    s->tick->wsy[r] = (float)(-wp.normal[1] / nz);
+    s->tick->wpx[r] = (float)x;
+    s->tick->wpy[r] = (float)y;
+    s->tick->wu[r] = (float)wp.velocity[0];
+    s->tick->wv[r] = (float)wp.velocity[1];
+    s->tick->ww[r] = (float)wp.velocity[2];
     double d = river_solid_distance(s->river, x, y, z, NULL);
-    s->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
+    s->tick->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
 }
 
 double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
 {
     if (!s->river)
         return s->def.world.water.level;
-    return s->weta[r] + s->wsx[r] * (x - s->wpx[r]) + s->wsy[r] * (y - s->wpy[r]);
+    return s->tick->weta[r] + s->tick->wsx[r] * (x - s->tick->wpx[r]) + s->tick->wsy[r] * (y - s->tick->wpy[r]);
 }
 
 float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, float *vx,
                          float *vy, float *vz, size_t r)
 {
-    if (!s->river || !s->wnear[r])
+    if (!s->river || !s->tick->wnear[r])
         return 0.0f;
     float hit = 0.0f;
     const int N = s->N;

@@ -244,8 +244,7 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
             play_init(&play);
             if (spray)
                 spray_clear(spray);
-            scene_rebuild(sim, &settings->scene);
-            sim_clear_events(sim);
+            scene_rebuild(sim, &settings->scene); /* and no events left */
             clock.backlog = 0.0;
         }
 
@@ -331,7 +330,8 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         }
         window_flush();
         double t0 = omp_get_wtime();
-        long done = steps > 0 ? sim_step(sim, steps) : 0;
+        /* every call (even of no steps, paused) hands out only its own events */
+        long done = sim_step(sim, steps > 0 ? steps : 0);
         double spent = omp_get_wtime() - t0;
         frame_clock_measured(&clock, paused ? 0 : done, spent);
         sw.steps += done;
@@ -390,7 +390,6 @@ int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options 
         }
         if (spray) /* this frame's splashes and hits throw droplets */
             spray_step(spray, sim, (double)done * settings->sim.solver.dt, sim_threads(sim));
-        sim_clear_events(sim);
 
         double swap_start = omp_get_wtime();
         window_swap(win); /* waits for the frame the renderer drew meanwhile */

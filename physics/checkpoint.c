@@ -20,8 +20,8 @@ struct sim_checkpoint {
 
 /* Calls fn for every saved array of the table with the array's place in
  * the simulation (its current buffer's, for a buffer), its place in the
- * checkpoint and its bytes per ring. */
-typedef void (*saved_fn)(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t P);
+ * checkpoint, its bytes per ring and how many rings (or slots) to copy. */
+typedef void (*saved_fn)(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n);
 
 static size_t walk_saved(const dinghy_sim *s, unsigned char *data, saved_fn fn)
 {
@@ -32,20 +32,21 @@ static size_t walk_saved(const dinghy_sim *s, unsigned char *data, saved_fn fn)
             continue;
         size_t bytes = layout_ring_bytes(a, s->M, s->V);
         if (fn)
-            fn(*layout_field((dinghy_sim *)s, a, s->cur), data + at, bytes, (size_t)s->P);
+            fn(*layout_field((dinghy_sim *)s, a, s->cur), data + at, bytes,
+               (size_t)(a->shifts ? s->P : s->cap));
         at += bytes * (size_t)s->cap;
     }
     return at;
 }
 
-static void save_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t P)
+static void save_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n)
 {
-    memcpy(kept, sim_array, ring_bytes * P);
+    memcpy(kept, sim_array, ring_bytes * n);
 }
 
-static void restore_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t P)
+static void restore_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n)
 {
-    memcpy(sim_array, kept, ring_bytes * P);
+    memcpy(sim_array, kept, ring_bytes * n);
 }
 
 sim_checkpoint *sim_checkpoint_new(const dinghy_sim *s)
@@ -82,7 +83,7 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     walk_saved(s, cp->data, restore_one);
     s->step = cp->step;
     s->time = cp->time;
-    s->grab.ring = -1;
+    s->grab.held = SIM_RING_NONE;
     sim_set_live(s, &cp->def);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->tick->row_bad, 0, s->nrows);

@@ -63,9 +63,11 @@ void water_hit_events(dinghy_sim *s)
         for (int m = 0; m < s->M; m++)
             hit = fmaxf(hit, s->tick->row_hit[(size_t)p * s->M + m]);
         if (hit > SIM_HIT_SPEED && !s->hitting[p]) {
-            sim_event ev = {SIM_EVENT_OBSTACLE, p, -1, s->step, hit,
-                            {(float)s->c0[3 * p], (float)s->c0[3 * p + 1],
-                             (float)s->c0[3 * p + 2]}, 1};
+            sim_event ev = {.kind = SIM_EVENT_OBSTACLE, .ring = p, .other = -1,
+                            .step = s->step, .speed = hit,
+                            .position = {(float)s->c0[3 * p], (float)s->c0[3 * p + 1],
+                                         (float)s->c0[3 * p + 2]},
+                            .count = 1};
             events_add(&s->ev, &ev);
         }
         s->hitting[p] = hit > 0.05f; /* still touching: no new event */

@@ -11,9 +11,10 @@
 
 /* ---- grab ---- */
 
-int sim_grab(dinghy_sim *s, int ring, int vertex, const double hand[3])
+int sim_grab(dinghy_sim *s, sim_ring_id id, int vertex, const double hand[3])
 {
-    if (ring < 0 || ring >= s->P || vertex < 0 || (size_t)vertex >= s->V)
+    const int ring = sim_ring_index(s, id);
+    if (ring < 0 || vertex < 0 || (size_t)vertex >= s->V)
         return -1;
     const sim_buffer *b = &s->buf[s->cur];
     const size_t base = (size_t)ring * s->V;
@@ -39,7 +40,7 @@ int sim_grab(dinghy_sim *s, int ring, int vertex, const double hand[3])
     const double c_max = 0.5 * ring_vertex_mass(&s->def.ring) / dt;
     g->k = (float)(m * w * w / g->count);
     g->c = (float)(c < c_max ? c : c_max);
-    g->ring = ring;
+    g->held = id;
     for (int k = 0; k < 3; k++) {
         g->hand[k] = hand[k];
         g->velocity[k] = 0.0;
@@ -57,10 +58,10 @@ void sim_grab_move(dinghy_sim *s, const double hand[3], const double velocity[3]
 
 void sim_grab_release(dinghy_sim *s)
 {
-    const int p = s->grab.ring;
+    const int p = sim_ring_index(s, s->grab.held);
+    s->grab.held = SIM_RING_NONE;
     if (p < 0)
         return;
-    s->grab.ring = -1;
     /* the throw: an impulse m (v_hand - v_centre) spread evenly, so the
      * centre of mass leaves at the hand's velocity and the ring keeps its
      * spin and wobble about it */
@@ -81,11 +82,14 @@ void sim_grab_release(dinghy_sim *s)
     sim_measure_ring(s, p);
 }
 
-int sim_grabbed_ring(const dinghy_sim *s) { return s->grab.ring; }
+sim_ring_id sim_grabbed_ring(const dinghy_sim *s)
+{
+    return sim_ring_valid(s, s->grab.held) ? s->grab.held : SIM_RING_NONE;
+}
 
 int sim_grab_target(const dinghy_sim *s, double hand[3])
 {
-    if (s->grab.ring < 0)
+    if (!sim_ring_valid(s, s->grab.held))
         return -1;
     memcpy(hand, s->grab.hand, sizeof s->grab.hand);
     return 0;
@@ -95,7 +99,7 @@ void hands_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a,
                   float *const f[3], int W, int h)
 {
     const grab_state *g = &s->grab;
-    if (g->ring != (int)p)
+    if (sim_ring_index(s, g->held) != (int)p)
         return;
     const size_t N = (size_t)s->N, lo = a * N, hi = (a + nb) * N, base = p * s->V;
     const float *x[3] = {in->x + base, in->y + base, in->z + base};
@@ -122,7 +126,7 @@ void hands_forces(const dinghy_sim *s, const sim_buffer *in, size_t p, size_t a,
 
 void hands_advance(dinghy_sim *s, double dt)
 {
-    if (s->grab.ring < 0)
+    if (!sim_ring_valid(s, s->grab.held))
         return;
     for (int k = 0; k < 3; k++)
         s->grab.hand[k] += s->grab.velocity[k] * dt;
@@ -130,9 +134,10 @@ void hands_advance(dinghy_sim *s, double dt)
 
 /* ---- puncture ---- */
 
-int sim_puncture(dinghy_sim *s, int ring, double area)
+int sim_puncture(dinghy_sim *s, sim_ring_id id, double area)
 {
-    if (ring < 0 || ring >= s->P || !(area > 0.0) || !isfinite(area))
+    const int ring = sim_ring_index(s, id);
+    if (ring < 0 || !(area > 0.0) || !isfinite(area))
         return -1;
     s->hole_area[ring] += area;
     sim_measure_ring(s, ring);
@@ -141,14 +146,13 @@ int sim_puncture(dinghy_sim *s, int ring, double area)
 
 /* ---- take a ring out ---- */
 
-int sim_remove_ring(dinghy_sim *s, int ring)
+int sim_remove_ring(dinghy_sim *s, sim_ring_id id)
 {
-    if (ring < 0 || ring >= s->P)
+    const int ring = sim_ring_index(s, id);
+    if (ring < 0)
         return -1;
-    if (s->grab.ring == ring)
-        s->grab.ring = -1;
-    else if (s->grab.ring > ring)
-        s->grab.ring--;
+    if (sim_ring_id_equal(s->grab.held, id))
+        s->grab.held = SIM_RING_NONE; /* the other rings' ids, the held one's too, stay valid */
     ring_table_remove(s, ring);
     return 0;
 }

@@ -14,6 +14,8 @@
     ARRAY(LAYOUT_IN_SIM, dinghy_sim, field_, elem_, count_, unit_, saved_, 1)
 #define TICK(field_, elem_, count_, unit_, saved_) \
     ARRAY(LAYOUT_IN_TICK, tick_context, field_, elem_, count_, unit_, saved_, 1)
+#define SLOT(field_, elem_) \
+    ARRAY(LAYOUT_IN_SIM, dinghy_sim, field_, elem_, 1, LAYOUT_PER_RING, 1, 0)
 #define BUFFER(field_) ARRAY(LAYOUT_IN_BUFFER, sim_buffer, field_, float, 1, LAYOUT_PER_VERTEX, 1, 1)
 
 const layout_array layout_arrays[] = {
@@ -53,6 +55,10 @@ const layout_array layout_arrays[] = {
     STATE(respawns, int, 1, LAYOUT_PER_RING, 1),
     STATE(hitting, unsigned char, 1, LAYOUT_PER_RING, 0),
     STATE(rings, sim_ring_state, 1, LAYOUT_PER_RING, 0),
+    /* the ring handles: dense index to slot, and per slot (not shifted) */
+    STATE(ring_slot, int, 1, LAYOUT_PER_RING, 1),
+    SLOT(slot_ring, int),
+    SLOT(slot_gen, unsigned),
 };
 const int layout_array_count = (int)(sizeof layout_arrays / sizeof *layout_arrays);
 

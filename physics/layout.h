@@ -27,8 +27,9 @@ typedef struct {
     int count;          /* elements per unit */
     layout_unit unit;
     int saved;          /* 1: a checkpoint keeps it (the current buffer's, for a buffer) */
-    int shifts;         /* 1: ordered by ring index (taking a ring out moves the later down);
-                           0: indexed otherwise (the ring slots) */
+    int shifts;         /* 1: ordered by dense ring index (taking a ring out moves the
+                           later down; a checkpoint keeps the rings there are);
+                           0: indexed by slot (all of the room is kept) */
 } layout_array;
 
 extern const layout_array layout_arrays[];

@@ -124,6 +124,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         sim_destroy(s);
         return NULL;
     }
+    for (int k = 0; k < s->cap; k++)
+        s->slot_ring[k] = -1; /* every slot free, generation 0 */
     sim_set_count(s, 0);
     sim_clear_rings(s);
     return s;
@@ -139,15 +141,50 @@ void sim_clear_rings(dinghy_sim *s)
     memset(s->respawns, 0, sizeof *s->respawns * (size_t)s->cap);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->tick->row_bad, 0, (size_t)s->cap * s->M);
-    s->grab.ring = -1;
+    s->grab.held = SIM_RING_NONE;
+    for (int k = 0; k < s->cap; k++)
+        if (s->slot_ring[k] >= 0) { /* the ring's id goes stale */
+            s->slot_ring[k] = -1;
+            s->slot_gen[k]++;
+        }
     events_reset(&s->ev);
 }
 
-int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
+/* ---- ring handles ---- */
+
+int sim_ring_index(const dinghy_sim *s, sim_ring_id id)
+{
+    const int slot = id.slot1 - 1;
+    if (slot < 0 || slot >= s->cap || s->slot_gen[slot] != id.generation)
+        return -1;
+    return s->slot_ring[slot]; /* -1 when free */
+}
+
+int sim_ring_valid(const dinghy_sim *s, sim_ring_id id) { return sim_ring_index(s, id) >= 0; }
+
+sim_ring_id sim_ring_id_at(const dinghy_sim *s, int p)
+{
+    if (p < 0 || p >= s->P)
+        return SIM_RING_NONE;
+    const int slot = s->ring_slot[p];
+    sim_ring_id id = {slot + 1, s->slot_gen[slot]};
+    return id;
+}
+
+int sim_ring_id_equal(sim_ring_id a, sim_ring_id b)
+{
+    return a.slot1 == b.slot1 && a.generation == b.generation;
+}
+
+sim_ring_id sim_add_ring(dinghy_sim *s, const ring_pose *pose)
 {
     if (s->P >= s->cap)
-        return -1;
-    int p = s->P;
+        return SIM_RING_NONE;
+    int p = s->P, slot = 0;
+    while (s->slot_ring[slot] >= 0) /* the lowest free slot (there is one: P < cap) */
+        slot++;
+    s->slot_ring[slot] = p;
+    s->ring_slot[p] = slot;
     sim_set_count(s, p + 1);
     s->travelled[p] = 0.0;
     s->respawns[p] = 0;
@@ -155,15 +192,17 @@ int sim_add_ring(dinghy_sim *s, const ring_pose *pose)
     s->hole_area[p] = 0.0;
     ring_write_pose(s, p, pose);
     sim_measure_ring(s, p);
-    return p;
+    return sim_ring_id_at(s, p);
 }
 
-void sim_place_ring(dinghy_sim *s, int p, const ring_pose *pose)
+int sim_place_ring(dinghy_sim *s, sim_ring_id id, const ring_pose *pose)
 {
-    if (p < 0 || p >= s->P)
-        return;
+    const int p = sim_ring_index(s, id);
+    if (p < 0)
+        return -1;
     ring_write_pose(s, p, pose);
     sim_measure_ring(s, p);
+    return 0;
 }
 
 /* Moves n elements of size sz from index `from` to `to` within a. */
@@ -176,6 +215,7 @@ void ring_table_remove(dinghy_sim *s, int ring)
 {
     const size_t P = (size_t)s->P, p = (size_t)ring;
     const size_t after = P - p - 1; /* rings moving down one */
+    const int slot = s->ring_slot[p];
     for (int k = 0; k < layout_array_count; k++) {
         const layout_array *a = &layout_arrays[k];
         if (!a->shifts)
@@ -184,6 +224,11 @@ void ring_table_remove(dinghy_sim *s, int ring)
         for (int b = 0; b < layout_copies(a); b++)
             shift(*layout_field(s, a, b), bytes, p, p + 1, after);
     }
+    /* the ring's id goes stale, the later rings' slots name their new index */
+    s->slot_ring[slot] = -1;
+    s->slot_gen[slot]++;
+    for (size_t q = p; q + 1 < P; q++)
+        s->slot_ring[s->ring_slot[q]] = (int)q;
     /* the contacts remembered between steps name rings by index: forget
      * them (a touching pair may report its contact start once more) */
     events_reset(&s->ev);

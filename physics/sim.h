@@ -39,15 +39,39 @@ typedef struct {
     double velocity[3]; /* m/s, the same for every vertex */
 } ring_pose;
 
-/* Adds a ring at rest shape in the pose; returns its index, or -1 when the
- * simulation is full. */
-int sim_add_ring(dinghy_sim *sim, const ring_pose *pose);
+/* A ring's handle (as Box2D's b2BodyId): it names the same ring for as
+ * long as the ring is there, whatever other rings are taken out. Taking
+ * the ring out (or sim_clear_rings) makes it invalid; a slot's generation
+ * tells a stale handle from the ring that took its slot later. The rings
+ * also have dense indices 0 .. sim_ring_count - 1 (the order of the
+ * arrays, of the tick's sums and of sim_rings), which shift down when a
+ * ring before them is taken out: hold ids, not indices, across changes.
+ * A zeroed id (SIM_RING_NONE) names no ring. */
+typedef struct {
+    int slot1;           /* slot + 1; 0: no ring */
+    unsigned generation; /* of the slot when the ring was added */
+} sim_ring_id;
+#define SIM_RING_NONE ((sim_ring_id){0, 0u})
 
-/* Moves ring i, whole and undeformed, to the pose (a re-drop). */
-void sim_place_ring(dinghy_sim *sim, int ring, const ring_pose *pose);
+/* 1 while the ring the id names is there, else 0. */
+int sim_ring_valid(const dinghy_sim *sim, sim_ring_id id);
+/* The ring's dense index now, or -1 for an invalid id. */
+int sim_ring_index(const dinghy_sim *sim, sim_ring_id id);
+/* The id of the ring at dense index `index`, or SIM_RING_NONE out of range. */
+sim_ring_id sim_ring_id_at(const dinghy_sim *sim, int index);
+/* Whether two ids are the same handle. */
+int sim_ring_id_equal(sim_ring_id a, sim_ring_id b);
 
-/* Removes every ring and sets the step count and time to zero (a scene is
- * then built again with sim_add_ring). */
+/* Adds a ring at rest shape in the pose, at the end of the dense order;
+ * returns its id, or SIM_RING_NONE when the simulation is full. */
+sim_ring_id sim_add_ring(dinghy_sim *sim, const ring_pose *pose);
+
+/* Moves the ring, whole and undeformed, to the pose (a re-drop). Returns
+ * 0, or -1 for an invalid id. */
+int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const ring_pose *pose);
+
+/* Removes every ring (their ids become invalid) and sets the step count
+ * and time to zero (a scene is then built again with sim_add_ring). */
 void sim_clear_rings(dinghy_sim *sim);
 
 /* Makes the water the river of world.river (physics.md section 6): its
@@ -65,8 +89,10 @@ const river_world *sim_river(const dinghy_sim *sim);
  * water at world.water.level). */
 void sim_water_at(const dinghy_sim *sim, double x, double y, double z, water_point *out);
 
-/* Advances the state by `steps` steps of solver.dt. Returns the number of
- * steps done: fewer than asked when the state blew up (see sim_blowup). */
+/* Advances the state by `steps` steps of solver.dt (0 or less: none).
+ * Returns the number of steps done: fewer than asked when the state blew
+ * up (see sim_blowup). Every call starts a new list of events
+ * (sim_events): the previous call's are gone. */
 long sim_step(dinghy_sim *sim, long steps);
 
 /* A ring is whole when its enclosed volume is between SIM_MIN_VOLUME and
@@ -92,8 +118,9 @@ typedef struct {
     int happened;      /* 0 while the state is healthy */
     long step;         /* 1-based number of the step that blew up */
     double time;       /* simulated time at its end, s */
-    int dinghy;        /* lowest index of a ring with a bad vertex */
-    int vertex;        /* its first bad vertex, index within the dinghy */
+    int ring;          /* lowest index of a ring with a bad vertex */
+    sim_ring_id ring_id; /* its id */
+    int vertex;        /* its first bad vertex, index within the ring */
     int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */
     double speed;      /* that vertex's speed, m/s (NaN when non-finite) */
     sim_ring_fault fault; /* SIM_RING_WHOLE: a speed or non-finite blow-up */
@@ -112,7 +139,8 @@ void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
  * sim_checkpoint_new allocates room for this simulation's capacity; save
  * and restore allocate nothing. restore returns -1 (and changes nothing)
  * when the checkpoint belongs to a simulation of another capacity; it
- * clears the blow-up, the pending events and the grab. */
+ * clears the blow-up, the pending events and the grab. The ring ids are
+ * those of the rings at the save (ids handed out since are invalid). */
 typedef struct sim_checkpoint sim_checkpoint;
 sim_checkpoint *sim_checkpoint_new(const dinghy_sim *sim);
 void sim_checkpoint_save(const dinghy_sim *sim, sim_checkpoint *cp);
@@ -206,10 +234,10 @@ const sim_ring_state *sim_rings(const dinghy_sim *sim);
 #define SIM_GRAB_RADIUS 0.15 /* m */
 #define SIM_GRAB_MAX_VERTICES 64
 
-/* Grabs ring `ring` at its vertex `vertex` (index within the ring); the
+/* Grabs the ring at its vertex `vertex` (index within the ring); the
  * hand starts at `hand` (m), still. Replaces an earlier grab. Returns 0,
  * or -1 when the ring or vertex does not exist. */
-int sim_grab(dinghy_sim *sim, int ring, int vertex, const double hand[3]);
+int sim_grab(dinghy_sim *sim, sim_ring_id ring, int vertex, const double hand[3]);
 /* The hand is at `hand` (m) now and moves at `velocity` (m/s) until the
  * next call: the spring's target moves on by velocity * dt every step, so
  * a hand moved once per frame pulls smoothly. */
@@ -218,14 +246,15 @@ void sim_grab_move(dinghy_sim *sim, const double hand[3], const double velocity[
  * velocity (an even impulse on its vertices); its spin and wobble about
  * the centre stay as they were. */
 void sim_grab_release(dinghy_sim *sim);
-/* The held ring, or -1. */
-int sim_grabbed_ring(const dinghy_sim *sim);
+/* The held ring, or SIM_RING_NONE. */
+sim_ring_id sim_grabbed_ring(const dinghy_sim *sim);
 /* Where the hand's spring pulls now (m); 0, or -1 when nothing is held. */
 int sim_grab_target(const dinghy_sim *sim, double hand[3]);
 
 /* The nearest point where a ray meets a ring's skin. */
 typedef struct {
-    int ring;           /* which ring */
+    sim_ring_id id;     /* which ring */
+    int ring;           /* its dense index now */
     int vertex;         /* the ring's vertex nearest the point (index within the ring) */
     double point[3];    /* m */
     double distance;    /* along the ray from its origin, m */
@@ -239,18 +268,20 @@ int sim_ray_cast(const dinghy_sim *sim, const double origin[3], const double dir
 /* Discharge coefficient of a puncture (physics.md section 6b). */
 #define SIM_HOLE_DISCHARGE 0.6
 
-/* Punctures ring `ring` with a hole of `area` m^2 (added to any earlier
+/* Punctures the ring with a hole of `area` m^2 (added to any earlier
  * holes). Gas escapes at mdot = C_d A sqrt(2 rho_gas (p - p_air)) kg/s
  * (physics.md 6b; air flows back in when squeezed below p_air), with
  * rho_gas = air_density p / air_pressure: the ring deflates fast at
  * first, then ever slower as its gauge pressure falls. Constant inflation
  * has no gas: nothing happens. Returns 0, or -1 for a bad ring or area. */
-int sim_puncture(dinghy_sim *sim, int ring, double area);
+int sim_puncture(dinghy_sim *sim, sim_ring_id ring, double area);
 
-/* Removes ring `ring`; the rings after it move down one index (their
- * order, and so the run's determinism, is kept). A held ring is let go.
- * Returns 0, or -1 when there is no such ring. */
-int sim_remove_ring(dinghy_sim *sim, int ring);
+/* Removes the ring: its id becomes invalid, the other rings' ids stay
+ * valid; the rings after it in the dense order move down one index
+ * (their order, and so the run's determinism, is kept). A held ring is
+ * let go. The events of the last step are dropped (they name indices).
+ * Returns 0, or -1 for an invalid id. */
+int sim_remove_ring(dinghy_sim *sim, sim_ring_id ring);
 
 /* Total momentum (kg m/s) and kinetic energy (J), summed in vertex order. */
 void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energy);
@@ -258,7 +289,7 @@ void sim_totals(const dinghy_sim *sim, double momentum[3], double *kinetic_energ
 /* Events for sound and effects, found inside the tick without locks:
  * each dinghy records its own, and after the step they are merged in
  * dinghy order into a buffer of fixed capacity (SIM_EVENT_CAPACITY); what
- * does not fit is dropped and counted. */
+ * does not fit is dropped and counted. Rings are named by index and id. */
 typedef enum {
     SIM_EVENT_CONTACT, /* two dinghies start touching (tube gap under contact_range) */
     SIM_EVENT_SPLASH,  /* a dinghy's vertices cross the water surface downward fast */
@@ -268,13 +299,18 @@ typedef enum {
 
 typedef struct {
     sim_event_kind kind;
-    int dinghy;         /* the dinghy (for a contact, the lower index) */
-    int other;          /* contact: the other dinghy; splash: -1 */
+    union {
+        int ring;       /* the ring's dense index (for a contact, the lower one) */
+        int dinghy;     /* the former name of `ring`, kept until physics/spray*
+                           is moved over; do not use */
+    };
+    int other;          /* contact: the other ring's index; else -1 */
     long step;          /* step during which it happened, 1-based */
     float speed;        /* contact: relative speed of the two centres; splash:
                            fastest downward vertex speed through the surface, m/s */
     float position[3];  /* where: contact midpoint or the dinghy's centre, m */
     int count;          /* splash: vertices that entered the water; contact: 1 */
+    sim_ring_id ring_id, other_id; /* the ids of ring and other (SIM_RING_NONE for -1) */
 } sim_event;
 
 #define SIM_EVENT_CAPACITY 4096
@@ -283,10 +319,13 @@ typedef struct {
 /* Smallest downward speed through the surface that makes a splash, m/s. */
 #define SIM_SPLASH_SPEED 0.5
 
-/* Events since the last sim_clear_events, oldest step first, dinghy order
- * within a step. *dropped (if not NULL) gets how many did not fit. */
+/* The events of the last sim_step call, oldest step first, ring order
+ * within a step: valid until the next sim_step call (which starts a new
+ * list) or until a ring is taken out or the rings are cleared. A caller
+ * that steps several times per frame and wants all of the frame's events
+ * reads them after each call. *dropped (if not NULL) gets how many of
+ * that call's did not fit. */
 const sim_event *sim_events(const dinghy_sim *sim, size_t *count, long *dropped);
-void sim_clear_events(dinghy_sim *sim);
 
 /* Wall time spent in each phase of the tick since the last reset of the
  * timers, seconds, as seen by thread 0. */

@@ -11,7 +11,7 @@
 /* The demo's hand on a ring (sim_grab): the held vertices, their offsets
  * from the hand at the grab and the hand's spring per vertex. */
 typedef struct {
-    int ring;             /* -1: nothing held */
+    sim_ring_id held;     /* SIM_RING_NONE: nothing held */
     int count;            /* held vertices */
     int vertex[SIM_GRAB_MAX_VERTICES]; /* indices within the ring, ascending */
     float off[3][SIM_GRAB_MAX_VERTICES]; /* m */
@@ -77,6 +77,10 @@ struct dinghy_sim {
     double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
     double *hole_area;    /* per ring: punctures, m^2 */
     grab_state grab;
+    /* the ring handles: a ring's id is (slot + 1, the slot's generation) */
+    int *ring_slot;       /* per ring (dense index): its slot */
+    int *slot_ring;       /* per slot: the dense index of the ring in it, -1 free */
+    unsigned *slot_gen;   /* per slot: generation, one up each time its ring goes */
     double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
     int substeps;         /* substeps per step (sim_def_substeps) */
     broadphase bp;

@@ -21,7 +21,8 @@ static void record_blowup(dinghy_sim *s)
         info->happened = 1;
         info->step = s->step;
         info->time = s->time;
-        info->dinghy = (int)(r / (size_t)s->M);
+        info->ring = (int)(r / (size_t)s->M);
+        info->ring_id = sim_ring_id_at(s, info->ring);
         info->non_finite = s->tick->row_bad[r] == 2;
         for (int n = 0; n < s->N; n++) {
             size_t i = v0 + n;
@@ -29,7 +30,7 @@ static void record_blowup(dinghy_sim *s)
                       + (double)b->vz[i] * b->vz[i];
             int nonfin = !isfinite(s2) || !isfinite(b->x[i] + b->y[i] + b->z[i]);
             if (nonfin || s2 > SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED) {
-                info->vertex = (int)(i - (size_t)info->dinghy * s->V);
+                info->vertex = (int)(i - (size_t)info->ring * s->V);
                 info->speed = nonfin ? NAN : sqrt(s2);
                 return;
             }
@@ -38,10 +39,23 @@ static void record_blowup(dinghy_sim *s)
     }
 }
 
+/* The events name their rings by dense index; add the ids (the order
+ * does not change within a call: the endless run re-places, never removes). */
+static void name_event_rings(dinghy_sim *s)
+{
+    for (size_t k = 0; k < s->ev.count; k++) {
+        sim_event *e = &s->ev.out[k];
+        e->ring_id = sim_ring_id_at(s, e->ring);
+        e->other_id = sim_ring_id_at(s, e->other);
+    }
+}
+
 long sim_step(dinghy_sim *s, long steps)
 {
     long done = 0;
-    if (s->blowup.happened || s->P == 0)
+    s->ev.count = 0; /* a new list of events each call */
+    s->ev.dropped = 0;
+    if (s->blowup.happened || s->P == 0 || steps <= 0)
         return 0;
     const double dt = s->def.solver.dt / s->substeps;
     for (; done < steps; done++) {
@@ -68,6 +82,7 @@ long sim_step(dinghy_sim *s, long steps)
             break;
         }
     }
+    name_event_rings(s);
     if (done > 0) {
         sim_measure_rings(s);
         if (!s->blowup.happened)
@@ -82,12 +97,6 @@ const sim_event *sim_events(const dinghy_sim *s, size_t *count, long *dropped)
     if (dropped)
         *dropped = s->ev.dropped;
     return s->ev.out;
-}
-
-void sim_clear_events(dinghy_sim *s)
-{
-    s->ev.count = 0;
-    s->ev.dropped = 0;
 }
 
 sim_blowup_info sim_blowup(const dinghy_sim *s) { return s->blowup; }
@@ -125,7 +134,7 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
         snprintf(what2, sizeof what2, fault_what[b->fault], b->measure);
         snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d %s (the bound "
                  "is %g to %g of the rest volume, %g times a rest length); likely cause: %s",
-                 b->step, b->time, b->dinghy, what2, SIM_MIN_VOLUME, SIM_MAX_VOLUME,
+                 b->step, b->time, b->ring, what2, SIM_MIN_VOLUME, SIM_MAX_VOLUME,
                  SIM_MAX_STRETCH, fault_fix[b->fault]);
         return;
     }
@@ -144,6 +153,6 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
                  "strong for this time step", dt, bound, d->ring.repulsion,
                  d->ring.pressure, d->world.water.buoyancy);
     snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d vertex %d has %s; "
-             "likely cause: %s", b->step, b->time, b->dinghy, b->vertex, what, cause);
+             "likely cause: %s", b->step, b->time, b->ring, b->vertex, what, cause);
 }
 

@@ -69,9 +69,11 @@ orbit_camera *render_camera(renderer *r);
 #define RENDER_FOLLOW_FREE (-1)  /* nothing: the camera stays where the user put it */
 #define RENDER_FOLLOW_CROWD (-2) /* the crowd (crowd_camera.h): the river's default */
 
-/* Makes the camera follow dinghy `index` (moves in closer the first time),
- * the crowd (RENDER_FOLLOW_CROWD), or nothing when index is
- * RENDER_FOLLOW_FREE or out of range. */
+/* Makes the camera follow dinghy `index` (moves in closer the first time;
+ * kept by its id from the next update, so it stays on that ring when rings
+ * before it are taken out, and is let go when the ring is), the crowd
+ * (RENDER_FOLLOW_CROWD), or nothing when index is RENDER_FOLLOW_FREE or
+ * out of range. */
 void render_follow(renderer *r, int index);
 /* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
 int render_following(const renderer *r);

@@ -237,7 +237,8 @@ static void test_blowup_detected(void **state)
     sim_blowup_info b = sim_blowup(s);
     assert_true(b.happened);
     assert_int_equal(b.step, done);
-    assert_int_equal(b.dinghy, 0);
+    assert_int_equal(b.ring, 0);
+    assert_true(sim_ring_id_equal(b.ring_id, sim_ring_id_at(s, 0)));
     char msg[1024];
     sim_blowup_message(s, msg, sizeof msg);
     assert_non_null(strstr(msg, "stability bound"));
@@ -311,11 +312,13 @@ static void test_events(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(dropped, 0);
     assert_int_equal(ev[0].kind, SIM_EVENT_CONTACT);
-    assert_int_equal(ev[0].dinghy, 0);
+    assert_int_equal(ev[0].ring, 0);
     assert_int_equal(ev[0].other, 1);
     assert_true(fabs(ev[0].speed - p.scene.speed) < 0.05 * p.scene.speed);
     assert_true(fabs(ev[0].position[0]) < 0.1); /* midway between the two */
-    sim_clear_events(s);
+    assert_true(sim_ring_id_equal(ev[0].ring_id, sim_ring_id_at(s, 0)));
+    assert_true(sim_ring_id_equal(ev[0].other_id, sim_ring_id_at(s, 1)));
+    sim_step(s, 0); /* every call starts a new list */
     sim_events(s, &n, NULL);
     assert_int_equal(n, 0);
     sim_destroy(s);

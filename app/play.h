@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/hands.h"
+#include "dinghy/sim.h"
 #include "../render/camera.h"
 #include "../config/watch.h"
 #include "../render/input.h"

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "../physics/spray.h"
 #include "../scenes/scene.h"
 

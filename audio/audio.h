@@ -24,7 +24,8 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/events.h"
+#include "dinghy/sim.h"
 #include "audio_params.h"
 
 typedef struct audio audio;

@@ -3,13 +3,13 @@
 
 #include <string.h>
 
-static const char *const phase_names[PHASE_COUNT] = {
+static const char *const phase_names[SIM_PHASE_COUNT] = {
     "centres", "broadphase", "contacts", "springs", "integrate", "events",
 };
 
-const char *sim_phase_name(sim_phase ph) { return ph < PHASE_COUNT ? phase_names[ph] : "?"; }
+const char *sim_phase_name(sim_phase ph) { return ph < SIM_PHASE_COUNT ? phase_names[ph] : "?"; }
 
-void sim_phase_times(const dinghy_sim *s, double out[PHASE_COUNT])
+void sim_phase_times(const dinghy_sim *s, double out[SIM_PHASE_COUNT])
 {
     memcpy(out, s->phase_s, sizeof s->phase_s);
 }

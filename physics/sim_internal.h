@@ -6,7 +6,11 @@
 #include "events.h"
 #include "shape.h"
 #include "springs.h"
-#include "sim.h"
+#include "dinghy/events.h"
+#include "dinghy/hands.h"
+#include "dinghy/health.h"
+#include "dinghy/profile.h"
+#include "dinghy/sim.h"
 
 /* The demo's hand on a ring (sim_grab): the held vertices, their offsets
  * from the hand at the grab and the hand's spring per vertex. */
@@ -93,7 +97,7 @@ struct dinghy_sim {
     long step;
     double time;
     sim_blowup_info blowup;
-    double phase_s[PHASE_COUNT];
+    double phase_s[SIM_PHASE_COUNT];
 };
 
 /* Sets the number of rings there are now (room permitting). */

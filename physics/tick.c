@@ -417,7 +417,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             for (int p = 0; p < P; p++)
                 dinghy_centre(s, p, dt);
         }
-        PHASE_END(PHASE_CENTRES)
+        PHASE_END(SIM_PHASE_CENTRES)
 
         if (P > 1) {
 #pragma omp for schedule(static)
@@ -436,20 +436,20 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
                     broadphase_fill(&s->bp, s->c0, p, reach);
             }
         }
-        PHASE_END(PHASE_BROADPHASE)
+        PHASE_END(SIM_PHASE_BROADPHASE)
 
         /* From here each thread reads what it computed itself (its rows'
          * centres and repulsion) or what was finished before a barrier. */
         if (!oom)
             for (size_t r = r0; r < r1; r++)
                 contacts_row(s, &contact, r);
-        PHASE_END(PHASE_CONTACTS)
+        PHASE_END(SIM_PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)
             move_rows(s, in, out, r0, r1, dt, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
         if (tid == 0) {
-            s->phase_s[PHASE_SPRINGS] += t_springs;
-            s->phase_s[PHASE_INTEGRATE] += t_integrate;
+            s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
+            s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
         if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
@@ -458,7 +458,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             for (int p = 0; p < P; p++)
                 events_dinghy(&s->ev, &s->bp, p);
         }
-        PHASE_END(PHASE_EVENTS)
+        PHASE_END(SIM_PHASE_EVENTS)
 #undef PHASE_END
     }
     if (oom)

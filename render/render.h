@@ -3,7 +3,7 @@
  * river world and the camera follows the crowd downstream; on still water
  * the painted bed and the flat sheet of before.
  *
- * It reads the physics only through physics/sim.h (state, normals,
+ * It reads the physics only through the dinghy/ headers (state, normals,
  * summaries, parameters) and draws into whatever framebuffer is bound: a
  * window's or an offscreen target. Everything it needs is allocated in
  * render_create; drawing a frame allocates nothing. Needs a current GL 3.3
@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "../physics/spray.h"
 #include "camera.h"
 

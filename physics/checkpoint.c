@@ -1,12 +1,12 @@
 /* Checkpoints: a copy of the state to go back to after a blow-up. What a
- * checkpoint keeps is what the array table (layout.c) marks as saved. */
+ * checkpoint keeps is what the array table (sim_layout.c) marks as saved. */
 #include "sim_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "gas.h"
-#include "layout.h"
+#include "sim_layout.h"
 #include "measure.h"
 
 struct sim_checkpoint {

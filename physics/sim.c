@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "layout.h"
+#include "sim_layout.h"
 #include "measure.h"
 #include "pose.h"
 #include "water_rows.h"

@@ -1,8 +1,8 @@
 /* Sizes of a simulation and the one table of its per-ring arrays: what
  * sim_create allocates, sim_destroy frees, ring removal shifts, a
  * checkpoint keeps and sim_memory_estimate counts, said once. Private. */
-#ifndef DINGHY_LAYOUT_H
-#define DINGHY_LAYOUT_H
+#ifndef DINGHY_SIM_LAYOUT_H
+#define DINGHY_SIM_LAYOUT_H
 
 #include <stddef.h>
 

@@ -1,6 +1,6 @@
 /* Sizes: one place for what sim_create allocates and what
  * sim_memory_estimate says it will (sim_def_check asks before creating). */
-#include "layout.h"
+#include "sim_layout.h"
 
 #include <omp.h>
 #include <stddef.h>

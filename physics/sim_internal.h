@@ -33,7 +33,10 @@ typedef struct {
 /* What one step computes and throws away, apart from the state that
  * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
  * the tick, read within the step (and by the measurements of the state
- * the step leaves). Per row unless said. */
+ * the step leaves). The water samples are the one exception that lives
+ * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
+ * does not keep them, as before). Per row unless said; every array here
+ * and in dinghy_sim is listed once, in sim_layout.c's table. */
 typedef struct {
     float *cx, *cy, *cz;  /* segment centres, m */
     float *cvx, *cvy, *cvz; /* segment mean velocities, m/s */
@@ -52,6 +55,9 @@ typedef struct {
     int scratch_threads;  /* threads the scratch has room for */
 } tick_context;
 
+/* The simulation's state. Its per-ring and per-row arrays are allocated,
+ * freed, shifted on removal, checkpointed and counted from the one table
+ * in sim_layout.c: a new array is a line there. */
 struct dinghy_sim {
     sim_def def;          /* creation definition plus the latest live fields */
     int P, cap;           /* rings there now, rings there is room for */

@@ -28,8 +28,7 @@ static void on_frame(dinghy_sim *sim, void *ctx)
     audio_frame_info f = {sim_time(sim), sc.size, sc.vertices, audio_ambience_level(0.0, sc.mean_speed),
                           audio_hiss_level(sc.leak)};
     audio_frame(r->sound, &f, ev, r->pan, n < SIM_EVENT_CAPACITY ? n : SIM_EVENT_CAPACITY);
-    r->dropped += dropped;
-    sim_clear_events(sim);
+    r->dropped += dropped; /* the next sim_step call starts a new list */
 }
 
 static void print_stats(const audio_stats *s, long dropped, int muted)

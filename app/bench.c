@@ -13,7 +13,9 @@
 
 #include "../reference/reference.h"
 #include "bench_floor.h"
-#include "../physics/sim.h"
+#include "dinghy/health.h"
+#include "dinghy/profile.h"
+#include "dinghy/sim.h"
 #include "report.h"
 
 #ifndef DINGHY_CFLAGS
@@ -33,7 +35,7 @@ typedef struct {
     double ns_vertex_step;      /* from the median */
     double speedup, efficiency; /* against the first thread count of the scene */
     uint64_t hash;
-    double phase_ms[PHASE_COUNT]; /* per step, thread 0, from the median repeat */
+    double phase_ms[SIM_PHASE_COUNT]; /* per step, thread 0, from the median repeat */
     double bytes_per_vertex;
 } bench_row;
 
@@ -136,7 +138,7 @@ static int time_tick(const sim_def *p, const scene_def *layout, const int *threa
 {
     dinghy_sim *sims[MAX_THREAD_COUNTS] = {0};
     double *ms = calloc((size_t)n * (size_t)repeat, sizeof *ms);
-    double *phases = calloc((size_t)n * (size_t)repeat * PHASE_COUNT, sizeof *phases);
+    double *phases = calloc((size_t)n * (size_t)repeat * SIM_PHASE_COUNT, sizeof *phases);
     int rc = ms && phases ? 0 : 2;
     for (int t = 0; t < n && rc == 0; t++) {
         sim_def q = *p;
@@ -158,7 +160,7 @@ static int time_tick(const sim_def *p, const scene_def *layout, const int *threa
             double t0 = omp_get_wtime();
             long done = sim_step(sim, steps);
             ms[t * repeat + r] = (omp_get_wtime() - t0) * 1e3 / (double)steps;
-            sim_phase_times(sim, &phases[(t * repeat + r) * PHASE_COUNT]);
+            sim_phase_times(sim, &phases[(t * repeat + r) * SIM_PHASE_COUNT]);
             if (done < steps) {
                 char msg[1024];
                 sim_blowup_message(sim, msg, sizeof msg);
@@ -178,8 +180,8 @@ static int time_tick(const sim_def *p, const scene_def *layout, const int *threa
         for (int r = 0; r < repeat; r++)
             if (mt[r] == row->ms_median)
                 med = r;
-        for (int k = 0; k < PHASE_COUNT; k++)
-            row->phase_ms[k] = phases[(t * repeat + med) * PHASE_COUNT + k] * 1e3 / (double)steps;
+        for (int k = 0; k < SIM_PHASE_COUNT; k++)
+            row->phase_ms[k] = phases[(t * repeat + med) * SIM_PHASE_COUNT + k] * 1e3 / (double)steps;
         row->threads = sim_threads(sims[t]);
         row->hash = sim_hash(sims[t]);
         row->dinghies = sim_ring_count(sims[t]);
@@ -238,7 +240,7 @@ static void print_table_header(const bench_row *r, long steps)
     printf("\nscene %s: %d dinghies, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
            r->dinghies, r->vertices, r->springs, steps);
     printf("%7s %9s %9s %8s %7s %6s", "threads", "ms/step", "min", "ns/v-st", "speedup", "eff");
-    for (int k = 0; k < PHASE_COUNT; k++)
+    for (int k = 0; k < SIM_PHASE_COUNT; k++)
         printf(" %10.10s", sim_phase_name((sim_phase)k));
     printf(" %8s %16s\n", "B/vertex", "hash");
 }
@@ -247,7 +249,7 @@ static void print_table_row(const bench_row *r)
 {
     printf("%7d %9.3f %9.3f %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
            r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
-    for (int k = 0; k < PHASE_COUNT; k++)
+    for (int k = 0; k < SIM_PHASE_COUNT; k++)
         printf(" %10.4f", r->phase_ms[k]);
     if (r->hash)
         printf(" %8.1f %016" PRIx64 "\n", r->bytes_per_vertex, r->hash);
@@ -266,7 +268,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
     fprintf(f, "# %s\n", machine);
     fprintf(f, "scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,"
                "speedup,efficiency,hash,ms_min");
-    for (int k = 0; k < PHASE_COUNT; k++)
+    for (int k = 0; k < SIM_PHASE_COUNT; k++)
         fprintf(f, ",%s_ms", sim_phase_name((sim_phase)k));
     fprintf(f, ",bytes_per_vertex\n");
     for (int i = 0; i < n; i++) {
@@ -274,7 +276,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
         fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f", r->scene,
                 r->dinghies, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
                 r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min);
-        for (int k = 0; k < PHASE_COUNT; k++)
+        for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
         fprintf(f, ",%.1f\n", r->bytes_per_vertex);
     }
@@ -302,7 +304,7 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
                 i ? "," : "", r->scene, r->dinghies, r->vertices, r->springs, r->threads, r->steps,
                 r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
                 r->bytes_per_vertex);
-        for (int k = 0; k < PHASE_COUNT; k++)
+        for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", sim_phase_name((sim_phase)k), r->phase_ms[k]);
         fprintf(f, "}}");
     }

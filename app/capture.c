@@ -145,7 +145,6 @@ static int advance_before(dinghy_sim *sim, long steps, capture_hands *hands, dou
         int rc = advance(sim, n, hands);
         if (rc)
             return rc;
-        sim_clear_events(sim);
         done += n;
     }
     return 0;
@@ -181,7 +180,6 @@ static int record(renderer *r, dinghy_sim *sim, offscreen *o, const dinghy_setti
             if (rc)
                 return rc;
         }
-        sim_clear_events(sim);
     }
     return 0;
 }
@@ -249,7 +247,6 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         err[0] = '\0'; /* already reported */
         goto done;
     }
-    sim_clear_events(sim);
     if (req->screenshot) {
         offscreen_bind(o);
         render_draw(r, sim, s->render.width, s->render.height, sim_time(sim));

@@ -7,7 +7,7 @@
 #include <stddef.h>
 
 #include "../config/settings.h"
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "../render/render.h"
 
 #define CAPTURE_DEFAULT_FRAMES 150 /* --frames when not given */

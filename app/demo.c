@@ -12,7 +12,9 @@
 #include "../audio/audio.h"
 #include "../scenes/scene.h"
 #include "../audio/scene_sound.h"
-#include "../physics/sim.h"
+#include "dinghy/events.h"
+#include "dinghy/health.h"
+#include "dinghy/sim.h"
 #include "../render/hud.h"
 #include "../render/input.h"
 #include "../render/offscreen.h"
@@ -274,8 +276,7 @@ static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
         play_init(&d->play);
         if (d->spray)
             spray_clear(d->spray);
-        scene_rebuild(d->sim, &d->settings->scene);
-        sim_clear_events(d->sim);
+        scene_rebuild(d->sim, &d->settings->scene); /* and no events left */
         d->clock.backlog = 0.0;
     }
     if (a->toggle_panel % 2)
@@ -426,7 +427,8 @@ static int demo_step(demo *d, long steps, long *done)
 {
     double dt = d->settings->sim.solver.dt;
     double t0 = omp_get_wtime();
-    *done = steps > 0 ? sim_step(d->sim, steps) : 0;
+    /* every call (even of no steps, paused) hands out only its own events */
+    *done = sim_step(d->sim, steps > 0 ? steps : 0);
     double spent = omp_get_wtime() - t0;
     frame_clock_measured(&d->clock, d->paused ? 0 : *done, spent);
     d->sw.steps += *done;
@@ -495,7 +497,6 @@ static int demo_frame(demo *d)
     if (d->spray) /* this frame's splashes and hits throw droplets */
         spray_step(d->spray, d->sim, (double)done * d->settings->sim.solver.dt,
                    sim_threads(d->sim));
-    sim_clear_events(d->sim);
 
     double swap_start = omp_get_wtime();
     window_swap(d->win); /* waits for the frame the renderer drew meanwhile */

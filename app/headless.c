@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "obj_export.h"
 #include "report.h"
 

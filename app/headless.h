@@ -4,7 +4,7 @@
 
 #include <signal.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "../scenes/scene.h"
 
 /* Simulates `steps` steps of the scene `layout` names, made of def, prints a one-line summary

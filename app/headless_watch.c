@@ -6,7 +6,8 @@
 #include <time.h>
 
 #include "../scenes/scene.h"
-#include "../physics/sim.h"
+#include "dinghy/health.h"
+#include "dinghy/sim.h"
 #include "headless.h"
 #include "reload.h"
 #include "report.h"

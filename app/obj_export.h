@@ -3,7 +3,7 @@
 #ifndef DINGHY_OBJ_EXPORT_H
 #define DINGHY_OBJ_EXPORT_H
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 
 /* Writes the current state to path (through a temporary file renamed into
  * place when complete). Returns 0, or -1 with a message on stderr. */

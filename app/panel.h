@@ -27,7 +27,7 @@
 
 #include "../config/build.h"
 #include "../config/settings.h"
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "reload.h"
 
 typedef struct panel panel;

@@ -10,9 +10,7 @@
 
 void play_init(play_state *pl)
 {
-    memset(pl, 0, sizeof *pl);
-    pl->held = -1;
-    pl->punctured = -1;
+    memset(pl, 0, sizeof *pl); /* holds and punctured nothing: SIM_RING_NONE */
 }
 
 static int cursor_ray(const orbit_camera *camera, int w, int h, const float cursor[2],
@@ -118,7 +116,7 @@ static void grab_start(play_state *pl, const input_actions *a, dinghy_sim *sim,
     sim_ray_hit hit;
     if (!pick(sim, camera, w, h, a->cursor, &hit))
         return;
-    if (sim_grab(sim, hit.ring, hit.vertex, hit.point) != 0)
+    if (sim_grab(sim, hit.id, hit.vertex, hit.point) != 0)
         return;
     set_plane(pl, camera, hit.point, a->along_water);
     memcpy(pl->hand, hit.point, sizeof pl->hand);
@@ -162,7 +160,7 @@ static void drop_in(play_state *pl, const input_actions *a, dinghy_sim *sim,
     }
     ring_pose pose = {{at[0], at[1], at[2] + PLAY_DROP_HEIGHT},
                       {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
-    int p = sim_add_ring(sim, &pose);
+    int p = sim_ring_index(sim, sim_add_ring(sim, &pose));
     if (p < 0)
         snprintf(pl->note, sizeof pl->note, "no room for more dinghies (%d): X takes one out",
                  sim_ring_capacity(sim));
@@ -177,11 +175,7 @@ static void take_out(play_state *pl, const input_actions *a, dinghy_sim *sim,
     sim_ray_hit hit;
     if (!pick(sim, camera, w, h, a->cursor, &hit))
         return;
-    sim_remove_ring(sim, hit.ring);
-    if (pl->punctured == hit.ring)
-        pl->punctured = -1;
-    else if (pl->punctured > hit.ring)
-        pl->punctured--; /* the rings after it moved down one */
+    sim_remove_ring(sim, hit.id); /* the punctured ring's id stays valid, or goes stale */
     snprintf(pl->note, sizeof pl->note, "took dinghy %d out (%d left)", hit.ring,
              sim_ring_count(sim));
 }
@@ -198,8 +192,8 @@ static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
         return;
     }
     const double area = 0.25 * PI * PLAY_HOLE_DIAMETER * PLAY_HOLE_DIAMETER;
-    sim_puncture(sim, hit.ring, area);
-    pl->punctured = hit.ring;
+    sim_puncture(sim, hit.id, area);
+    pl->punctured = hit.id;
     pl->hole_vertex = hit.vertex;
 }
 
@@ -207,16 +201,17 @@ static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
  * fast it goes. */
 static void puncture_note(play_state *pl, const dinghy_sim *sim)
 {
-    if (pl->punctured < 0 || pl->punctured >= sim_ring_count(sim))
+    const int p = sim_ring_index(sim, pl->punctured);
+    if (p < 0)
         return;
-    const sim_ring_state *r = &sim_rings(sim)[pl->punctured];
+    const sim_ring_state *r = &sim_rings(sim)[p];
     const sim_def *d = sim_get_def(sim);
     /* the air that was pumped in beyond the ambient amount: at a gas
      * fraction of p_air / p0 the rest volume holds ambient air only */
     const double ambient = d->world.air_pressure / (d->world.air_pressure + d->ring.gauge_pressure);
     const double extra = ambient < 1.0 ? (r->gas_fraction - ambient) / (1.0 - ambient) : 0.0;
     snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
-             "%.2f g/s of air escaping, %.0f%% of the air pumped in left", pl->punctured,
+             "%.2f g/s of air escaping, %.0f%% of the air pumped in left", p,
              1000.0 * PLAY_HOLE_DIAMETER, r->pressure - d->world.air_pressure, 1000.0 * r->leak,
              100.0 * (extra > 0.0 ? extra : 0.0));
 }
@@ -226,9 +221,9 @@ void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const o
 {
     if (a->grab_press)
         grab_start(pl, a, sim, camera, w, h);
-    if (sim_grabbed_ring(sim) >= 0 && (a->grabbing || a->grab_release))
+    if (sim_ring_valid(sim, sim_grabbed_ring(sim)) && (a->grabbing || a->grab_release))
         grab_drag(pl, a, sim, camera, w, h, step_time);
-    if (a->grab_release && !a->grabbing && sim_grabbed_ring(sim) >= 0) {
+    if (a->grab_release && !a->grabbing && sim_ring_valid(sim, sim_grabbed_ring(sim))) {
         double hand[3];
         if (sim_grab_target(sim, hand) == 0)
             sim_grab_move(sim, hand, pl->throw_velocity);
@@ -242,7 +237,7 @@ void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const o
     for (int i = 0; i < a->puncture; i++)
         puncture(pl, a, sim, camera, w, h);
     pl->held = sim_grabbed_ring(sim);
-    if (pl->held < 0)
+    if (!sim_ring_valid(sim, pl->held))
         puncture_note(pl, sim);
 }
 

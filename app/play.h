@@ -6,7 +6,8 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/hands.h"
+#include "dinghy/sim.h"
 #include "../render/camera.h"
 #include "../config/watch.h"
 #include "../render/input.h"
@@ -29,13 +30,13 @@
 #define PLAY_DROP_HEIGHT 0.6
 
 typedef struct {
-    int held;             /* the ring in the hand, or -1 */
+    sim_ring_id held;     /* the ring in the hand, or SIM_RING_NONE */
     float plane_point[3]; /* the drag plane: through the grabbed point, m */
     float plane_normal[3];/* facing the camera, or up (along the water) */
     int along_water;      /* the plane is horizontal */
     double hand[3];       /* where the hand was put at the last frame, m */
     double throw_velocity[3]; /* the hand's velocity over the last PLAY_THROW_TIME, m/s */
-    int punctured;        /* the ring punctured last (its gas shows in the note), or -1 */
+    sim_ring_id punctured;/* the ring punctured last (its gas shows in the note), or SIM_RING_NONE */
     int hole_vertex;      /* the vertex of that ring nearest the hole */
     char note[160];       /* what the last action did, for the HUD ("" none) */
 } play_state;

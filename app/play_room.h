@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "dinghy/spray.h"
 #include "../scenes/scene.h"
 

@@ -8,7 +8,8 @@
 #include "../config/diag.h"
 #include "../config/settings.h"
 #include "../config/watch.h"
-#include "../physics/sim.h"
+#include "dinghy/health.h"
+#include "dinghy/sim.h"
 
 typedef enum {
     RELOAD_NONE,     /* no new save */
@@ -59,7 +60,7 @@ void reload_report_print(const reload_report *r, FILE *out);
 void reload_report_free(reload_report *r);
 
 /* Rollback: the last good state and settings, to go back to when a run
- * blows up after a live edit (the core's checkpoints, physics/sim.h).
+ * blows up after a live edit (the core's checkpoints, dinghy/sim.h).
  * After every healthy frame the state is saved, except while an edit is on
  * probation: for RELOAD_GUARD_PROBATION_S of simulated time after a reload
  * is applied, the checkpoint stays the one from before the edit; an edit

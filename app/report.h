@@ -4,7 +4,8 @@
 
 #include <stdio.h>
 
-#include "../physics/sim.h"
+#include "dinghy/health.h"
+#include "dinghy/sim.h"
 
 /* Writes the state summary as JSON (format in README.md) to out. */
 void report_write_json(dinghy_sim *sim, FILE *out);

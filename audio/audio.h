@@ -12,8 +12,7 @@
  *       audio_frame_info f = {sim_time(sim), sc.size, sc.vertices,
  *                             audio_ambience_level(0.0, sc.mean_speed),
  *                             audio_hiss_level(sc.leak)};
- *       audio_frame(a, &f, events, pan, n);
- *       sim_clear_events(sim);
+ *       audio_frame(a, &f, events, pan, n);   // the next sim_step starts a new list
  *   audio_close(a);
  *
  * All SDL_mixer calls after audio_open are made on the audio thread, from
@@ -25,7 +24,8 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/events.h"
+#include "dinghy/sim.h"
 #include "audio_params.h"
 
 typedef struct audio audio;

@@ -62,7 +62,7 @@ static int squeak_sound(const sim_event *e, double size)
     double f = 480.0 * pow(REF_SIZE / size_or_default(size), 0.7)
                * (0.8 + 0.4 * clamp01(speed / 5.0));
     int k = (int)lround(4.0 * log2(f / 110.0));
-    k += (int)(((unsigned)e->dinghy * 7u + (unsigned)e->other * 13u) % 3u) - 1;
+    k += (int)(((unsigned)e->ring * 7u + (unsigned)e->other * 13u) % 3u) - 1;
     if (e->kind == SIM_EVENT_OBSTACLE)
         k -= 8; /* a ring on rock: a low thud of a squeak, two octaves down */
     return k < 0 ? 0 : k >= PLAN_SQUEAKS ? PLAN_SQUEAKS - 1 : k;
@@ -71,13 +71,13 @@ static int squeak_sound(const sim_event *e, double size)
 static int splash_sound(const sim_event *e, double gain)
 {
     int size_class = gain < 0.35 ? 0 : gain < 0.7 ? 1 : 2;
-    return PLAN_SQUEAKS + size_class * PLAN_SPLASH_TAKES + (int)((unsigned)e->dinghy % PLAN_SPLASH_TAKES);
+    return PLAN_SQUEAKS + size_class * PLAN_SPLASH_TAKES + (int)((unsigned)e->ring % PLAN_SPLASH_TAKES);
 }
 
 static uint64_t event_key(const sim_event *e)
 {
     uint64_t kind = e->kind == SIM_EVENT_CONTACT ? 1 : e->kind == SIM_EVENT_OBSTACLE ? 3 : 2;
-    return (kind << 60) ^ ((uint64_t)(uint32_t)e->dinghy << 30) ^ (uint64_t)(uint32_t)(e->other + 1);
+    return (kind << 60) ^ ((uint64_t)(uint32_t)e->ring << 30) ^ (uint64_t)(uint32_t)(e->other + 1);
 }
 
 static size_t key_slot(uint64_t key)

@@ -1,9 +1,9 @@
 /* What the sound needs to know about the scene, read through the physics
- * API (physics/sim.h) only: how fast things move, where, and how big. */
+ * API (dinghy/sim.h) only: how fast things move, where, and how big. */
 #ifndef DINGHY_SCENE_SOUND_H
 #define DINGHY_SCENE_SOUND_H
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 
 typedef struct {
     double mean_speed;   /* mean over dinghies of their centre-of-mass speed, m/s */

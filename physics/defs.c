@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "shape.h"
-#include "sim.h"
+#include "dinghy/sim.h"
 
 solver_def solver_def_default(void)
 {

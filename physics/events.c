@@ -139,7 +139,7 @@ void events_merge(event_state *e, const broadphase *bp, const double *c0, const 
                 continue;
             const double *va = v0 + 3 * p, *vb = v0 + 3 * q;
             ev->kind = SIM_EVENT_CONTACT;
-            ev->dinghy = p;
+            ev->ring = p;
             ev->other = q;
             ev->step = step;
             ev->speed = (float)sqrt((va[0] - vb[0]) * (va[0] - vb[0]) + (va[1] - vb[1]) * (va[1] - vb[1])
@@ -152,7 +152,7 @@ void events_merge(event_state *e, const broadphase *bp, const double *c0, const 
             sim_event *ev = push(e);
             if (ev) {
                 ev->kind = SIM_EVENT_SPLASH;
-                ev->dinghy = p;
+                ev->ring = p;
                 ev->other = -1;
                 ev->step = step;
                 ev->speed = e->splash_speed[p];

@@ -1,13 +1,13 @@
 /* Event detection state (contact starts, splashes); see sim.h for the
  * public side. Rows and dinghies write only their own slots inside the
  * parallel tick; events_merge runs on one thread after it. */
-#ifndef DINGHY_EVENTS_H
-#define DINGHY_EVENTS_H
+#ifndef DINGHY_PHYSICS_EVENTS_H
+#define DINGHY_PHYSICS_EVENTS_H
 
 #include <stddef.h>
 
 #include "broadphase.h"
-#include "sim.h"
+#include "dinghy/events.h"
 
 typedef struct {
     int P, M;

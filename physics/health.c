@@ -73,7 +73,8 @@ int sim_check_rings(dinghy_sim *s)
         info->happened = 1;
         info->step = s->step;
         info->time = s->time;
-        info->dinghy = p;
+        info->ring = p;
+        info->ring_id = sim_ring_id_at(s, p);
         info->vertex = vertex;
         info->non_finite = 0;
         info->speed = NAN;

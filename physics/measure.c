@@ -1,13 +1,15 @@
 /* Reading the state: the published per-ring measurements, totals, normals
  * and the state hash. */
-#include "sim_internal.h"
+#include "measure.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "dinghy/fnv.h"
+#include "gas.h"
 #include "hydro.h"
 #include "skin.h"
+#include "water_rows.h"
 
 sim_state_view sim_state(const dinghy_sim *s)
 {

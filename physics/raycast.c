@@ -75,6 +75,7 @@ int sim_ray_cast(const dinghy_sim *s, const double origin[3], const double dir[3
                     best = t;
                     found = 1;
                     hit->ring = p;
+                    hit->id = sim_ring_id_at(s, p);
                     hit->distance = t;
                     double d2best = INFINITY;
                     for (int k = 0; k < 3; k++)

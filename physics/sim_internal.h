@@ -6,12 +6,16 @@
 #include "events.h"
 #include "shape.h"
 #include "springs.h"
-#include "sim.h"
+#include "dinghy/events.h"
+#include "dinghy/hands.h"
+#include "dinghy/health.h"
+#include "dinghy/profile.h"
+#include "dinghy/sim.h"
 
 /* The demo's hand on a ring (sim_grab): the held vertices, their offsets
  * from the hand at the grab and the hand's spring per vertex. */
 typedef struct {
-    int ring;             /* -1: nothing held */
+    sim_ring_id held;     /* SIM_RING_NONE: nothing held */
     int count;            /* held vertices */
     int vertex[SIM_GRAB_MAX_VERTICES]; /* indices within the ring, ascending */
     float off[3][SIM_GRAB_MAX_VERTICES]; /* m */
@@ -26,6 +30,34 @@ typedef struct {
     float *vx, *vy, *vz;
 } sim_buffer;
 
+/* What one step computes and throws away, apart from the state that
+ * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
+ * the tick, read within the step (and by the measurements of the state
+ * the step leaves). The water samples are the one exception that lives
+ * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
+ * does not keep them, as before). Per row unless said; every array here
+ * and in dinghy_sim is listed once, in sim_layout.c's table. */
+typedef struct {
+    float *cx, *cy, *cz;  /* segment centres, m */
+    float *cvx, *cvy, *cvz; /* segment mean velocities, m/s */
+    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
+    /* The water each row sits in, sampled at the row's centre every
+     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
+     * weta) with slopes wsx, wsy, and the flow velocity there. */
+    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
+    float *wu, *wv, *ww;  /* flow velocity, m/s */
+    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *row_hit;       /* fastest speed into a solid this step, m/s */
+    unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
+    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
+    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    size_t scratch_stride;/* floats per thread */
+    int scratch_threads;  /* threads the scratch has room for */
+} tick_context;
+
+/* The simulation's state. Its per-ring and per-row arrays are allocated,
+ * freed, shifted on removal, checkpointed and counted from the one table
+ * in sim_layout.c: a new array is a line there. */
 struct dinghy_sim {
     sim_def def;          /* creation definition plus the latest live fields */
     int P, cap;           /* rings there now, rings there is room for */
@@ -41,17 +73,7 @@ struct dinghy_sim {
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
     int cur;
 
-    /* Scratch written every step. */
-    float *cx, *cy, *cz;  /* segment centres, per row, m */
-    float *cvx, *cvy, *cvz; /* segment mean velocities, per row, m/s */
-    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
-    /* The water each row sits in, sampled at the row's centre every
-     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
-     * weta) with slopes wsx, wsy, and the flow velocity there. */
-    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
-    float *wu, *wv, *ww;  /* flow velocity, m/s */
-    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
-    float *row_hit;       /* per row: fastest speed into a solid this step, m/s */
+    tick_context *tick;   /* the step's scratch (allocated once, with the sim) */
     /* the endless run, per ring */
     double *ring_s;       /* arc length of the centre at the last step, m */
     double *travelled;    /* m along the course since the start, over re-drops */
@@ -65,13 +87,12 @@ struct dinghy_sim {
     double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
     double *hole_area;    /* per ring: punctures, m^2 */
     grab_state grab;
+    /* the ring handles: a ring's id is (slot + 1, the slot's generation) */
+    int *ring_slot;       /* per ring (dense index): its slot */
+    int *slot_ring;       /* per slot: the dense index of the ring in it, -1 free */
+    unsigned *slot_gen;   /* per slot: generation, one up each time its ring goes */
     double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
     int substeps;         /* substeps per step (sim_def_substeps) */
-    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
-    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
-    size_t scratch_stride;/* floats per thread */
-    int scratch_threads;  /* threads the scratch has room for */
-    unsigned char *row_bad; /* per row: 0 ok, 1 runaway, 2 non-finite */
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
 
@@ -82,69 +103,18 @@ struct dinghy_sim {
     long step;
     double time;
     sim_blowup_info blowup;
-    double phase_s[PHASE_COUNT];
+    double phase_s[SIM_PHASE_COUNT];
 };
-
-/* How often the water is sampled at the rows, steps (physics.md section 6:
- * the surface moves a few millimetres between samples). */
-#define RIVER_SAMPLE_STEPS 8
-
-/* Samples the water for row r of the current state (its centre cx..cz must
- * be up to date): the river, or the flat still water. */
-void water_sample_row(dinghy_sim *sim, size_t row);
-
-/* Height of the water surface (m) at (x, y) as row r sees it: the river's
- * surface as the row's plane, or the still water's level. */
-double water_height_at(const dinghy_sim *sim, size_t row, double x, double y);
-
-/* Keeps the vertices of a row near a solid out of it (physics.md section 6:
- * pushed out along the distance gradient, the inward velocity removed,
- * Coulomb friction on the tangential one). Returns the fastest inward
- * speed removed, m/s. */
-float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, float *vx,
-                         float *vy, float *vz, size_t row);
-
-/* After each step with a river: an obstacle event for each ring that
- * starts hitting a solid faster than SIM_HIT_SPEED. */
-void water_hit_events(dinghy_sim *sim);
-
-/* After each step with a river: rings past the downstream end (or out of
- * the channel) are dropped in again upstream; travelled distances. */
-void water_endless_run(dinghy_sim *sim);
-
-/* Measures the published per-ring quantities of the current state: of
- * every ring, or of ring p alone. */
-void sim_measure_rings(dinghy_sim *sim);
-void sim_measure_ring(dinghy_sim *sim, int p);
 
 /* Sets the number of rings there are now (room permitting). */
 void sim_set_count(dinghy_sim *sim, int P);
 
-/* Gauge pressure (Pa) of ring p's gas at volume v (m^3): gas_frac p0 V0 / v
- * - p_air, the volume floored at 1/1000 of rest (a ring squashed flat
- * pushes hard, but finitely). */
-double gas_gauge(const dinghy_sim *sim, int p, double v);
-
-/* Mass flow out of ring p's punctures at gauge pressure `gauge` (Pa), kg/s
- * (physics.md 6b; negative: air flows in); 0 without holes. */
-double gas_flow(const dinghy_sim *sim, int p, double gauge);
-/* Lets that flow out of ring p over dt (s): lowers its gas fraction. */
-void gas_leak(dinghy_sim *sim, int p, double gauge, double dt);
-
-/* Adds the hand's spring forces (N) to the held ring's rows [a, a + nb)
- * of ring p, whose forces are f[k][i W + h + n] for row a + i, vertex n. */
-void grab_forces(const dinghy_sim *sim, const sim_buffer *in, size_t p, size_t a, size_t nb,
-                 float *const f[3], int W, int h);
-
-/* After each step: the hand's target moves on by its velocity times dt. */
-void grab_advance(dinghy_sim *sim, double dt);
+/* Takes ring p (an index of a ring there is) out of every per-ring and
+ * per-row array; the rings after it move down one index. */
+void ring_table_remove(dinghy_sim *sim, int p);
 
 /* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
  * measured rings; records a blow-up and returns -1 when one is not. */
 int sim_check_rings(dinghy_sim *sim);
-
-/* Sets every ring's row volumes and gas pressure from the current state
- * (after the state was replaced, as by a checkpoint). */
-void sim_refresh_volumes(dinghy_sim *sim);
 
 #endif

@@ -18,8 +18,11 @@
  */
 #include "tick.h"
 
+#include "gas.h"
+#include "hands_internal.h"
 #include "skin.h"
 #include "springs.h"
+#include "water_rows.h"
 
 #include <math.h>
 #include <omp.h>
@@ -41,12 +44,12 @@ static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
         sv += in->vy[v0 + n];
         sw += in->vz[v0 + n];
     }
-    s->cx[row] = sx / (float)N;
-    s->cy[row] = sy / (float)N;
-    s->cz[row] = sz / (float)N;
-    s->cvx[row] = su / (float)N;
-    s->cvy[row] = sv / (float)N;
-    s->cvz[row] = sw / (float)N;
+    s->tick->cx[row] = sx / (float)N;
+    s->tick->cy[row] = sy / (float)N;
+    s->tick->cz[row] = sz / (float)N;
+    s->tick->cvx[row] = su / (float)N;
+    s->tick->cvy[row] = sv / (float)N;
+    s->tick->cvz[row] = sw / (float)N;
 }
 
 /* The gas: the enclosed volume of each of rows [r0, r1), a ring's rows
@@ -82,12 +85,12 @@ static void dinghy_centre(dinghy_sim *s, int p, double dt)
     double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
     for (int m = 0; m < s->M; m++) {
         size_t row = (size_t)p * s->M + m;
-        sx += s->cx[row];
-        sy += s->cy[row];
-        sz += s->cz[row];
-        su += s->cvx[row];
-        sv += s->cvy[row];
-        sw += s->cvz[row];
+        sx += s->tick->cx[row];
+        sy += s->tick->cy[row];
+        sz += s->tick->cz[row];
+        su += s->tick->cvx[row];
+        sv += s->tick->cvy[row];
+        sw += s->tick->cvz[row];
     }
     s->c0[3 * p] = sx / s->M;
     s->c0[3 * p + 1] = sy / s->M;
@@ -136,7 +139,7 @@ static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
     const int M = s->M, p = (int)(row / (size_t)M);
     const float S = c->S, e = c->e, range = c->range, tubes = c->tubes, shift = c->shift;
     const int int_e = c->int_e;
-    const float ax = s->cx[row], ay = s->cy[row], az = s->cz[row];
+    const float ax = s->tick->cx[row], ay = s->tick->cy[row], az = s->tick->cz[row];
     const int m = (int)(row % (size_t)M);
     float gx = 0.0f, gy = 0.0f, gz = 0.0f;
     const broadphase *bp = &s->bp;
@@ -145,7 +148,7 @@ static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
         size_t q0 = (size_t)bp->nb[k] * M;
         /* Most neighbours' segments are all out of range: count the close
          * ones in a branch-free (vectorised) pass before any real work. */
-        const float *qx = s->cx + q0, *qy = s->cy + q0, *qz = s->cz + q0;
+        const float *qx = s->tick->cx + q0, *qy = s->tick->cy + q0, *qz = s->tick->cz + q0;
         int close = 0;
         for (int b = 0; b < M; b++) {
             float dx = ax - qx[b], dy = ay - qy[b], dz = az - qz[b];
@@ -155,7 +158,7 @@ static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
         if (!close)
             continue;
         for (int b = 0; b < M; b++) {
-            float dx = ax - s->cx[q0 + b], dy = ay - s->cy[q0 + b], dz = az - s->cz[q0 + b];
+            float dx = ax - s->tick->cx[q0 + b], dy = ay - s->tick->cy[q0 + b], dz = az - s->tick->cz[q0 + b];
             float dist = sqrtf(dx * dx + dy * dy + dz * dz);
             float gap = dist - tubes;
             if (!(gap < range) || !(dist > 0.0f))
@@ -166,9 +169,9 @@ static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
             gz += f * dz;
         }
     }
-    s->gx[row] = gx;
-    s->gy[row] = gy;
-    s->gz[row] = gz;
+    s->tick->gx[row] = gx;
+    s->tick->gy[row] = gy;
+    s->tick->gz[row] = gz;
 }
 
 /* Constants of the integration step, in float. */
@@ -241,20 +244,20 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const int N = s->N;
     const size_t v0 = row * (size_t)N; /* rows are contiguous: row r starts at r*N */
     euler_consts k = *step;
-    k.cx = s->cx[row];
-    k.cy = s->cy[row];
-    k.cz = s->cz[row];
-    k.gx = s->gx[row];
-    k.gy = s->gy[row];
-    k.gz = s->gz[row];
-    k.eta = s->weta[row];
-    k.sx = s->wsx[row];
-    k.sy = s->wsy[row];
-    k.px = s->wpx[row];
-    k.py = s->wpy[row];
-    k.wu = s->wu[row];
-    k.wv = s->wv[row];
-    k.ww = s->ww[row];
+    k.cx = s->tick->cx[row];
+    k.cy = s->tick->cy[row];
+    k.cz = s->tick->cz[row];
+    k.gx = s->tick->gx[row];
+    k.gy = s->tick->gy[row];
+    k.gz = s->tick->gz[row];
+    k.eta = s->tick->weta[row];
+    k.sx = s->tick->wsx[row];
+    k.sy = s->tick->wsy[row];
+    k.px = s->tick->wpx[row];
+    k.py = s->tick->wpy[row];
+    k.wu = s->tick->wu[row];
+    k.wv = s->tick->wv[row];
+    k.ww = s->tick->ww[row];
     const float level = k.flow ? k.eta : k.level;
     const float splash = (float)-SIM_SPLASH_SPEED;
     const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
@@ -263,7 +266,7 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
     euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
               out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
-    s->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+    s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
@@ -287,7 +290,7 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
         else if (s2 > limit2)
             flag = 1;
     }
-    s->row_bad[row] = flag;
+    s->tick->row_bad[row] = flag;
 }
 
 /* Springs and integration for rows [r0, r1) (global row indices), block by
@@ -340,19 +343,19 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         if (with_skin) {
             skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */
-            skin.eta = s->weta + rows;
-            skin.sx = s->wsx + rows;
-            skin.sy = s->wsy + rows;
-            skin.px = s->wpx + rows;
-            skin.py = s->wpy + rows;
-            skin.u = s->wu + rows;
-            skin.v = s->wv + rows;
-            skin.w = s->ww + rows;
+            skin.eta = s->tick->weta + rows;
+            skin.sx = s->tick->wsx + rows;
+            skin.sy = s->tick->wsy + rows;
+            skin.px = s->tick->wpx + rows;
+            skin.py = s->tick->wpy + rows;
+            skin.u = s->tick->wu + rows;
+            skin.v = s->tick->wv + rows;
+            skin.w = s->tick->ww + rows;
             skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
                        in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                       scratch + s->skin_offset, f, plan->W, plan->h);
+                       scratch + s->tick->skin_offset, f, plan->W, plan->h);
         }
-        grab_forces(s, in, p, a, nb, f, plan->W, plan->h);
+        hands_forces(s, in, p, a, nb, f, plan->W, plan->h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
             size_t off = i * (size_t)plan->W + (size_t)plan->h;
@@ -389,7 +392,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         /* Each thread owns one contiguous range of rows in every phase. */
         const size_t r0 = s->nrows * (size_t)tid / (size_t)T;
         const size_t r1 = s->nrows * (size_t)(tid + 1) / (size_t)T;
-        float *scratch = s->scratch + (size_t)tid * s->scratch_stride;
+        float *scratch = s->tick->scratch + (size_t)tid * s->tick->scratch_stride;
         double t = tid == 0 ? omp_get_wtime() : 0.0, t_next;
 #define PHASE_END(ph)                                    \
         if (tid == 0) {                                  \
@@ -414,7 +417,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             for (int p = 0; p < P; p++)
                 dinghy_centre(s, p, dt);
         }
-        PHASE_END(PHASE_CENTRES)
+        PHASE_END(SIM_PHASE_CENTRES)
 
         if (P > 1) {
 #pragma omp for schedule(static)
@@ -433,20 +436,20 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
                     broadphase_fill(&s->bp, s->c0, p, reach);
             }
         }
-        PHASE_END(PHASE_BROADPHASE)
+        PHASE_END(SIM_PHASE_BROADPHASE)
 
         /* From here each thread reads what it computed itself (its rows'
          * centres and repulsion) or what was finished before a barrier. */
         if (!oom)
             for (size_t r = r0; r < r1; r++)
                 contacts_row(s, &contact, r);
-        PHASE_END(PHASE_CONTACTS)
+        PHASE_END(SIM_PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)
             move_rows(s, in, out, r0, r1, dt, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
         if (tid == 0) {
-            s->phase_s[PHASE_SPRINGS] += t_springs;
-            s->phase_s[PHASE_INTEGRATE] += t_integrate;
+            s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
+            s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
         if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
@@ -455,7 +458,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             for (int p = 0; p < P; p++)
                 events_dinghy(&s->ev, &s->bp, p);
         }
-        PHASE_END(PHASE_EVENTS)
+        PHASE_END(SIM_PHASE_EVENTS)
 #undef PHASE_END
     }
     if (oom)
@@ -470,7 +473,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     s->step += last_substep;
     s->time += dt;
     for (size_t r = 0; r < s->nrows; r++)
-        if (s->row_bad[r])
+        if (s->tick->row_bad[r])
             return 1;
     return 0;
 }

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 
 typedef struct ref_sim ref_sim;
 

@@ -1,5 +1,5 @@
 /* The river's course as the renderer lays meshes along it: channel
- * coordinates (s along the course, n across it, physics/river.h) mapped to
+ * coordinates (s along the course, n across it, include/dinghy/river.h) mapped to
  * the ground plane, with the course continued straight beyond both ends so
  * the river runs on to the horizon. Pure math over the read-only river
  * world, no GL. */

@@ -8,7 +8,7 @@
 #ifndef DINGHY_CROWD_CAMERA_H
 #define DINGHY_CROWD_CAMERA_H
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "camera.h"
 #include "course_map.h"
 

@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 
 typedef struct dinghy_mesh dinghy_mesh;
 

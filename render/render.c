@@ -45,7 +45,10 @@ struct renderer {
     GLuint frame_ubo;
     orbit_camera camera;
     int width, height;  /* last viewport */
-    int follow;         /* dinghy followed, or RENDER_FOLLOW_CROWD / _FREE */
+    int follow;         /* index of the dinghy followed, or RENDER_FOLLOW_CROWD / _FREE */
+    sim_ring_id follow_id; /* the dinghy followed, by id: it stays the same ring when
+                              others are taken out (valid unless follow_pick) */
+    int follow_pick;    /* follow was just set by index: take its id at the next update */
     int follow_fresh;   /* just started following: move in close */
     int crowd_pending;  /* just asked to follow the crowd: start at the next frame */
     int dinghies;
@@ -144,8 +147,16 @@ void render_follow_update(renderer *r, const dinghy_sim *sim)
         crowd_camera_update(&r->crowd, sim, &r->camera);
         return;
     }
-    if (r->follow < 0 || r->follow >= sim_ring_count(sim))
+    if (r->follow < 0)
         return;
+    if (r->follow_pick)
+        r->follow_id = sim_ring_id_at(sim, r->follow);
+    r->follow_pick = 0;
+    r->follow = sim_ring_index(sim, r->follow_id); /* where the rings moved to */
+    if (r->follow < 0) { /* taken out: the camera stays where it is */
+        r->follow = RENDER_FOLLOW_FREE;
+        return;
+    }
     const sim_ring_state *s = &sim_rings(sim)[r->follow];
     /* Ease toward the dinghy so the view does not jitter with its wobble. */
     float ease = r->follow_fresh ? 1.0f : 0.15f;
@@ -298,6 +309,7 @@ void render_follow(renderer *r, int index)
     }
     r->follow = index >= 0 && index < r->dinghies ? index : RENDER_FOLLOW_FREE;
     r->follow_fresh = r->follow >= 0;
+    r->follow_pick = r->follow >= 0;
 }
 
 int render_default_follow(const renderer *r)

@@ -3,7 +3,7 @@
  * river world and the camera follows the crowd downstream; on still water
  * the painted bed and the flat sheet of before.
  *
- * It reads the physics only through physics/sim.h (state, normals,
+ * It reads the physics only through the dinghy/ headers (state, normals,
  * summaries, parameters) and draws into whatever framebuffer is bound: a
  * window's or an offscreen target. Everything it needs is allocated in
  * render_create; drawing a frame allocates nothing. Needs a current GL 3.3
@@ -13,7 +13,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "dinghy/spray.h"
 #include "camera.h"
 
@@ -69,9 +69,11 @@ orbit_camera *render_camera(renderer *r);
 #define RENDER_FOLLOW_FREE (-1)  /* nothing: the camera stays where the user put it */
 #define RENDER_FOLLOW_CROWD (-2) /* the crowd (crowd_camera.h): the river's default */
 
-/* Makes the camera follow dinghy `index` (moves in closer the first time),
- * the crowd (RENDER_FOLLOW_CROWD), or nothing when index is
- * RENDER_FOLLOW_FREE or out of range. */
+/* Makes the camera follow dinghy `index` (moves in closer the first time;
+ * kept by its id from the next update, so it stays on that ring when rings
+ * before it are taken out, and is let go when the ring is), the crowd
+ * (RENDER_FOLLOW_CROWD), or nothing when index is RENDER_FOLLOW_FREE or
+ * out of range. */
 void render_follow(renderer *r, int index);
 /* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
 int render_following(const renderer *r);

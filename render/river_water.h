@@ -12,7 +12,7 @@
 
 #include <stddef.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 #include "course_map.h"
 
 typedef struct river_water river_water;

@@ -1,4 +1,4 @@
-/* Spray droplets (physics/spray.h) as lit, instanced billboards: one quad
+/* Spray droplets (include/dinghy/spray.h) as lit, instanced billboards: one quad
  * per droplet facing the camera, shaded as a small sphere in the scene's
  * sun, white water fading out as its life ends. The instance buffer is
  * sized for the system's budget at creation; drawing allocates nothing. */

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "../physics/sim.h"
+#include "dinghy/sim.h"
 
 /* How a scene lays rings out: the scene.* settings. */
 typedef struct {

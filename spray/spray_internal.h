@@ -10,7 +10,9 @@
 #include "dinghy/river.h"
 #include "dinghy/spray.h"
 
-#include "../physics/sim.h"
+#include "dinghy/events.h"
+#include "dinghy/health.h"
+#include "dinghy/sim.h"
 
 /* The ring tubes of the current state, rebuilt every step: per row (one
  * segment of one ring) its centre, tube radius and mean velocity; per ring

@@ -98,9 +98,9 @@ void spray_emit_events(spray_system *sp, const dinghy_sim *sim)
     const sim_event *ev = sim_events(sim, &count, NULL);
     const river_world *w = sim_river(sim);
     for (size_t e = 0; e < count; e++) {
-        if (ev[e].dinghy < 0 || ev[e].dinghy >= sp->tubes.rings)
+        if (ev[e].ring < 0 || ev[e].ring >= sp->tubes.rings)
             continue; /* beyond max_rows: no tube to throw from */
-        burst b = {ev[e].dinghy, 0, sp->def.throw_ratio * ev[e].speed, NULL, -1};
+        burst b = {ev[e].ring, 0, sp->def.throw_ratio * ev[e].speed, NULL, -1};
         double away[3];
         if (ev[e].kind == SIM_EVENT_SPLASH) {
             b.n = clamp_count(sp->def.splash_gain * ev[e].count * ev[e].speed, sp->def.event_max);

@@ -8,7 +8,11 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "../physics/sim.h"
+#include "dinghy/events.h"
+#include "dinghy/hands.h"
+#include "dinghy/health.h"
+#include "dinghy/profile.h"
+#include "dinghy/sim.h"
 #include "../scenes/scene.h"
 
 /* 1 when DINGHY_TEST_QUICK is set (sanitizer builds run shorter scenes). */

@@ -161,7 +161,7 @@ static sim_event contact(int p, int q, float speed)
     sim_event e;
     memset(&e, 0, sizeof e);
     e.kind = SIM_EVENT_CONTACT;
-    e.dinghy = p;
+    e.ring = p;
     e.other = q;
     e.speed = speed;
     e.count = 1;

@@ -237,7 +237,8 @@ static void test_blowup_detected(void **state)
     sim_blowup_info b = sim_blowup(s);
     assert_true(b.happened);
     assert_int_equal(b.step, done);
-    assert_int_equal(b.dinghy, 0);
+    assert_int_equal(b.ring, 0);
+    assert_true(sim_ring_id_equal(b.ring_id, sim_ring_id_at(s, 0)));
     char msg[1024];
     sim_blowup_message(s, msg, sizeof msg);
     assert_non_null(strstr(msg, "stability bound"));
@@ -297,6 +298,32 @@ static void test_rapids_no_pass_through(void **state)
     sim_destroy(s);
 }
 
+/* The memory estimate (sim_def_check's) is what sim_create allocates:
+ * both come from the one array table; and a checkpoint taken before a
+ * ring is taken out brings the ring, and its id, back. */
+static void test_memory_estimate_and_checkpoint_ids(void **state)
+{
+    (void)state;
+    test_params p = test_isolated("pair");
+    p.def.solver.threads = 2;
+    dinghy_sim *s = test_sim(&p);
+    assert_int_equal(sim_memory_bytes(s), sim_memory_estimate(&p.def, sim_ring_capacity(s)));
+    assert_int_equal(sim_ring_count(s), 2);
+    const sim_ring_id a = sim_ring_id_at(s, 0), b = sim_ring_id_at(s, 1);
+    sim_checkpoint *cp = sim_checkpoint_new(s);
+    assert_non_null(cp);
+    const uint64_t h = sim_hash(s);
+    assert_int_equal(sim_remove_ring(s, a), 0);
+    assert_false(sim_ring_valid(s, a));
+    assert_int_equal(sim_ring_index(s, b), 0);
+    assert_int_equal(sim_checkpoint_restore(s, cp), 0);
+    assert_int_equal(sim_ring_index(s, a), 0);
+    assert_int_equal(sim_ring_index(s, b), 1);
+    assert_true(sim_hash(s) == h);
+    sim_checkpoint_free(cp);
+    sim_destroy(s);
+}
+
 /* A collision reports one contact start, at the approach speed; a dinghy
  * dropped on the water splashes; a dinghy alone touches nothing. */
 static void test_events(void **state)
@@ -311,11 +338,13 @@ static void test_events(void **state)
     assert_int_equal(n, 1);
     assert_int_equal(dropped, 0);
     assert_int_equal(ev[0].kind, SIM_EVENT_CONTACT);
-    assert_int_equal(ev[0].dinghy, 0);
+    assert_int_equal(ev[0].ring, 0);
     assert_int_equal(ev[0].other, 1);
     assert_true(fabs(ev[0].speed - p.scene.speed) < 0.05 * p.scene.speed);
     assert_true(fabs(ev[0].position[0]) < 0.1); /* midway between the two */
-    sim_clear_events(s);
+    assert_true(sim_ring_id_equal(ev[0].ring_id, sim_ring_id_at(s, 0)));
+    assert_true(sim_ring_id_equal(ev[0].other_id, sim_ring_id_at(s, 1)));
+    sim_step(s, 0); /* every call starts a new list */
     sim_events(s, &n, NULL);
     assert_int_equal(n, 0);
     sim_destroy(s);
@@ -356,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_volume_of_undeformed_torus),
         cmocka_unit_test(test_rapids_no_pass_through),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_memory_estimate_and_checkpoint_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

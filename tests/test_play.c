@@ -158,18 +158,18 @@ static void test_grab_lifts_and_holds(void **state)
     session_open(&u, &p, script);
     const double level = p.def.world.water.level;
     run_until(&u, 1.15);
-    assert_int_equal(sim_grabbed_ring(u.sim), 0);
+    assert_int_equal(sim_ring_index(u.sim, sim_grabbed_ring(u.sim)), 0);
     run_until(&u, 2.5);
     double lifted = sim_rings(u.sim)[0].min_z - level;
     for (; sim_time(u.sim) < 3.95;) { /* held all the way through the drag */
         frame(&u);
-        assert_int_equal(sim_grabbed_ring(u.sim), 0);
+        assert_int_equal(sim_ring_index(u.sim, sim_grabbed_ring(u.sim)), 0);
         assert_true(sim_rings(u.sim)[0].min_z > level);
     }
     printf("lowest vertex %.3f m above the water while held\n", lifted);
     assert_true(lifted > 0.05);
     run_until(&u, 4.05);
-    assert_int_equal(sim_grabbed_ring(u.sim), -1);
+    assert_false(sim_ring_valid(u.sim, sim_grabbed_ring(u.sim)));
     session_close(&u);
 }
 
@@ -201,7 +201,7 @@ static void test_throw_gives_release_velocity(void **state)
     for (int k = 0; k < 3; k++)
         hand_v[k] = (b[k] - a[k]) / (sim_time(u.sim) - t0);
     run_until(&u, 2.72);
-    assert_int_equal(sim_grabbed_ring(u.sim), -1);
+    assert_false(sim_ring_valid(u.sim, sim_grabbed_ring(u.sim)));
     const double *v = sim_rings(u.sim)[0].velocity;
     double dv = 0.0, hv = 0.0;
     for (int k = 0; k < 3; k++) {
@@ -280,8 +280,11 @@ static void test_drop_in_and_take_out(void **state)
     assert_true(r->centre[2] > p.def.world.water.level + 0.3); /* above the water, falling */
     run_until(&u, 2.0);
     assert_int_equal(sim_ring_count(u.sim), 3);
-    /* take the middle one out: the third becomes the second, unchanged */
+    /* take the middle one out: the third becomes the second, unchanged,
+     * and keeps its id; the middle one's id goes stale */
     sim_ring_state third = sim_rings(u.sim)[2];
+    const sim_ring_id first_id = sim_ring_id_at(u.sim, 0), middle_id = sim_ring_id_at(u.sim, 1);
+    const sim_ring_id third_id = sim_ring_id_at(u.sim, 2);
     float px[2];
     pixel_on_ring(&u, 1, px);
     input_event ev = {INPUT_EVENT_CURSOR, 0, px[0], px[1]};
@@ -292,14 +295,24 @@ static void test_drop_in_and_take_out(void **state)
     play_frame(&u.play, &a, u.sim, &u.camera, W, H, 0.0);
     assert_int_equal(sim_ring_count(u.sim), 2);
     assert_memory_equal(sim_rings(u.sim)[1].centre, third.centre, sizeof third.centre);
+    assert_int_equal(sim_ring_index(u.sim, first_id), 0);
+    assert_int_equal(sim_ring_index(u.sim, third_id), 1);
+    assert_false(sim_ring_valid(u.sim, middle_id));
+    assert_int_equal(sim_remove_ring(u.sim, middle_id), -1);
+    assert_int_equal(sim_place_ring(u.sim, middle_id, &(ring_pose){{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}), -1);
     assert_int_equal(sim_step(u.sim, 500), 500);
     /* all out, then one in again: an empty river waits, the new ring runs */
     while (sim_ring_count(u.sim) > 0)
-        assert_int_equal(sim_remove_ring(u.sim, 0), 0);
-    assert_int_equal(sim_remove_ring(u.sim, 0), -1);
+        assert_int_equal(sim_remove_ring(u.sim, sim_ring_id_at(u.sim, 0)), 0);
+    assert_int_equal(sim_remove_ring(u.sim, sim_ring_id_at(u.sim, 0)), -1);
     assert_int_equal(sim_step(u.sim, 10), 0);
     ring_pose pose = {{0.0, 0.0, 0.5}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
-    assert_int_equal(sim_add_ring(u.sim, &pose), 0);
+    const sim_ring_id again = sim_add_ring(u.sim, &pose);
+    assert_int_equal(sim_ring_index(u.sim, again), 0);
+    /* a reused slot has a new generation: the old ids stay stale */
+    assert_false(sim_ring_valid(u.sim, first_id) || sim_ring_valid(u.sim, middle_id)
+                 || sim_ring_valid(u.sim, third_id));
+    assert_false(sim_ring_valid(u.sim, SIM_RING_NONE));
     assert_int_equal(sim_step(u.sim, 100), 100);
     session_close(&u);
 }
@@ -318,8 +331,8 @@ static void test_puncture_orifice_flow(void **state)
     p.def.ring.stiffness = 20000.0;
     dinghy_sim *s = test_sim(&p);
     const double area = 0.25 * PI * 0.01 * 0.01;
-    assert_int_equal(sim_puncture(s, 0, area), 0);
-    assert_int_equal(sim_puncture(s, 5, area), -1);
+    assert_int_equal(sim_puncture(s, sim_ring_id_at(s, 0), area), 0);
+    assert_int_equal(sim_puncture(s, sim_ring_id_at(s, 5), area), -1);
     const world_def *w = &p.def.world;
     double V = sim_rings(s)[0].volume, dp0 = p.def.ring.gauge_pressure;
     double K = w->air_pressure * SIM_HOLE_DISCHARGE * area * sqrt(2.0 / w->air_density) / V;

@@ -596,7 +596,6 @@ static void frames_allocate_nothing_in(dinghy_settings s)
         spray_emit(sp, from, up, 100);
         spray_step(sp, v.sim, 10 * sim_get_def(v.sim)->solver.dt, 2);
         hs.spray = (long)spray_count(sp);
-        sim_clear_events(v.sim);
         offscreen_bind(o);
         render_draw(v.r, v.sim, W, H, frame / 60.0);
         audio_scene sc = audio_scene_of(v.sim);

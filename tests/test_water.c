@@ -33,7 +33,7 @@ static double rest_float_height(dinghy_sim *s, double volume)
     for (int i = 0; i < 60; i++) {
         double mid = 0.5 * (lo + hi);
         pose.centre[2] = sim_get_def(s)->world.water.level + mid;
-        sim_place_ring(s, 0, &pose);
+        sim_place_ring(s, sim_ring_id_at(s, 0), &pose);
         if (sim_rings(s)[0].submerged_volume > volume)
             lo = mid; /* too deep: raise it */
         else
@@ -136,7 +136,7 @@ static void test_gas_keeps_momentum(void **state)
     pose.rot[0] = pose.rot[4] = pose.rot[8] = 1.0;
     pose.velocity[0] = 1.5;
     pose.velocity[2] = -0.5;
-    sim_place_ring(s, 0, &pose);
+    sim_place_ring(s, sim_ring_id_at(s, 0), &pose);
     double m = ring_vertex_mass(&p.def.ring);
     double mom0[3], L0[3] = {0, 0, 0}, ke;
     sim_totals(s, mom0, &ke);

@@ -78,8 +78,8 @@ void spray_destroy(spray_system *sp);
 
 /* Advances the spray by dt (s): the simulated time sim advanced this frame
  * (0 when paused: nothing is emitted, moves or dies). Call once per frame
- * after sim_step and before sim_clear_events: it emits from the frame's
- * splash and obstacle events and from the river's break spots (found once
+ * after the frame's sim_step call (its events are valid until the next):
+ * it emits from its splash and obstacle events and from the river's break spots (found once
  * per river world), then moves every particle, pushes it out of the rings
  * of sim's current state and removes the dead. threads: OpenMP threads
  * (0 = all cores); the result is the same for every count. */

@@ -22,7 +22,7 @@ lib  = $(B)/$(1)/libdinghy_$(2).a
 .DELETE_ON_ERROR:
 
 .PHONY: all deps-build deps-test deps-bench run install clean test test-unit test-asan \
-        test-tsan test-cli test-render test-config test-audio test-docs bench bench-commit fuzz fuzz-corpus
+        test-tsan test-cli test-render test-config test-audio test-docs test-structure bench bench-commit fuzz fuzz-corpus
 all: dinghy
 
 # ---- packages: installed before anything compiles (order-only prerequisites) ----
@@ -166,7 +166,7 @@ $(B)/rel/tests/%.o: tests/%.c | deps-test
 $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,rel,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs test-install
+test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs test-install test-structure
 	@echo "make test: all suites passed"
 
 test-unit: $(addprefix $(B)/rel/,$(UNIT))
@@ -174,6 +174,10 @@ test-unit: $(addprefix $(B)/rel/,$(UNIT))
 
 test-cli: dinghy | deps-test
 	@bash tests/test_cli.sh ./dinghy
+
+# the house rules: no files calling each other in a circle, layer includes
+test-structure: | deps-test
+	@echo "== tests/test_structure.py" && python3 tests/test_structure.py
 
 # every citation of docs/physics.md names a section it has
 test-docs:

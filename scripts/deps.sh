@@ -20,6 +20,7 @@ test=(
     clang libomp-dev libclang-rt-14-dev   # ThreadSanitizer build of the tick (clang + libomp), the fuzzer
     xvfb xauth libgl1-mesa-dri            # renderer tests and captures without a display or GPU
     man-db                                # make test-install renders the man page (man -l)
+    python3 universal-ctags               # make test-structure: who calls whom, from the function definitions
 )
 bench=(
     gnuplot-nox                           # make bench plots

@@ -13,8 +13,8 @@
 #include "../render/png.h"
 #include "input_script.h"
 #include "obj_export.h"
-#include "play.h"
-#include "play_room.h"
+#include "pointer.h"
+#include "scene_room.h"
 #include "report.h"
 #include "../render/window.h"
 #include "video.h"
@@ -67,7 +67,7 @@ static int make_dir(const char *dir, char *err, size_t err_len)
 typedef struct {
     input_script *script; /* NULL: nobody at the controls */
     input *in;
-    play_state play;
+    pointer_state pointer;
     renderer *r;
     int w, h;             /* the picture's size, pixels */
     panel *pn;            /* the tuning panel, shown when the script opens it */
@@ -86,8 +86,8 @@ static void draw_overlays(capture_hands *hands)
     if (!hands || !hands->script)
         return;
     const float scale = 1.5f;
-    if (hands->play.note[0])
-        render_hud(hands->r, hands->play.note, scale);
+    if (hands->pointer.note[0])
+        render_hud(hands->r, hands->pointer.note, scale);
     if (hands->show_panel) {
         panel_format(hands->pn, &hands->settings, hands->text, sizeof hands->text);
         render_panel(hands->r, hands->text, scale, &hands->box);
@@ -108,12 +108,12 @@ static int advance(dinghy_sim *sim, long steps, capture_hands *hands)
             hands->show_panel = !hands->show_panel;
         if (hands->show_panel) { /* the panel's changes act on the running scene (its rows
                                   * are live keys: never a rebuild that would replace sim) */
-            reload_result rr = play_panel(hands->pn, &a, &hands->box, &hands->settings, &sim,
+            reload_result rr = pointer_panel(hands->pn, &a, &hands->box, &hands->settings, &sim,
                                           &hands->rep, NULL);
             if (rr != RELOAD_NONE)
                 reload_report_print(&hands->rep, stderr);
         }
-        play_frame(&hands->play, &a, sim, render_camera(hands->r), hands->w, hands->h,
+        pointer_frame(&hands->pointer, &a, sim, render_camera(hands->r), hands->w, hands->h,
                    (double)(steps > 0 ? steps : 0) * sim_get_def(sim)->solver.dt);
     }
     if (steps <= 0)
@@ -199,7 +199,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
     memset(&hands, 0, sizeof hands);
     hands.w = s->render.width;
     hands.h = s->render.height;
-    play_init(&hands.play);
+    pointer_init(&hands.pointer);
     /* a bad script is a usage error, found before any display is needed */
     if (req->input && !(hands.script = input_script_load(req->input, err, sizeof err))) {
         fprintf(stderr, "dinghy: %s\n", err);
@@ -212,7 +212,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         return 4;
     }
     int rc = 0;
-    dinghy_sim *sim = play_scene_create(&s->sim, &s->scene, err, sizeof err);
+    dinghy_sim *sim = room_sim_create(&s->sim, &s->scene, err, sizeof err);
     renderer *r = NULL;
     offscreen *o = NULL;
     video_pipe *video = NULL;
@@ -240,7 +240,7 @@ int capture_run(const dinghy_settings *s, const capture_request *req)
         }
     }
     hands.r = r;
-    hands.spray = play_spray_create(&s->spray, s->scene.seed);
+    hands.spray = room_spray_create(&s->spray, s->scene.seed);
     render_attach_spray(r, hands.spray);
     const double steps_per_frame = 1.0 / ((double)s->render.fps * s->sim.solver.dt);
     if ((rc = advance_before(sim, req->steps, &hands, steps_per_frame)) != 0) {

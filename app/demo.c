@@ -25,8 +25,8 @@
 #include "frame_clock.h"
 #include "input_script.h"
 #include "panel.h"
-#include "play.h"
-#include "play_room.h"
+#include "pointer.h"
+#include "scene_room.h"
 #include "reload.h"
 
 /* Frame statistics over a window of about half a second, for the HUD. */
@@ -107,7 +107,7 @@ typedef struct {
     reload_guard guard;          /* the last good state, for a rollback */
     audio *snd;                  /* NULL: no sound */
     panel *pn;
-    play_state play;             /* the hands: grab, throw, puncture */
+    pointer_state pointer;             /* the hands: grab, throw, puncture */
     frame_clock clock;
 
     reload_report rep;           /* the last reload's outcome */
@@ -199,7 +199,7 @@ static int demo_open(demo *d)
         return demo_fail(d, NULL, 4);
     if (d->opt->config_note)
         fprintf(stderr, "dinghy: %s\n", d->opt->config_note);
-    if (!(d->sim = play_scene_create(&s->sim, &s->scene, d->err, sizeof d->err)))
+    if (!(d->sim = room_sim_create(&s->sim, &s->scene, d->err, sizeof d->err)))
         return demo_fail(d, NULL, 2);
     if (s->sim.solver.threads == 0 && window_software_renderer() && cores > 1) {
         /* All cores for the tick would leave none for a CPU renderer: the
@@ -216,7 +216,7 @@ static int demo_open(demo *d)
         return demo_fail(d, d->r ? "out of memory" : NULL, 4);
 
     /* the droplets: stepped with the physics, drawn by the renderer */
-    d->spray = play_spray_create(&s->spray, s->scene.seed);
+    d->spray = room_spray_create(&s->spray, s->scene.seed);
     render_attach_spray(d->r, d->spray);
     d->spray_now = s->spray;
     if (reload_guard_init(&d->guard, d->sim, s) != 0)
@@ -231,7 +231,7 @@ static int demo_open(demo *d)
     d->show_help = 1;
     d->last = window_time();
     d->sw = (stats_window){d->last, 0, 0, 0.0, sim_time(d->sim)};
-    play_init(&d->play);
+    pointer_init(&d->pointer);
     if (!(d->pn = panel_create()))
         return demo_fail(d, "out of memory", 2);
     if (d->opt->source)
@@ -273,7 +273,7 @@ static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
         render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
                                                                    : RENDER_FOLLOW_FREE);
     if (a->reset) {
-        play_init(&d->play);
+        pointer_init(&d->pointer);
         if (d->spray)
             spray_clear(d->spray);
         scene_rebuild(d->sim, &d->settings->scene); /* and no events left */
@@ -293,7 +293,7 @@ static int demo_reload(demo *d, const input_actions *a)
     reload_result rr = d->watch ? reload_poll(d->watch, d->settings, &d->sim, &d->rep)
                                 : RELOAD_NONE;
     if (rr == RELOAD_NONE && d->show_panel)
-        rr = play_panel(d->pn, a, &d->panel_box, d->settings, &d->sim, &d->rep, d->watch);
+        rr = pointer_panel(d->pn, a, &d->panel_box, d->settings, &d->sim, &d->rep, d->watch);
     reload_guard_edited(&d->guard, d->sim, &before, d->settings, rr);
     if (rr == RELOAD_NONE)
         return DEMO_GO;
@@ -305,7 +305,7 @@ static int demo_reload(demo *d, const input_actions *a)
     if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
         if (memcmp(&d->spray_now, &d->settings->spray, sizeof d->spray_now) != 0) {
             spray_destroy(d->spray); /* a new budget: a new system */
-            d->spray = play_spray_create(&d->settings->spray, d->settings->scene.seed);
+            d->spray = room_spray_create(&d->settings->spray, d->settings->scene.seed);
             d->spray_now = d->settings->spray;
         }
         audio_set_params(d->snd, &d->settings->audio);
@@ -331,9 +331,9 @@ static void demo_hud(demo *d, double now)
     hud_format(text, len, hs, d->show_help);
     if (d->show_reload_errors)
         hud_append_reload(text, len, &d->rep);
-    if (d->play.note[0]) {
+    if (d->pointer.note[0]) {
         size_t used = strlen(text);
-        snprintf(text + used, len - used, "\n\n%s", d->play.note);
+        snprintf(text + used, len - used, "\n\n%s", d->pointer.note);
     }
     if (d->rollback_note[0] && now < d->rollback_until) {
         size_t used = strlen(text);
@@ -480,7 +480,7 @@ static int demo_frame(demo *d)
     if (d->paused)
         steps = a.single_step;
     /* the hands act before the steps: a drag spreads over them */
-    play_frame(&d->play, &a, d->sim, render_camera(d->r), fw, fh,
+    pointer_frame(&d->pointer, &a, d->sim, render_camera(d->r), fw, fh,
                (double)steps * d->settings->sim.solver.dt);
     d->hs.dinghies = sim_ring_count(d->sim);
     d->hs.vertices = sim_vertex_count(d->sim);

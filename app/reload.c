@@ -6,7 +6,7 @@
 #include "../scenes/scene.h"
 #include "../config/build.h"
 #include "../config/config.h"
-#include "play_room.h"
+#include "scene_room.h"
 
 static void clear(reload_report *r)
 {
@@ -63,7 +63,7 @@ reload_result reload_apply(dinghy_settings *current, const dinghy_settings *next
     }
     if (structural) {
         char err[256];
-        dinghy_sim *fresh = play_scene_create(&next->sim, &next->scene, err, sizeof err);
+        dinghy_sim *fresh = room_sim_create(&next->sim, &next->scene, err, sizeof err);
         if (!fresh) {
             char why[320];
             snprintf(why, sizeof why, "cannot build the new scene: %s", err);
@@ -172,7 +172,7 @@ reload_guard_result reload_guard_rollback(reload_guard *g, dinghy_sim **sim, din
     int edited = g->pending;
     if (edited && g->rebuilt) { /* the edit built another scene: build the old one again */
         char err[256];
-        dinghy_sim *old = play_scene_create(&g->good.sim, &g->good.scene, err, sizeof err);
+        dinghy_sim *old = room_sim_create(&g->good.sim, &g->good.scene, err, sizeof err);
         if (!old)
             return GUARD_NOT_ROLLED_BACK;
         sim_destroy(*sim);

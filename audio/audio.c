@@ -94,7 +94,7 @@ static void set_up_channels(audio *a)
     a->set_up = 1;
 }
 
-static void play_frame(audio *a, const queued *f)
+static void mix_queued_frame(audio *a, const queued *f)
 {
     if (f->halt)
         Mix_HaltGroup(1);
@@ -145,7 +145,7 @@ static void SDLCALL after_mix(void *udata, Uint8 *stream, int len)
         const queued *f = &a->q[a->q_head];
         if (a->timing == AUDIO_PACED && f->at + buffer_frames(a) < mixed_frames(a))
             a->stats.late++;
-        play_frame(a, f);
+        mix_queued_frame(a, f);
         a->q_head = (a->q_head + 1) % QUEUE;
         a->q_count--;
     }

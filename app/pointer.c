@@ -1,5 +1,5 @@
 /* The demo's hands on the rings. */
-#include "play.h"
+#include "pointer.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #define PI 3.14159265358979323846
 #define PICK_RANGE 5000.0 /* m: farther than any camera sees */
 
-void play_init(play_state *pl)
+void pointer_init(pointer_state *pl)
 {
     memset(pl, 0, sizeof *pl); /* holds and punctured nothing: SIM_RING_NONE */
 }
@@ -43,7 +43,7 @@ static double above_water(const dinghy_sim *sim, const double o[3], const double
     return z - wp.height;
 }
 
-int play_water_under(const dinghy_sim *sim, const orbit_camera *camera, int w, int h,
+int pointer_water_under(const dinghy_sim *sim, const orbit_camera *camera, int w, int h,
                      const float cursor[2], double point[3])
 {
     double o[3], d[3];
@@ -73,7 +73,7 @@ int play_water_under(const dinghy_sim *sim, const orbit_camera *camera, int w, i
 
 /* Where the cursor's ray meets the drag plane: 0, or -1 when it runs
  * (nearly) parallel to it or the point is behind the eye. */
-static int hand_at(const play_state *pl, const orbit_camera *camera, int w, int h,
+static int hand_at(const pointer_state *pl, const orbit_camera *camera, int w, int h,
                    const float cursor[2], double hand[3])
 {
     double o[3], d[3];
@@ -92,7 +92,7 @@ static int hand_at(const play_state *pl, const orbit_camera *camera, int w, int 
 }
 
 /* The drag plane through point p: facing the camera, or level. */
-static void set_plane(play_state *pl, const orbit_camera *camera, const double p[3], int level)
+static void set_plane(pointer_state *pl, const orbit_camera *camera, const double p[3], int level)
 {
     float eye[3];
     camera_eye(camera, eye);
@@ -110,7 +110,7 @@ static void set_plane(play_state *pl, const orbit_camera *camera, const double p
     pl->along_water = level;
 }
 
-static void grab_start(play_state *pl, const input_actions *a, dinghy_sim *sim,
+static void grab_start(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                        const orbit_camera *camera, int w, int h)
 {
     sim_ray_hit hit;
@@ -125,7 +125,7 @@ static void grab_start(play_state *pl, const input_actions *a, dinghy_sim *sim,
 }
 
 /* Moves the hand to the cursor over the frame's step_time. */
-static void grab_drag(play_state *pl, const input_actions *a, dinghy_sim *sim,
+static void grab_drag(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                       const orbit_camera *camera, int w, int h, double step_time)
 {
     if (a->along_water != pl->along_water) { /* Shift pressed or let go while dragging */
@@ -137,8 +137,8 @@ static void grab_drag(play_state *pl, const input_actions *a, dinghy_sim *sim,
     if (hand_at(pl, camera, w, h, a->cursor, hand) != 0)
         return;
     if (step_time > 0.0) { /* from where it was to the cursor over the frame's steps */
-        /* the throw's velocity: the hand's, smoothed over PLAY_THROW_TIME */
-        double w = 1.0 - exp(-step_time / PLAY_THROW_TIME);
+        /* the throw's velocity: the hand's, smoothed over POINTER_THROW_TIME */
+        double w = 1.0 - exp(-step_time / POINTER_THROW_TIME);
         for (int k = 0; k < 3; k++) {
             v[k] = (hand[k] - pl->hand[k]) / step_time;
             pl->throw_velocity[k] += w * (v[k] - pl->throw_velocity[k]);
@@ -150,15 +150,15 @@ static void grab_drag(play_state *pl, const input_actions *a, dinghy_sim *sim,
     memcpy(pl->hand, hand, sizeof hand);
 }
 
-static void drop_in(play_state *pl, const input_actions *a, dinghy_sim *sim,
+static void drop_in(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                     const orbit_camera *camera, int w, int h)
 {
     double at[3];
-    if (play_water_under(sim, camera, w, h, a->cursor, at) != 0) {
+    if (pointer_water_under(sim, camera, w, h, a->cursor, at) != 0) {
         snprintf(pl->note, sizeof pl->note, "drop: point the cursor at the water");
         return;
     }
-    ring_pose pose = {{at[0], at[1], at[2] + PLAY_DROP_HEIGHT},
+    ring_pose pose = {{at[0], at[1], at[2] + POINTER_DROP_HEIGHT},
                       {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
     int p = sim_ring_index(sim, sim_add_ring(sim, &pose));
     if (p < 0)
@@ -169,7 +169,7 @@ static void drop_in(play_state *pl, const input_actions *a, dinghy_sim *sim,
                  at[1]);
 }
 
-static void take_out(play_state *pl, const input_actions *a, dinghy_sim *sim,
+static void take_out(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                      const orbit_camera *camera, int w, int h)
 {
     sim_ray_hit hit;
@@ -180,7 +180,7 @@ static void take_out(play_state *pl, const input_actions *a, dinghy_sim *sim,
              sim_ring_count(sim));
 }
 
-static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
+static void puncture(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                      const orbit_camera *camera, int w, int h)
 {
     sim_ray_hit hit;
@@ -191,7 +191,7 @@ static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
                  "out (dinghy.inflation = gas)");
         return;
     }
-    const double area = 0.25 * PI * PLAY_HOLE_DIAMETER * PLAY_HOLE_DIAMETER;
+    const double area = 0.25 * PI * POINTER_HOLE_DIAMETER * POINTER_HOLE_DIAMETER;
     sim_puncture(sim, hit.id, area);
     pl->punctured = hit.id;
     pl->hole_vertex = hit.vertex;
@@ -199,7 +199,7 @@ static void puncture(play_state *pl, const input_actions *a, dinghy_sim *sim,
 
 /* The punctured ring's state for the HUD: how much gas is left and how
  * fast it goes. */
-static void puncture_note(play_state *pl, const dinghy_sim *sim)
+static void puncture_note(pointer_state *pl, const dinghy_sim *sim)
 {
     const int p = sim_ring_index(sim, pl->punctured);
     if (p < 0)
@@ -212,11 +212,11 @@ static void puncture_note(play_state *pl, const dinghy_sim *sim)
     const double extra = ambient < 1.0 ? (r->gas_fraction - ambient) / (1.0 - ambient) : 0.0;
     snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
              "%.2f g/s of air escaping, %.0f%% of the air pumped in left", p,
-             1000.0 * PLAY_HOLE_DIAMETER, r->pressure - d->world.air_pressure, 1000.0 * r->leak,
+             1000.0 * POINTER_HOLE_DIAMETER, r->pressure - d->world.air_pressure, 1000.0 * r->leak,
              100.0 * (extra > 0.0 ? extra : 0.0));
 }
 
-void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
+void pointer_frame(pointer_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
                 int w, int h, double step_time)
 {
     if (a->grab_press)
@@ -243,7 +243,7 @@ void play_frame(play_state *pl, const input_actions *a, dinghy_sim *sim, const o
 
 /* The tuning panel's keys and mouse this frame: select, change (applied
  * like a reload of the config file: the result, or RELOAD_NONE), save. */
-reload_result play_panel(panel *pn, const input_actions *a, const render_text_box *box,
+reload_result pointer_panel(panel *pn, const input_actions *a, const render_text_box *box,
                                 dinghy_settings *settings, dinghy_sim **sim, reload_report *rep,
                                 config_watch *watch)
 {

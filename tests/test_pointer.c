@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../app/input_script.h"
-#include "../app/play.h"
+#include "../app/pointer.h"
 #include "../config/settings.h"
 #include "../render/camera.h"
 #include "../render/input.h"
@@ -27,7 +27,7 @@ typedef struct {
     orbit_camera camera;
     input *in;
     input_script *script;
-    play_state play;
+    pointer_state play;
 } session;
 
 /* One ring of the program's defaults on still water, already floating. */
@@ -69,7 +69,7 @@ static input_script *script_of(const char *text)
 static void session_open(session *u, const test_params *p, const char *script_text)
 {
     char err[512];
-    u->sim = play_scene_create(&p->def, &p->scene, err, sizeof err);
+    u->sim = room_sim_create(&p->def, &p->scene, err, sizeof err);
     assert_non_null(u->sim);
     const double *c = sim_rings(u->sim)[0].centre;
     float lo[3] = {(float)c[0] - 3.0f, (float)c[1] - 3.0f, (float)c[2] - 0.5f};
@@ -78,7 +78,7 @@ static void session_open(session *u, const test_params *p, const char *script_te
     u->in = input_create(&u->camera, H);
     assert_non_null(u->in);
     u->script = script_of(script_text);
-    play_init(&u->play);
+    pointer_init(&u->play);
 }
 
 static void session_close(session *u)
@@ -93,7 +93,7 @@ static void frame(session *u)
 {
     input_script_play(u->script, sim_time(u->sim), W, H, W, H, u->in);
     input_actions a = input_take(u->in);
-    play_frame(&u->play, &a, u->sim, &u->camera, W, H, STEPS_PER_FRAME * sim_get_def(u->sim)->solver.dt);
+    pointer_frame(&u->play, &a, u->sim, &u->camera, W, H, STEPS_PER_FRAME * sim_get_def(u->sim)->solver.dt);
     assert_int_equal(sim_step(u->sim, STEPS_PER_FRAME), STEPS_PER_FRAME);
 }
 
@@ -292,7 +292,7 @@ static void test_drop_in_and_take_out(void **state)
     input_event x = {INPUT_EVENT_KEY_DOWN, input_key_named("x"), 0.0f, 0.0f};
     input_feed(u.in, &x);
     input_actions a = input_take(u.in);
-    play_frame(&u.play, &a, u.sim, &u.camera, W, H, 0.0);
+    pointer_frame(&u.play, &a, u.sim, &u.camera, W, H, 0.0);
     assert_int_equal(sim_ring_count(u.sim), 2);
     assert_memory_equal(sim_rings(u.sim)[1].centre, third.centre, sizeof third.centre);
     assert_int_equal(sim_ring_index(u.sim, first_id), 0);
@@ -436,7 +436,7 @@ static void test_panel_by_script(void **state)
         input_actions a = input_take(u.in);
         shown ^= a.toggle_panel & 1;
         if (shown)
-            play_panel(pn, &a, &box, &settings, &u.sim, &rep, NULL);
+            pointer_panel(pn, &a, &box, &settings, &u.sim, &rep, NULL);
         assert_int_equal(sim_step(u.sim, STEPS_PER_FRAME), STEPS_PER_FRAME);
     }
     printf("damping %g -> %g 1/s\n", before, sim_get_def(u.sim)->solver.damping);

@@ -71,45 +71,73 @@ static ALWAYS_INLINE void tri_force(float c1, float c2, float A0, float d00, flo
     *fcz = p0z * d10 + p1z * d11;
 }
 
-/* One hinge: edge x0 -> x1 between (x0, x1, x2) and (x1, x0, x3); coef is
- * k_b |e0|^2 / A_e. Forces -2 coef (theta - theta0) d theta/dx_i; returns
- * theta. */
-static ALWAYS_INLINE float hinge_force(float coef, float theta0, const float x0[3],
-                                       const float x1[3], const float x2[3], const float x3[3],
-                                       float f[4][3])
+/* atan2(y, x) without a branch, so that the hinge loop vectorises: the
+ * ratio of the smaller to the larger of |x|, |y| (0 .. 1), reduced below
+ * tan(pi/8) by atan t = pi/4 + atan((t - 1)/(t + 1)), then the Taylor
+ * series to t^15 (error below 0.4143^17 / 17 = 2e-8 rad), then the
+ * octant. Within a few float roundings of atan2f. */
+static ALWAYS_INLINE float atan2_branchless(float y, float x)
 {
-    float e[3], a2[3], b3[3], NA[3], NB[3];
-    for (int i = 0; i < 3; i++) {
-        e[i] = x1[i] - x0[i];
-        a2[i] = x2[i] - x0[i];
-        b3[i] = x3[i] - x1[i];
-    }
-    NA[0] = e[1] * a2[2] - e[2] * a2[1];
-    NA[1] = e[2] * a2[0] - e[0] * a2[2];
-    NA[2] = e[0] * a2[1] - e[1] * a2[0];
-    /* (x0 - x1) x (x3 - x1) = b3 x e */
-    NB[0] = b3[1] * e[2] - b3[2] * e[1];
-    NB[1] = b3[2] * e[0] - b3[0] * e[2];
-    NB[2] = b3[0] * e[1] - b3[1] * e[0];
-    const float le2 = e[0] * e[0] + e[1] * e[1] + e[2] * e[2], le = sqrtf(le2);
-    const float cx = NA[1] * NB[2] - NA[2] * NB[1], cy = NA[2] * NB[0] - NA[0] * NB[2];
-    const float cz = NA[0] * NB[1] - NA[1] * NB[0];
-    const float sn = (cx * e[0] + cy * e[1] + cz * e[2]) / le;
-    const float cs = NA[0] * NB[0] + NA[1] * NB[1] + NA[2] * NB[2];
-    const float theta = atan2f(sn, cs);
-    const float nA2 = NA[0] * NA[0] + NA[1] * NA[1] + NA[2] * NA[2];
-    const float nB2 = NB[0] * NB[0] + NB[1] * NB[1] + NB[2] * NB[2];
+    const float ax = fabsf(x), ay = fabsf(y);
+    const float mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;
+    const float t = mn / (mx > 0.0f ? mx : 1.0f);
+    const int big = t > 0.41421356f;
+    const float u = big ? (t - 1.0f) / (t + 1.0f) : t, u2 = u * u;
+    float p = -1.0f / 15.0f;
+    p = p * u2 + 1.0f / 13.0f;
+    p = p * u2 - 1.0f / 11.0f;
+    p = p * u2 + 1.0f / 9.0f;
+    p = p * u2 - 1.0f / 7.0f;
+    p = p * u2 + 1.0f / 5.0f;
+    p = p * u2 - 1.0f / 3.0f;
+    float r = u + u * (u2 * p);
+    r = big ? r + 0.78539816f : r;
+    r = ay > ax ? 1.57079633f - r : r;
+    r = x < 0.0f ? 3.14159265f - r : r;
+    return y < 0.0f ? -r : r;
+}
+
+/* One hinge: edge x0 -> x1 between (x0, x1, x2) and (x1, x0, x3); coef is
+ * k_b |e0|^2 / A_e. Writes the forces -2 coef (theta - theta0) d theta/dx
+ * on x0 .. x3 (f0 .. f3; the components of one corner three apart) and
+ * returns theta. */
+static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, float x0y,
+                                       float x0z, float x1x, float x1y, float x1z, float x2x,
+                                       float x2y, float x2z, float x3x, float x3y, float x3z,
+                                       float f[12])
+{
+    const float ex = x1x - x0x, ey = x1y - x0y, ez = x1z - x0z;
+    const float ax = x2x - x0x, ay = x2y - x0y, az = x2z - x0z;
+    const float bx = x3x - x1x, by = x3y - x1y, bz = x3z - x1z;
+    /* N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) = (x3 - x1) x e */
+    const float NAx = ey * az - ez * ay, NAy = ez * ax - ex * az, NAz = ex * ay - ey * ax;
+    const float NBx = by * ez - bz * ey, NBy = bz * ex - bx * ez, NBz = bx * ey - by * ex;
+    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2);
+    const float cx = NAy * NBz - NAz * NBy, cy = NAz * NBx - NAx * NBz;
+    const float cz = NAx * NBy - NAy * NBx;
+    const float sn = (cx * ex + cy * ey + cz * ez) / le;
+    const float cs = NAx * NBx + NAy * NBy + NAz * NBz;
+    const float theta = atan2_branchless(sn, cs);
+    const float nA2 = NAx * NAx + NAy * NAy + NAz * NAz;
+    const float nB2 = NBx * NBx + NBy * NBy + NBz * NBz;
     const float s = -2.0f * coef * (theta - theta0);
     const float kA = s * le / nA2, kB = s * le / nB2; /* s g_A = kA N_A */
-    const float sA = (a2[0] * e[0] + a2[1] * e[1] + a2[2] * e[2]) / le2;
-    const float sB = ((x3[0] - x0[0]) * e[0] + (x3[1] - x0[1]) * e[1] + (x3[2] - x0[2]) * e[2]) / le2;
-    for (int i = 0; i < 3; i++) {
-        const float gA = kA * NA[i], gB = kB * NB[i];
-        f[0][i] = (1.0f - sA) * gA + (1.0f - sB) * gB;
-        f[1][i] = sA * gA + sB * gB;
-        f[2][i] = -gA;
-        f[3][i] = -gB;
-    }
+    const float sA = (ax * ex + ay * ey + az * ez) / le2;
+    const float sB = ((x3x - x0x) * ex + (x3y - x0y) * ey + (x3z - x0z) * ez) / le2;
+    const float gAx = kA * NAx, gAy = kA * NAy, gAz = kA * NAz;
+    const float gBx = kB * NBx, gBy = kB * NBy, gBz = kB * NBz;
+    f[0] = (1.0f - sA) * gAx + (1.0f - sB) * gBx;
+    f[1] = (1.0f - sA) * gAy + (1.0f - sB) * gBy;
+    f[2] = (1.0f - sA) * gAz + (1.0f - sB) * gBz;
+    f[3] = sA * gAx + sB * gBx;
+    f[4] = sA * gAy + sB * gBy;
+    f[5] = sA * gAz + sB * gBz;
+    f[6] = -gAx;
+    f[7] = -gAy;
+    f[8] = -gAz;
+    f[9] = -gBx;
+    f[10] = -gBy;
+    f[11] = -gBz;
     return theta;
 }
 
@@ -126,7 +154,13 @@ void membrane_triangle_forces(const membrane_consts *k, float A0, const float d[
 float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, const float p[4][3],
                             float out[4][3])
 {
-    return hinge_force(k->bend * w, theta0, p[0], p[1], p[2], p[3], out);
+    float f[12];
+    float theta = hinge_force(k->bend * w, theta0, p[0][0], p[0][1], p[0][2], p[1][0], p[1][1],
+                              p[1][2], p[2][0], p[2][1], p[2][2], p[3][0], p[3][1], p[3][2], f);
+    for (int c = 0; c < 4; c++)
+        for (int j = 0; j < 3; j++)
+            out[c][j] = f[3 * c + j];
+    return theta;
 }
 
 /* ---- rest data ---- */
@@ -356,24 +390,36 @@ static void tri_loop(const membrane_consts *k, size_t L0, size_t L1, size_t S, p
     }
 }
 
-/* One hinge kind over positions L0 .. L1-1 (corners at L + off[c]); rest
- * data and outputs (12 arrays Q floats apart) at L - S. */
-static void edge_loop(float bend, size_t L0, size_t L1, size_t S, const ptrdiff_t off[4],
-                      const float *px, const float *py, const float *pz, const float *theta0,
-                      const float *w, float *out, size_t Q)
+/* One hinge kind over positions L0 .. L1-1 (corners at L + o1, L + o2,
+ * L + o3); rest data and outputs (12 arrays Q floats apart: corner,
+ * component) at L - S. Branch-free: it vectorises. */
+static void edge_loop(float bend, size_t L0, size_t L1, size_t S, ptrdiff_t o1, ptrdiff_t o2,
+                      ptrdiff_t o3, const float *restrict px, const float *restrict py,
+                      const float *restrict pz, const float *restrict theta0,
+                      const float *restrict w, float *restrict a0, float *restrict a1,
+                      float *restrict a2, float *restrict b0, float *restrict b1,
+                      float *restrict b2, float *restrict c0, float *restrict c1,
+                      float *restrict c2, float *restrict d0, float *restrict d1,
+                      float *restrict d2)
 {
     for (size_t L = L0; L < L1; L++) {
         const size_t i = L - S;
-        float X[4][3], f[4][3];
-        for (int c = 0; c < 4; c++) {
-            X[c][0] = px[(ptrdiff_t)L + off[c]];
-            X[c][1] = py[(ptrdiff_t)L + off[c]];
-            X[c][2] = pz[(ptrdiff_t)L + off[c]];
-        }
-        hinge_force(bend * w[i], theta0[i], X[0], X[1], X[2], X[3], f);
-        for (int c = 0; c < 4; c++)
-            for (int j = 0; j < 3; j++)
-                out[(size_t)(3 * c + j) * Q + i] = f[c][j];
+        float f[12];
+        hinge_force(bend * w[i], theta0[i], px[L], py[L], pz[L], px[L + o1], py[L + o1],
+                    pz[L + o1], px[L + o2], py[L + o2], pz[L + o2], px[L + o3], py[L + o3],
+                    pz[L + o3], f);
+        a0[i] = f[0];
+        a1[i] = f[1];
+        a2[i] = f[2];
+        b0[i] = f[3];
+        b1[i] = f[4];
+        b2[i] = f[5];
+        c0[i] = f[6];
+        c1[i] = f[7];
+        c2[i] = f[8];
+        d0[i] = f[9];
+        d1[i] = f[10];
+        d2[i] = f[11];
     }
 }
 
@@ -436,8 +482,10 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
     if (k->bend != 0.0f)
         for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
             float *o = edge_out + (size_t)kd * EDGE_OUT * EQ;
-            edge_loop(k->bend, S, S + EQ, S, off[kd], pv[0], pv[1], pv[2], rest->edge[kd][0],
-                      rest->edge[kd][1], o, EQ);
+            edge_loop(k->bend, S, S + EQ, S, off[kd][1], off[kd][2], off[kd][3], pv[0], pv[1],
+                      pv[2], rest->edge[kd][0], rest->edge[kd][1], o, o + EQ, o + 2 * EQ,
+                      o + 3 * EQ, o + 4 * EQ, o + 5 * EQ, o + 6 * EQ, o + 7 * EQ, o + 8 * EQ,
+                      o + 9 * EQ, o + 10 * EQ, o + 11 * EQ);
             for (int j = 0; j < EDGE_OUT; j++)
                 wrap_rows(o + (size_t)j * EQ, nb + 2, N);
         }

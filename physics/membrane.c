@@ -112,18 +112,18 @@ static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, floa
     /* N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) = (x3 - x1) x e */
     const float NAx = ey * az - ez * ay, NAy = ez * ax - ex * az, NAz = ex * ay - ey * ax;
     const float NBx = by * ez - bz * ey, NBy = bz * ex - bx * ez, NBz = bx * ey - by * ex;
-    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2);
+    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2), il2 = 1.0f / le2;
     const float cx = NAy * NBz - NAz * NBy, cy = NAz * NBx - NAx * NBz;
     const float cz = NAx * NBy - NAy * NBx;
-    const float sn = (cx * ex + cy * ey + cz * ez) / le;
+    const float sn = (cx * ex + cy * ey + cz * ez) * (le * il2); /* / |e| */
     const float cs = NAx * NBx + NAy * NBy + NAz * NBz;
     const float theta = atan2_branchless(sn, cs);
     const float nA2 = NAx * NAx + NAy * NAy + NAz * NAz;
     const float nB2 = NBx * NBx + NBy * NBy + NBz * NBz;
     const float s = -2.0f * coef * (theta - theta0);
     const float kA = s * le / nA2, kB = s * le / nB2; /* s g_A = kA N_A */
-    const float sA = (ax * ex + ay * ey + az * ez) / le2;
-    const float sB = ((x3x - x0x) * ex + (x3y - x0y) * ey + (x3z - x0z) * ez) / le2;
+    const float sA = (ax * ex + ay * ey + az * ez) * il2;
+    const float sB = ((x3x - x0x) * ex + (x3y - x0y) * ey + (x3z - x0z) * ez) * il2;
     const float gAx = kA * NAx, gAy = kA * NAy, gAz = kA * NAz;
     const float gBx = kB * NBx, gBy = kB * NBy, gBz = kB * NBz;
     f[0] = (1.0f - sA) * gAx + (1.0f - sB) * gBx;

@@ -25,39 +25,56 @@
  * uniform cylindrical bend of curvature kappa across a square grid with
  * diagonals cost D kappa^2 / 2 per area, as the plate does (each edge
  * across the bend turns by kappa a, A_e = a^2; the diagonals do not turn).
- * The gradient of theta (N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1),
- * g_A = |e| N_A / |N_A|^2, g_B likewise, s_A = (x2 - x0).e / |e|^2, s_B):
+ * With N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) (the two outward
+ * normals times twice the areas), theta = atan2((N_A x N_B).e / |e|,
+ * N_A.N_B), the angle from N_A to N_B about e; its gradient (g_A = |e|
+ * N_A / |N_A|^2 = n_A / h_A, h_A the height of x2 over the edge, g_B
+ * likewise, s_A = (x2 - x0).e / |e|^2, s_B = (x3 - x0).e / |e|^2):
  *   d theta/dx2 = -g_A, d theta/dx3 = -g_B,
  *   d theta/dx0 = (1 - s_A) g_A + (1 - s_B) g_B,
  *   d theta/dx1 = s_A g_A + s_B g_B.
  *
- * Units: positions m, forces N, E Pa, t m, tensions N/m.
+ * k_b = D/2 is exact for a roll about either grid axis (the torus's
+ * principal directions: round the ring and round the tube) and about the
+ * diagonals' direction; a roll across the diagonals costs 3 times as much
+ * (the usual anisotropy of discrete shells on a regular grid; tests
+ * check the first three). Bending length sqrt(D / (p r)) is about 1 mm
+ * while inflated: it shows only with the gas gone.
  *
- * Parameters for a river tube or a pool ring of soft PVC (physics.md
- * section 8): E 10-400 MPa (plasticised PVC film: about 10-50 MPa for very
- * soft, toy grade film; calendered tube film stiffer), t 0.2-0.5 mm (pool
- * toys 0.2-0.25 mm, towable tubes and river tubes 0.4-0.5 mm), nu 0.4-0.5
- * (polymers above their glass transition are nearly incompressible);
- * gauge 2-14 kPa (mouth-blown toys 2-5 kPa, towables about 14 kPa).
- * Suggested defaults: E = 50 MPa, t = 0.4 mm, nu = 0.45: E t = 2e4 N/m, so
- * a 0.15 m tube at 5 kPa stretches by about 1.5-3%; D = 3.3e-4 N m.
+ * Units: positions m, forces N, E Pa, t m, tensions N/m, D and k_b N m.
  *
- * Cost: per vertex two triangles (about 60 flops, no division or root,
- * vectorised) and three hinge edges (each two divisions, a root and an
- * atan2f, about 100 flops, scalar), then a fixed-order gather of 18
- * contributions per vertex; see the report of branch h6 for a timing.
+ * Parameters for a pool ring or a river tube of soft (plasticised) PVC
+ * (physics.md section 8; data sheets put flexible PVC anywhere from a few
+ * MPa to over 1 GPa, e.g. MatWeb's "PVC, extruded" 3 MPa-4.8 GPa,
+ * makeitfrom.com's PVC-P 1.4 GPa for a stiff grade; toy film is at the
+ * soft end): E 10-400 MPa; t 0.2-0.5 mm (pool toys about 0.25 mm, river
+ * tubes and towables 0.4-0.5 mm); nu 0.4-0.5 (a rubbery polymer is nearly
+ * incompressible); gauge 2-14 kPa (mouth-blown toys 2-5 kPa, towables
+ * about 14 kPa). Suggested defaults: E = 50 MPa, t = 0.3 mm, nu = 0.45
+ * (E t = 1.5e4 N/m: at the default 500 Pa on a 0.25 m tube the skin
+ * stretches round the tube by 0.5-0.8%, at 5 kPa by 5-8%; D = 1.4e-4 N m).
+ *
+ * Cost: per vertex two triangles (no division or root) and three hinges
+ * (two divisions, a root, a branch-free atan2), each element kind one
+ * vectorised loop over the block, then a fixed-order gather of 18
+ * contributions per vertex: about 10-14 ns per vertex without bending
+ * and 33-38 ns with it on one core (AVX2; the seed's B = 5 springs: 12.5
+ * ns).
  *
  * Stability: membrane_vertex_stiffness returns, per tube index, half the
  * sum over the vertex's elements of each element's largest stiffness
  * eigenvalue, which bounds the largest eigenvalue of the assembled
  * stiffness by twice itself (u^T K u = sum_e u_e^T K_e u_e <= sum_e
- * lambda_e |u_e|^2); so it enters physics.md section 2's bound
- * dt < sqrt(2 m / sum k) as one more term of sum k, like the springs
- * (a spring chain gives k per spring, as there). For an SVK membrane it
- * is about (1 to 3) E t / (1 - nu^2) per vertex: each triangle's largest
- * eigenvalue is of order A0 E t/(1 - nu^2) sum_corners |grad N|^2, and
- * |grad N_i|^2 = |opposite edge|^2 / (2 A0)^2, so share of area over edge
- * length squared, order 1, times the six triangles round a vertex. */
+ * lambda_e |u_e|^2 <= max_i (sum_{e at i} lambda_e) |u|^2), so it enters
+ * physics.md section 2's bound dt < sqrt(2 m / sum k) as one more term of
+ * sum k, as the springs do (a chain of springs k gives 2 k per vertex,
+ * as there). A triangle's largest eigenvalue is of order A0 E t/(1 -
+ * nu^2) sum_corners |grad N|^2, and |grad N_i|^2 = |opposite edge|^2 /
+ * (2 A0)^2: share of area over edge length squared. On the default torus
+ * (cells 1.6 : 1) the bound is 7.1 E t/(1 - nu^2) per vertex; the true
+ * largest eigenvalue over 2 is 4.8 (tests/test_membrane.c measures it),
+ * so the bound costs a factor 1.2 in the step. A pre-tension N adds about
+ * N sum |grad N|^2 A0 (3% at 5 kPa). */
 #ifndef DINGHY_MEMBRANE_H
 #define DINGHY_MEMBRANE_H
 

@@ -112,7 +112,7 @@ static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, floa
     /* N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) = (x3 - x1) x e */
     const float NAx = ey * az - ez * ay, NAy = ez * ax - ex * az, NAz = ex * ay - ey * ax;
     const float NBx = by * ez - bz * ey, NBy = bz * ex - bx * ez, NBz = bx * ey - by * ex;
-    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2), il2 = 1.0f / le2;
+    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2), il2 = 1.0f / (le2 + 1e-30f);
     const float cx = NAy * NBz - NAz * NBy, cy = NAz * NBx - NAx * NBz;
     const float cz = NAx * NBy - NAy * NBx;
     const float sn = (cx * ex + cy * ey + cz * ez) * (le * il2); /* / |e| */
@@ -121,7 +121,9 @@ static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, floa
     const float nA2 = NAx * NAx + NAy * NAy + NAz * NAz;
     const float nB2 = NBx * NBx + NBy * NBy + NBz * NBz;
     const float s = -2.0f * coef * (theta - theta0);
-    const float kA = s * le / nA2, kB = s * le / nB2; /* s g_A = kA N_A */
+    /* s g_A = kA N_A; the 1e-30 (below any bit of a real area) keeps a
+     * flattened triangle finite */
+    const float kA = s * le / (nA2 + 1e-30f), kB = s * le / (nB2 + 1e-30f);
     const float sA = (ax * ex + ay * ey + az * ez) * il2;
     const float sB = ((x3x - x0x) * ex + (x3y - x0y) * ey + (x3z - x0z) * ez) * il2;
     const float gAx = kA * NAx, gAy = kA * NAy, gAz = kA * NAz;
@@ -604,4 +606,15 @@ double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_m
             best = k;
     }
     return best;
+}
+
+double membrane_torus_max_stiffness(int M, int N, double R, double r,
+                                    const membrane_material *mat, double tension)
+{
+    membrane_rest rest;
+    if (membrane_rest_init_torus(&rest, M, N, 1, R, r))
+        return -1.0;
+    double k = membrane_max_vertex_stiffness(&rest, mat, tension);
+    membrane_rest_free(&rest);
+    return k;
 }

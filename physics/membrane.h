@@ -171,4 +171,10 @@ double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_mater
 double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat,
                                      double tension);
 
+/* membrane_max_vertex_stiffness of the undeformed M x N torus of radii R
+ * and r (m), without keeping its rest data (for the step bound of a
+ * definition); -1 when out of memory. */
+double membrane_torus_max_stiffness(int M, int N, double R, double r,
+                                    const membrane_material *mat, double tension);
+
 #endif

@@ -583,7 +583,7 @@ static inflated inflate(int M, int N, double R, double r, double p, const membra
          * the float positions' resolution, about k 1e-7 m) */
         if (step % 500 == 0) {
             const double vol = ring_volume(&g);
-            if (fabs(vol - last_vol) < 1e-8 * V0)
+            if (fabs(vol - last_vol) < 1e-9 * V0)
                 break;
             last_vol = vol;
         }

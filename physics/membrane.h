@@ -1,0 +1,180 @@
+/* The skin of a ring as a membrane of a material (physics.md section 8):
+ * in-plane stretch by St. Venant-Kirchhoff triangles and a small bending
+ * stiffness by discrete shells, both from Young's modulus E (Pa), the
+ * thickness t (m) and Poisson's ratio nu. No struts inside: the shape
+ * comes from the gas.
+ *
+ * The mesh is the ring's M x N torus grid (vertex (m,n) at m N + n, m
+ * round the ring, n round the tube, both periodic), two outward triangles
+ * per quad: T1 = (m,n) (m+1,n) (m+1,n+1) and T2 = (m,n) (m+1,n+1) (m,n+1).
+ *
+ * Stretch (per triangle, rest area A0, rest edge matrix Dm in the
+ * triangle's own rest 2-D frame): F = Ds Dm^-1 (3 x 2, Ds the current edges
+ * b - a, c - a), Green strain G = (F^T F - I)/2, plane-stress energy
+ *   W = A0 E t / (2 (1 - nu^2)) [ (1 - nu) tr(G^2) + nu (tr G)^2 ],
+ * second Piola S = E t/(1 - nu^2) [ (1 - nu) G + nu tr(G) I ] (N/m), first
+ * Piola P = F S, forces on b and c the columns of H = -A0 P Dm^-T, on a
+ * minus their sum. Mesh-independent: a uniform strain gives the same
+ * tension at any resolution (the patch test in tests/test_membrane.c).
+ *
+ * Bending (Grinspun et al. 2003, "Discrete shells"): per edge e = x1 - x0
+ * between triangles (x0, x1, x2) and (x1, x0, x3), with dihedral angle
+ * theta (signed, 0 when flat) and rest values theta0, |e0|, A_e (the two
+ * triangles' rest area):  W_b = k_b (theta - theta0)^2 |e0|^2 / A_e,
+ * k_b = D / 2, D = E t^3 / (12 (1 - nu^2)) (N m). The factor 1/2 makes a
+ * uniform cylindrical bend of curvature kappa across a square grid with
+ * diagonals cost D kappa^2 / 2 per area, as the plate does (each edge
+ * across the bend turns by kappa a, A_e = a^2; the diagonals do not turn).
+ * With N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) (the two outward
+ * normals times twice the areas), theta = atan2((N_A x N_B).e / |e|,
+ * N_A.N_B), the angle from N_A to N_B about e; its gradient (g_A = |e|
+ * N_A / |N_A|^2 = n_A / h_A, h_A the height of x2 over the edge, g_B
+ * likewise, s_A = (x2 - x0).e / |e|^2, s_B = (x3 - x0).e / |e|^2):
+ *   d theta/dx2 = -g_A, d theta/dx3 = -g_B,
+ *   d theta/dx0 = (1 - s_A) g_A + (1 - s_B) g_B,
+ *   d theta/dx1 = s_A g_A + s_B g_B.
+ *
+ * k_b = D/2 is exact for a roll about either grid axis (the torus's
+ * principal directions: round the ring and round the tube) and about the
+ * diagonals' direction; a roll across the diagonals costs 3 times as much
+ * (the usual anisotropy of discrete shells on a regular grid; tests
+ * check the first three). Bending length sqrt(D / (p r)) is about 1 mm
+ * while inflated: it shows only with the gas gone.
+ *
+ * Units: positions m, forces N, E Pa, t m, tensions N/m, D and k_b N m.
+ *
+ * Parameters for a pool ring or a river tube of soft (plasticised) PVC
+ * (physics.md section 8; data sheets put flexible PVC anywhere from a few
+ * MPa to over 1 GPa, e.g. MatWeb's "PVC, extruded" 3 MPa-4.8 GPa,
+ * makeitfrom.com's PVC-P 1.4 GPa for a stiff grade; toy film is at the
+ * soft end): E 10-400 MPa; t 0.2-0.5 mm (pool toys about 0.25 mm, river
+ * tubes and towables 0.4-0.5 mm); nu 0.4-0.5 (a rubbery polymer is nearly
+ * incompressible); gauge 2-14 kPa (mouth-blown toys 2-5 kPa, towables
+ * about 14 kPa). Suggested defaults: E = 50 MPa, t = 0.3 mm, nu = 0.45
+ * (E t = 1.5e4 N/m: at the default 500 Pa on a 0.25 m tube the skin
+ * stretches round the tube by 0.5-0.8%, at 5 kPa by 5-8%; D = 1.4e-4 N m).
+ *
+ * Cost: per vertex two triangles (no division or root) and three hinges
+ * (two divisions, a root, a branch-free atan2), each element kind one
+ * vectorised loop over the block, then a fixed-order gather of 18
+ * contributions per vertex: about 10-14 ns per vertex without bending
+ * and 33-38 ns with it on one core (AVX2; the seed's B = 5 springs: 12.5
+ * ns).
+ *
+ * Stability: membrane_vertex_stiffness returns, per tube index, half the
+ * sum over the vertex's elements of each element's largest stiffness
+ * eigenvalue, which bounds the largest eigenvalue of the assembled
+ * stiffness by twice itself (u^T K u = sum_e u_e^T K_e u_e <= sum_e
+ * lambda_e |u_e|^2 <= max_i (sum_{e at i} lambda_e) |u|^2), so it enters
+ * physics.md section 2's bound dt < sqrt(2 m / sum k) as one more term of
+ * sum k, as the springs do (a chain of springs k gives 2 k per vertex,
+ * as there). A triangle's largest eigenvalue is of order A0 E t/(1 -
+ * nu^2) sum_corners |grad N|^2, and |grad N_i|^2 = |opposite edge|^2 /
+ * (2 A0)^2: share of area over edge length squared. On the default torus
+ * (cells 1.6 : 1) the bound is 7.1 E t/(1 - nu^2) per vertex; the true
+ * largest eigenvalue over 2 is 4.8 (tests/test_membrane.c measures it),
+ * so the bound costs a factor 1.2 in the step. A pre-tension N adds about
+ * N sum |grad N|^2 A0 (3% at 5 kPa). */
+#ifndef DINGHY_MEMBRANE_H
+#define DINGHY_MEMBRANE_H
+
+#include <stddef.h>
+
+/* The material of the skin. */
+typedef struct {
+    double youngs_modulus; /* E, Pa */
+    double thickness;      /* t, m */
+    double poisson_ratio;  /* nu, 0 .. 0.5 */
+} membrane_material;
+
+/* The constants the kernel uses, from a material (membrane_consts_of). */
+typedef struct {
+    float c1;   /* E t / (1 + nu): S = c1 G + c2 tr(G) I, N/m */
+    float c2;   /* E t nu / (1 - nu^2), N/m */
+    float bend; /* k_b = D / 2, N m (0: no bending, and its cost skipped) */
+} membrane_consts;
+
+membrane_consts membrane_consts_of(const membrane_material *mat);
+
+/* Triangle kinds and hinge-edge kinds of a quad (m, n). */
+enum { MEMBRANE_T1, MEMBRANE_T2, MEMBRANE_TRI_KINDS };
+enum {
+    MEMBRANE_EDGE_RING, /* (m,n)-(m+1,n): between T1(m,n) and T2(m,n-1) */
+    MEMBRANE_EDGE_TUBE, /* (m,n)-(m,n+1): between T1(m-1,n) and T2(m,n) */
+    MEMBRANE_EDGE_DIAG, /* (m,n)-(m+1,n+1): between T2(m,n) and T1(m,n) */
+    MEMBRANE_EDGE_KINDS
+};
+
+/* Rest data of one rest shape, shared by all its rings. The shape must be
+ * symmetric round the ring (every row a rotation of row 0, as the torus
+ * is), so an element's rest data depends on its kind and tube index n
+ * only. The kernel's arrays are laid out as its blocks are (rows of
+ * stride N + 2, n at 1 + n), repeated for max_rows + 2 rows, so that one
+ * loop runs over a whole block. */
+typedef struct {
+    int M, N, max_rows;
+    /* per triangle kind: A0 (m^2), Dm^-1 row-major d00 d01 d10 d11 (1/m) */
+    float *tri[MEMBRANE_TRI_KINDS][5];
+    /* per edge kind: theta0 (rad), |e0|^2 / A_e (1) */
+    float *edge[MEMBRANE_EDGE_KINDS][2];
+    /* per tube index, in double, for membrane_vertex_stiffness: the
+     * triangles' A0 and rest shape gradients (2-D, 1/m, corners a b c),
+     * the edges' |e0|^2/A_e and sum over corners of |d theta/dx|^2 (1/m^2) */
+    double *tri_a0[MEMBRANE_TRI_KINDS], *tri_g[MEMBRANE_TRI_KINDS];
+    double *edge_w[MEMBRANE_EDGE_KINDS], *edge_g2[MEMBRANE_EDGE_KINDS];
+    void *mem;
+} membrane_rest;
+
+/* Rest data from the rest positions of one ring (M*N each, m; rows M-1, 0
+ * and 1 are read), for blocks of up to max_rows rows (1 <= max_rows <= M).
+ * M, N >= 3. Returns 0, or -1 when out of memory (nothing to free). */
+int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const double *x,
+                       const double *y, const double *z);
+
+/* The same for the undeformed torus of major radius R and minor r (m). */
+int membrane_rest_init_torus(membrane_rest *rest, int M, int N, int max_rows, double R, double r);
+
+void membrane_rest_free(membrane_rest *rest);
+
+/* Floats of per-thread scratch membrane_block needs for blocks of up to
+ * max_rows rows of N vertices. */
+size_t membrane_scratch_floats(int N, int max_rows);
+
+/* Adds the membrane forces (N) on rows a .. a+nb-1 (nb <= rest->max_rows)
+ * of one ring whose positions are x, y, z (M*N floats each, m) to
+ * f[c][r * W + h + n] (the spring kernel's block layout, r = 0 .. nb-1).
+ * Each vertex gathers its 6 triangle corners and 12 hinge corners in a
+ * fixed order: the result does not depend on how rows are split. */
+void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
+                    const float *y, const float *z, int a, int nb, float *scratch,
+                    float *const f[3], int W, int h);
+
+/* One triangle's forces (N) on corners a, b, c (p[corner][component], m),
+ * rest area A0 (m^2) and Dm^-1 (row-major, 1/m): the kernel's own code. */
+void membrane_triangle_forces(const membrane_consts *k, float A0, const float dinv[4],
+                              const float p[3][3], float out[3][3]);
+
+/* One hinge's forces (N) on x0, x1 (the edge), x2, x3 (the opposite
+ * corners of (x0, x1, x2) and (x1, x0, x3)), rest angle theta0 and
+ * weight |e0|^2/A_e: the kernel's own code. Also returns theta (rad). */
+float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, const float p[4][3],
+                            float out[4][3]);
+
+/* The stiffness a vertex of tube index n sees from the membrane (N/m), for
+ * physics.md section 2's sum k (see the top of this file), at rest plus
+ * the geometric stiffness of an isotropic pre-tension `tension` (N/m, e.g.
+ * the gauge times the minor radius; 0 for none). */
+double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat, int n,
+                                 double tension);
+
+/* The largest membrane_vertex_stiffness over the tube. */
+double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat,
+                                     double tension);
+
+/* membrane_max_vertex_stiffness of the undeformed M x N torus of radii R
+ * and r (m), without keeping its rest data (for the step bound of a
+ * definition); -1 when out of memory. */
+double membrane_torus_max_stiffness(int M, int N, double R, double r,
+                                    const membrane_material *mat, double tension);
+
+#endif

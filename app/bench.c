@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../reference/reference.h"
+#include "dinghy/reference.h"
 #include "bench_floor.h"
 #include "dinghy/health.h"
 #include "dinghy/profile.h"
@@ -369,8 +369,8 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     for (int s = 0; s < nscenes && rc == 0; s++) {
         sim_def physics = *params;
         if (suite[s].seed) {
-            physics.world.water.model = WATER_SEED;
-            physics.ring.inflation = INFLATION_CONSTANT;
+            physics.world.water.model = SIM_WATER_SEED;
+            physics.ring.inflation = SIM_INFLATION_CONSTANT;
         }
         const sim_def *p = &physics;
         const scene_def *lay = &suite[s].layout;

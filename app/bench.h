@@ -3,7 +3,7 @@
 #define DINGHY_BENCH_H
 
 #include "dinghy/defs.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 
 typedef struct {
     const int *threads;   /* thread counts to time; NULL = 1, 2, 4, ... and the core count */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 #include "../render/hud.h"
 #include "../render/offscreen.h"
 #include "../render/png.h"

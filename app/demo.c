@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "../audio/audio.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 #include "../audio/scene_sound.h"
 #include "dinghy/events.h"
 #include "dinghy/health.h"

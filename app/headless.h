@@ -5,7 +5,7 @@
 #include <signal.h>
 
 #include "dinghy/sim.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 
 /* Simulates `steps` steps of the scene `layout` names, made of def, prints a one-line summary
  * and writes the JSON dump when dump is not NULL. Returns the program's exit

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
 #include "headless.h"

@@ -37,7 +37,7 @@ static int pick(const dinghy_sim *sim, const orbit_camera *camera, int w, int h,
 /* Height of the ray's point at t above the water there, m. */
 static double above_water(const dinghy_sim *sim, const double o[3], const double d[3], double t)
 {
-    water_point wp;
+    dinghy_water_point wp;
     double x = o[0] + t * d[0], y = o[1] + t * d[1], z = o[2] + t * d[2];
     sim_water_at(sim, x, y, z, &wp);
     return z - wp.height;
@@ -158,7 +158,7 @@ static void drop_in(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
         snprintf(pl->note, sizeof pl->note, "drop: point the cursor at the water");
         return;
     }
-    ring_pose pose = {{at[0], at[1], at[2] + POINTER_DROP_HEIGHT},
+    sim_ring_pose pose = {{at[0], at[1], at[2] + POINTER_DROP_HEIGHT},
                       {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
     int p = sim_ring_index(sim, sim_add_ring(sim, &pose));
     if (p < 0)
@@ -186,7 +186,7 @@ static void puncture(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
     sim_ray_hit hit;
     if (!pick(sim, camera, w, h, a->cursor, &hit))
         return;
-    if (sim_get_def(sim)->ring.inflation != INFLATION_GAS) {
+    if (sim_get_def(sim)->ring.inflation != SIM_INFLATION_GAS) {
         snprintf(pl->note, sizeof pl->note, "puncture: constant inflation has no gas to let "
                  "out (dinghy.inflation = gas)");
         return;

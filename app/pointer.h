@@ -14,7 +14,7 @@
 #include "../render/render.h"
 #include "panel.h"
 #include "scene_room.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 
 
 /* Diameter of the hole K makes, m. The default ring, afloat at about

@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 #include "../config/build.h"
 #include "../config/config.h"
 #include "scene_room.h"

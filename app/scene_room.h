@@ -7,7 +7,7 @@
 
 #include "dinghy/sim.h"
 #include "dinghy/spray.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 
 /* Rings a scene has room for beyond its own: the cap of drop-ins. */
 #define ROOM_EXTRA_RINGS 32

@@ -6,7 +6,7 @@
 audio_scene audio_scene_of(const dinghy_sim *sim)
 {
     audio_scene s = {0.0, 0.0, 0.0, 0.0, 0, 0.0};
-    const ring_def *p = &sim_get_def(sim)->ring;
+    const sim_ring_def *p = &sim_get_def(sim)->ring;
     int P = sim_ring_count(sim);
     size_t V = (size_t)sim_segments(sim) * (size_t)sim_sides(sim);
     s.size = p->major_radius + p->minor_radius;
@@ -70,7 +70,7 @@ double audio_water_rush(const dinghy_sim *sim, const double at[3])
     const double off[5][2] = {{0.0, 0.0}, {2.5, 0.0}, {-2.5, 0.0}, {0.0, 2.5}, {0.0, -2.5}};
     double speed = 0.0, slope = 0.0;
     for (int i = 0; i < 5; i++) {
-        water_point wp;
+        dinghy_water_point wp;
         /* above the surface: the surface's own velocity */
         sim_water_at(sim, c[0] + off[i][0], c[1] + off[i][1], c[2] + 50.0, &wp);
         speed += 0.2 * sqrt(wp.velocity[0] * wp.velocity[0] + wp.velocity[1] * wp.velocity[1]);

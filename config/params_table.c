@@ -121,9 +121,9 @@ int param_is_structural(const param_key *k)
         size_t start, size;
         sim_def_part part;
     } parts[] = {
-        {offsetof(dinghy_settings, sim.solver), sizeof(solver_def), SIM_PART_SOLVER},
-        {offsetof(dinghy_settings, sim.world), sizeof(world_def), SIM_PART_WORLD},
-        {offsetof(dinghy_settings, sim.ring), sizeof(ring_def), SIM_PART_RING},
+        {offsetof(dinghy_settings, sim.solver), sizeof(sim_solver_def), SIM_PART_SOLVER},
+        {offsetof(dinghy_settings, sim.world), sizeof(sim_world_def), SIM_PART_WORLD},
+        {offsetof(dinghy_settings, sim.ring), sizeof(sim_ring_def), SIM_PART_RING},
     };
     if (k->offset >= offsetof(dinghy_settings, scene)
         && k->offset < offsetof(dinghy_settings, scene) + sizeof(scene_def))

@@ -7,7 +7,7 @@
 #include "../audio/audio_params.h"
 #include "dinghy/defs.h"
 #include "dinghy/spray.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 #include "../render/render_params.h"
 
 typedef struct {

@@ -11,20 +11,20 @@
 #include "shape.h"
 #include "dinghy/sim.h"
 
-solver_def solver_def_default(void)
+sim_solver_def sim_solver_def_default(void)
 {
-    solver_def s = {.dt = 0.001, .substeps = 0, .threads = 0, .damping = 0.5};
+    sim_solver_def s = {.dt = 0.001, .substeps = 0, .threads = 0, .damping = 0.5};
     return s;
 }
 
-world_def world_def_default(void)
+sim_world_def sim_world_def_default(void)
 {
-    world_def w = {
+    sim_world_def w = {
         .gravity = 9.81,
         .air_pressure = 101325.0,
         .air_density = 1.2,
         .water = {
-            .model = WATER_EXACT, .level = 0.0, .density = 1000.0, .buoyancy = 100.0,
+            .model = SIM_WATER_EXACT, .level = 0.0, .density = 1000.0, .buoyancy = 100.0,
             .drag = 1.0, .drag_coefficient = 0.5, .lift_coefficient = 0.2,
         },
         .river = river_def_default(),
@@ -32,12 +32,12 @@ world_def world_def_default(void)
     return w;
 }
 
-ring_def ring_def_default(void)
+sim_ring_def sim_ring_def_default(void)
 {
-    ring_def r = {
+    sim_ring_def r = {
         .segments = 32, .sides = 16, .band = 5,
         .major_radius = 0.8, .minor_radius = 0.25, .mass = 15.0,
-        .stiffness = 1500.0, .inflation = INFLATION_GAS, .gauge_pressure = 500.0,
+        .stiffness = 1500.0, .inflation = SIM_INFLATION_GAS, .gauge_pressure = 500.0,
         .pressure = 1.0,
         .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
     };
@@ -46,18 +46,18 @@ ring_def ring_def_default(void)
 
 sim_def sim_def_default(void)
 {
-    sim_def d = {solver_def_default(), world_def_default(), ring_def_default()};
+    sim_def d = {sim_solver_def_default(), sim_world_def_default(), sim_ring_def_default()};
     return d;
 }
 
-double ring_vertex_mass(const ring_def *r)
+double sim_ring_vertex_mass(const sim_ring_def *r)
 {
     return r->mass / ((double)r->segments * (double)r->sides);
 }
 
 
 /* The rest mesh, two outward triangles per quad, summed in double. */
-static void rest_mesh(const ring_def *r, double *area, double *volume)
+static void rest_mesh(const sim_ring_def *r, double *area, double *volume)
 {
     const int M = r->segments, N = r->sides;
     double A = 0.0, V = 0.0;
@@ -83,14 +83,14 @@ static void rest_mesh(const ring_def *r, double *area, double *volume)
     *volume = V;
 }
 
-double ring_rest_area(const ring_def *r)
+double sim_ring_rest_area(const sim_ring_def *r)
 {
     double a, v;
     rest_mesh(r, &a, &v);
     return a;
 }
 
-double ring_rest_volume(const ring_def *r)
+double sim_ring_rest_volume(const sim_ring_def *r)
 {
     double a, v;
     rest_mesh(r, &a, &v);
@@ -102,26 +102,26 @@ double sim_def_spring_dt(const sim_def *d)
     double k_sum = (double)d->ring.band * (double)d->ring.band * d->ring.stiffness;
     if (k_sum <= 0.0)
         return INFINITY;
-    return sqrt(2.0 * ring_vertex_mass(&d->ring) / k_sum);
+    return sqrt(2.0 * sim_ring_vertex_mass(&d->ring) / k_sum);
 }
 
 double sim_def_stable_dt(const sim_def *d)
 {
-    const ring_def *r = &d->ring;
-    const water_def *w = &d->world.water;
-    double m = ring_vertex_mass(r);
+    const sim_ring_def *r = &d->ring;
+    const sim_water_def *w = &d->world.water;
+    double m = sim_ring_vertex_mass(r);
     double k_sum = (double)r->band * (double)r->band * r->stiffness;
     double verts = (double)r->segments * r->sides;
-    if (r->inflation == INFLATION_GAS || w->model == WATER_EXACT) {
+    if (r->inflation == SIM_INFLATION_GAS || w->model == SIM_WATER_EXACT) {
         double area, volume;
         rest_mesh(r, &area, &volume);
         double share = area / verts; /* a vertex's share of the surface */
-        if (r->inflation == INFLATION_GAS && volume > 0.0)
+        if (r->inflation == SIM_INFLATION_GAS && volume > 0.0)
             k_sum += (d->world.air_pressure + r->gauge_pressure) * share * share / volume;
-        if (w->model == WATER_EXACT)
+        if (w->model == SIM_WATER_EXACT)
             k_sum += w->density * d->world.gravity * share;
     }
-    if (w->model == WATER_SEED)
+    if (w->model == SIM_WATER_SEED)
         k_sum += m * w->buoyancy;
     if (!(k_sum > 0.0))
         return INFINITY;
@@ -158,7 +158,7 @@ static void range(dinghy_problems *ps, sim_def_part part, size_t offset, const c
         problem(ps, part, offset, quantity, value, min, max, "%s", why);
 }
 
-#define RING(f) SIM_PART_RING, offsetof(ring_def, f)
+#define RING(f) SIM_PART_RING, offsetof(sim_ring_def, f)
 
 /* Names the other fields a cross-field problem involves (the last one added). */
 static void relate(dinghy_problems *ps, size_t a, size_t b)
@@ -172,13 +172,13 @@ static void relate(dinghy_problems *ps, size_t a, size_t b)
 }
 
 /* The river's own check, its problems moved into the world part: the
- * offset of the river within world_def added to each field's. */
+ * offset of the river within sim_world_def added to each field's. */
 static void river_problems(dinghy_problems *ps, const river_def *r)
 {
     enum { MAX_RIVER = 16 };
     dinghy_problem rp[MAX_RIVER];
     int n = river_def_check(r, rp, MAX_RIVER);
-    const size_t base = offsetof(world_def, river);
+    const size_t base = offsetof(sim_world_def, river);
     for (int i = 0; i < n; i++) {
         if (i >= MAX_RIVER) { /* counted, not described */
             ps->count++;
@@ -194,13 +194,13 @@ static void river_problems(dinghy_problems *ps, const river_def *r)
             p->related_offset[j] = base + rp[i].related_offset[j];
     }
 }
-#define SOLVER(f) SIM_PART_SOLVER, offsetof(solver_def, f)
-#define WORLD(f) SIM_PART_WORLD, offsetof(world_def, f)
+#define SOLVER(f) SIM_PART_SOLVER, offsetof(sim_solver_def, f)
+#define WORLD(f) SIM_PART_WORLD, offsetof(sim_world_def, f)
 
 int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
 {
     dinghy_problems ps = {out, out ? max : 0, 0};
-    const ring_def *r = &d->ring;
+    const sim_ring_def *r = &d->ring;
     range(&ps, SOLVER(dt), "time step", d->solver.dt, 1e-9, 1.0, "the time step must be positive");
     range(&ps, SOLVER(substeps), "substeps", d->solver.substeps, 0, 100000,
           "substeps are 0 (automatic) or a count up to 100000");
@@ -221,10 +221,10 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     range(&ps, WORLD(water.lift_coefficient), "lift coefficient",
           d->world.water.lift_coefficient, 0, INFINITY, "a lift coefficient cannot be negative");
     river_problems(&ps, &d->world.river);
-    if (d->world.water.model != WATER_EXACT && d->world.water.model != WATER_SEED)
+    if (d->world.water.model != SIM_WATER_EXACT && d->world.water.model != SIM_WATER_SEED)
         problem(&ps, WORLD(water.model), "water model", d->world.water.model, 0, 1,
                 "unknown water model");
-    if (r->inflation != INFLATION_GAS && r->inflation != INFLATION_CONSTANT)
+    if (r->inflation != SIM_INFLATION_GAS && r->inflation != SIM_INFLATION_CONSTANT)
         problem(&ps, RING(inflation), "inflation model", r->inflation, 0, 1,
                 "unknown inflation model");
     range(&ps, RING(gauge_pressure), "gauge pressure", r->gauge_pressure, 0, INFINITY,
@@ -249,7 +249,7 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
                 "must be at most the segments round the ring (%d) and the vertices round "
                 "the tube (%d)", r->segments, r->sides);
     if (r->band > r->segments || r->band > r->sides)
-        relate(&ps, offsetof(ring_def, segments), offsetof(ring_def, sides));
+        relate(&ps, offsetof(sim_ring_def, segments), offsetof(sim_ring_def, sides));
     range(&ps, RING(major_radius), "major radius R", r->major_radius, 1e-6, INFINITY,
           "the ring radius must be positive");
     range(&ps, RING(minor_radius), "tube radius r", r->minor_radius, 1e-6, INFINITY,
@@ -259,7 +259,7 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
                 "must be less than the ring radius %g m, or the ring has no hole",
                 r->major_radius);
     if (r->minor_radius >= r->major_radius)
-        relate(&ps, offsetof(ring_def, major_radius), offsetof(ring_def, major_radius));
+        relate(&ps, offsetof(sim_ring_def, major_radius), offsetof(sim_ring_def, major_radius));
     range(&ps, RING(mass), "ring mass", r->mass, 1e-12, INFINITY, "a ring's mass must be positive");
     range(&ps, RING(stiffness), "spring stiffness k", r->stiffness, 0, INFINITY,
           "a spring constant cannot be negative");
@@ -304,10 +304,10 @@ static const live_field live_fields[] = {
     {SOLVER(dt), D}, {SOLVER(substeps), sizeof(int)}, {SOLVER(threads), sizeof(int)},
     {SOLVER(damping), D},
     {WORLD(gravity), D}, {WORLD(air_pressure), D}, {WORLD(air_density), D},
-    {WORLD(water.model), sizeof(water_model)}, {WORLD(water.level), D},
+    {WORLD(water.model), sizeof(sim_water_model)}, {WORLD(water.level), D},
     {WORLD(water.buoyancy), D}, {WORLD(water.density), D}, {WORLD(water.drag), D},
     {WORLD(water.drag_coefficient), D}, {WORLD(water.lift_coefficient), D},
-    {RING(stiffness), D}, {RING(inflation), sizeof(inflation_model)},
+    {RING(stiffness), D}, {RING(inflation), sizeof(sim_inflation_model)},
     {RING(gauge_pressure), D}, {RING(pressure), D}, {RING(repulsion), D},
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
     {WORLD(river.speed), D}, {WORLD(river.waves), D},

@@ -13,11 +13,11 @@
 
 /* A seeded place upstream clear of every other ring, as a pose at rest
  * in the current. */
-static ring_pose spawn_pose(dinghy_sim *s, int p)
+static sim_ring_pose spawn_pose(dinghy_sim *s, int p)
 {
-    const ring_def *r = &s->def.ring;
+    const sim_ring_def *r = &s->def.ring;
     const double reach = r->major_radius + r->minor_radius, clear = 2.0 * reach + 0.3;
-    ring_pose d = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+    sim_ring_pose d = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
     for (int tries = 0; tries < 16; tries++) {
         river_spawn_point(s->river, &s->river_rng, 0.5, d.centre);
         int free = 1;
@@ -29,7 +29,7 @@ static ring_pose spawn_pose(dinghy_sim *s, int p)
         if (free)
             break;
     }
-    water_point wp;
+    dinghy_water_point wp;
     river_sample(s->river, d.centre[0], d.centre[1], d.centre[2], s->time, &wp);
     d.velocity[0] = wp.velocity[0];
     d.velocity[1] = wp.velocity[1];
@@ -51,7 +51,7 @@ void water_endless_run(dinghy_sim *s)
         }
         if (mapped && st >= end)
             s->travelled[p] += st - s->ring_s[p];
-        ring_pose pose = spawn_pose(s, p);
+        sim_ring_pose pose = spawn_pose(s, p);
         ring_write_pose(s, p, &pose);
         sim_measure_ring(s, p);
         s->respawns[p]++;

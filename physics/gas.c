@@ -20,7 +20,7 @@ double gas_flow(const dinghy_sim *s, int p, double gauge)
     const double area = s->hole_area[p];
     if (area <= 0.0 || gauge == 0.0)
         return 0.0;
-    const world_def *w = &s->def.world;
+    const sim_world_def *w = &s->def.world;
     /* isothermal: the gas inside is the air compressed to p; air coming
      * in (gauge < 0) has the ambient density */
     const double rho = gauge > 0.0 ? w->air_density * (w->air_pressure + gauge) / w->air_pressure
@@ -33,7 +33,7 @@ void gas_leak(dinghy_sim *s, int p, double gauge, double dt)
     const double mdot = gas_flow(s, p, gauge);
     if (mdot == 0.0)
         return;
-    const world_def *w = &s->def.world;
+    const sim_world_def *w = &s->def.world;
     const double air = w->air_pressure;
     const double p0v0 = (air + s->def.ring.gauge_pressure) * s->rest_volume;
     /* the amount is proportional to the mass (rho_air p / p_air) V = rho_air

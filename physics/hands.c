@@ -37,7 +37,7 @@ int sim_grab(dinghy_sim *s, sim_ring_id id, int vertex, const double hand[3])
     const double dt = s->def.solver.dt / s->substeps;
     double c = 2.0 * m * w / g->count;
     /* explicit damping is stable while c dt / m_vertex < 2; stay well within */
-    const double c_max = 0.5 * ring_vertex_mass(&s->def.ring) / dt;
+    const double c_max = 0.5 * sim_ring_vertex_mass(&s->def.ring) / dt;
     g->k = (float)(m * w * w / g->count);
     g->c = (float)(c < c_max ? c : c_max);
     g->held = id;

@@ -12,7 +12,7 @@ static double max_stretch(const dinghy_sim *s, int p)
     const sim_buffer *b = &s->buf[s->cur];
     const int M = s->M, N = s->N;
     const size_t v0 = (size_t)p * s->V;
-    const ring_def *r = &s->def.ring;
+    const sim_ring_def *r = &s->def.ring;
     double worst = 0.0;
     for (int n = 0; n < N; n++) {
         /* rest lengths depend only on n (the torus is round its axis) */

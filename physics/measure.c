@@ -88,13 +88,13 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
     out.mean_depth /= (double)s->V;
     out.volume = ring_volume(s, b, p, out.centre);
     submerged(s, b, p, out.centre, &out);
-    if (s->def.ring.inflation == INFLATION_GAS) /* what the tick pushed with last */
+    if (s->def.ring.inflation == SIM_INFLATION_GAS) /* what the tick pushed with last */
         out.pressure = s->def.world.air_pressure + s->ring_gauge[p];
     else
         out.pressure = NAN;
     out.gas_fraction = s->gas_frac[p];
     out.hole_area = s->hole_area[p];
-    out.leak = s->def.ring.inflation == INFLATION_GAS ? gas_flow(s, p, s->ring_gauge[p]) : 0.0;
+    out.leak = s->def.ring.inflation == SIM_INFLATION_GAS ? gas_flow(s, p, s->ring_gauge[p]) : 0.0;
     out.travelled = s->travelled[p];
     out.respawns = s->respawns[p];
     s->rings[p] = out;
@@ -116,7 +116,7 @@ void sim_measure_rings(dinghy_sim *s)
 void sim_totals(const dinghy_sim *s, double momentum[3], double *kinetic_energy)
 {
     const sim_buffer *b = &s->buf[s->cur];
-    const double m = ring_vertex_mass(&s->def.ring);
+    const double m = sim_ring_vertex_mass(&s->def.ring);
     double px = 0.0, py = 0.0, pz = 0.0, v2 = 0.0;
     for (size_t i = 0; i < s->nverts; i++) {
         px += b->vx[i]; py += b->vy[i]; pz += b->vz[i];

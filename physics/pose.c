@@ -10,9 +10,9 @@
 #include "gas.h"
 #include "water_rows.h"
 
-void ring_write_pose(dinghy_sim *s, int p, const ring_pose *d)
+void ring_write_pose(dinghy_sim *s, int p, const sim_ring_pose *d)
 {
-    const ring_def *ring = &s->def.ring;
+    const sim_ring_def *ring = &s->def.ring;
     sim_buffer *b = &s->buf[s->cur];
     for (int m = 0; m < s->M; m++)
         for (int n = 0; n < s->N; n++) {

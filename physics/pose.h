@@ -8,6 +8,6 @@
  * into the current buffer, with its volumes, its rows' centres and the
  * water they sit in, its centre and river station. Does not measure the
  * published ring state (see sim_measure_ring). */
-void ring_write_pose(dinghy_sim *sim, int p, const ring_pose *pose);
+void ring_write_pose(dinghy_sim *sim, int p, const sim_ring_pose *pose);
 
 #endif

@@ -101,7 +101,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         snprintf(err, err_len, "out of memory creating the simulation");
         return NULL;
     }
-    const ring_def *ring = &def->ring;
+    const sim_ring_def *ring = &def->ring;
     s->def = *def;
     s->cap = capacity > 0 ? capacity : 1;
     s->M = ring->segments;
@@ -114,7 +114,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     if (!fail)
         fail = spring_plan_init(&s->springs, &s->shape);
     s->tick->scratch_stride = layout_scratch_floats(s->M, s->N, ring->band, &s->tick->skin_offset);
-    s->rest_volume = ring_rest_volume(ring);
+    s->rest_volume = sim_ring_rest_volume(ring);
     s->substeps = sim_def_substeps(def);
     s->river_rng = 0x5eed0f7a1e5ull;
     fail |= alloc_arrays(s);
@@ -178,7 +178,7 @@ int sim_ring_id_equal(sim_ring_id a, sim_ring_id b)
     return a.slot1 == b.slot1 && a.generation == b.generation;
 }
 
-sim_ring_id sim_add_ring(dinghy_sim *s, const ring_pose *pose)
+sim_ring_id sim_add_ring(dinghy_sim *s, const sim_ring_pose *pose)
 {
     if (s->P >= s->cap)
         return SIM_RING_NONE;
@@ -197,7 +197,7 @@ sim_ring_id sim_add_ring(dinghy_sim *s, const ring_pose *pose)
     return sim_ring_id_at(s, p);
 }
 
-int sim_place_ring(dinghy_sim *s, sim_ring_id id, const ring_pose *pose)
+int sim_place_ring(dinghy_sim *s, sim_ring_id id, const sim_ring_pose *pose)
 {
     const int p = sim_ring_index(s, id);
     if (p < 0)
@@ -260,7 +260,7 @@ int sim_enable_river(dinghy_sim *s)
 
 const river_world *sim_river(const dinghy_sim *s) { return s->river; }
 
-void sim_water_at(const dinghy_sim *s, double x, double y, double z, water_point *out)
+void sim_water_at(const dinghy_sim *s, double x, double y, double z, dinghy_water_point *out)
 {
     if (s->river) {
         river_sample(s->river, x, y, z, s->time, out);

@@ -97,7 +97,7 @@ size_t layout_scratch_floats(int M, int N, int B, size_t *skin_offset)
 
 /* Heap bytes of a simulation with room for cap rings and scratch for
  * `threads` threads, with the contact lists at their first size. */
-static size_t layout_bytes(const ring_def *r, int cap, int threads)
+static size_t layout_bytes(const sim_ring_def *r, int cap, int threads)
 {
     size_t V = (size_t)r->segments * r->sides, arrays = 0;
     size_t noff = (size_t)r->band * r->band;

@@ -143,7 +143,7 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
                  "the time step %g s is above the stability bound %.3g s = sqrt(2 m / sum k) "
                  "for vertex mass m = %.3g kg, band B = %d, spring stiffness k = %g N/m and "
                  "the gas and water stiffness; use more substeps (automatic: %d), a shorter "
-                 "time step or softer springs", dt, bound, ring_vertex_mass(&d->ring),
+                 "time step or softer springs", dt, bound, sim_ring_vertex_mass(&d->ring),
                  d->ring.band, d->ring.stiffness, (int)ceil(d->solver.dt / (0.9 * bound)));
     else
         snprintf(cause, sizeof cause,

@@ -73,7 +73,7 @@ static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r
  * grow: measured, so the volume has its own pass and barrier.) */
 static void dinghy_centre(dinghy_sim *s, int p, double dt)
 {
-    if (s->def.ring.inflation == INFLATION_GAS) {
+    if (s->def.ring.inflation == SIM_INFLATION_GAS) {
         double vol = 0.0;
         for (int m = 0; m < s->M; m++)
             vol += s->row_vol[(size_t)p * s->M + m];
@@ -122,7 +122,7 @@ typedef struct {
 } contact_consts;
 
 /* The contact law's constants, once per step. */
-static contact_consts contact_consts_of(const ring_def *ring)
+static contact_consts contact_consts_of(const sim_ring_def *ring)
 {
     contact_consts c;
     c.S = (float)ring->repulsion;
@@ -303,8 +303,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     const float k = (float)d->ring.stiffness;
     const spring_plan *plan = &s->springs;
     const double beta = d->solver.damping;
-    const water_def *w = &d->world.water;
-    const int exact = w->model == WATER_EXACT, gas = d->ring.inflation == INFLATION_GAS;
+    const sim_water_def *w = &d->world.water;
+    const int exact = w->model == SIM_WATER_EXACT, gas = d->ring.inflation == SIM_INFLATION_GAS;
     skin_consts skin = {
         .rho_g = exact ? (float)(w->density * d->world.gravity) : 0.0f,
         .level = (float)w->level,
@@ -314,12 +314,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .cd = (float)w->drag_coefficient,
         .cl = (float)w->lift_coefficient,
         .dt = (float)dt,
-        .m_face = (float)(0.5 * ring_vertex_mass(&d->ring)),
+        .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
         .flow = s->river != NULL,
     };
     const euler_consts step = { /* the same for every row of this step */
         .dt = (float)dt,
-        .inv_m = (float)(1.0 / ring_vertex_mass(&d->ring)),
+        .inv_m = (float)(1.0 / sim_ring_vertex_mass(&d->ring)),
         .damp = (float)exp(-beta * dt),
         .damp_water = (float)exp(-(beta + w->drag) * dt),
         .grav = (float)d->world.gravity,
@@ -377,8 +377,8 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     const sim_buffer *in = &s->buf[s->cur];
     sim_buffer *out = &s->buf[1 - s->cur];
     const int P = s->P;
-    const int gas = s->def.ring.inflation == INFLATION_GAS;
-    const ring_def *ring = &s->def.ring;
+    const int gas = s->def.ring.inflation == SIM_INFLATION_GAS;
+    const sim_ring_def *ring = &s->def.ring;
     const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
     int oom = 0;
     const contact_consts contact = contact_consts_of(ring);

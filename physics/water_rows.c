@@ -24,7 +24,7 @@ void water_sample_row(dinghy_sim *s, size_t r)
         return;
     }
     double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
-    water_point wp;
+    dinghy_water_point wp;
     river_sample(s->river, x, y, z, s->time, &wp);
     double nz = wp.normal[2] > 0.05 ? wp.normal[2] : 0.05;
     s->tick->weta[r] = (float)wp.height;

@@ -1,6 +1,6 @@
 /* Reference tick: physics.md section 1, line by line, in double precision,
  * one vertex at a time. Kept slow and simple on purpose. */
-#include "reference.h"
+#include "dinghy/reference.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -62,7 +62,7 @@ ref_sim *ref_create(const dinghy_sim *sim)
     if (!r)
         return NULL;
     r->def = *sim_get_def(sim);
-    const ring_def *ring = &r->def.ring;
+    const sim_ring_def *ring = &r->def.ring;
     r->P = sim_ring_count(sim);
     r->M = ring->segments;
     r->N = ring->sides;
@@ -111,11 +111,11 @@ void ref_destroy(ref_sim *r)
 
 static void one_step(ref_sim *r)
 {
-    const ring_def *k = &r->def.ring;
-    const world_def *w = &r->def.world;
+    const sim_ring_def *k = &r->def.ring;
+    const sim_world_def *w = &r->def.world;
     const double dt = r->def.solver.dt, beta = r->def.solver.damping;
     const int P = r->P, M = r->M, N = r->N, BB = r->B * r->B;
-    const double mass = ring_vertex_mass(k);
+    const double mass = sim_ring_vertex_mass(k);
 
     /* 1. Springs. */
     for (int p = 0; p < P; p++)

@@ -175,7 +175,7 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
     for (size_t i = 0; i < m->vertices; i++, o += FLOATS) {
         if (m->river && i % (size_t)m->per_dinghy == 0) {
             const sim_ring_state *r = &rings[i / (size_t)m->per_dinghy];
-            water_point wp;
+            dinghy_water_point wp;
             cx = r->centre[0];
             cy = r->centre[1];
             sim_water_at(sim, cx, cy, r->centre[2], &wp);

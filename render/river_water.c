@@ -233,7 +233,7 @@ static void sample_row(river_water *rw, const dinghy_sim *sim, int i)
     for (int j = 0; j < COLS; j++) {
         size_t v = (size_t)i * COLS + j;
         float *o = rw->staging + FLOATS * v;
-        water_point wp;
+        dinghy_water_point wp;
         /* above the surface: the surface's own velocity */
         sim_water_at(sim, o[0], o[1], 50.0, &wp);
         double nz = wp.normal[2] > 1e-3 ? wp.normal[2] : 1e-3;

@@ -213,7 +213,7 @@ static double chop(const river_world *w, double x, double y, double t, double gr
     return eta;
 }
 
-void river_sample(const river_world *w, double x, double y, double z, double t, water_point *out)
+void river_sample(const river_world *w, double x, double y, double z, double t, dinghy_water_point *out)
 {
     river_frame f;
     river_frame_at(w, x, y, &f);

@@ -8,7 +8,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
     for (int i = 0; i < n; i++) {
         double x, y;
         layout_grid_place(i, n, layout->spacing, &x, &y);
-        ring_pose d = layout_pose_at(x, y, z);
+        sim_ring_pose d = layout_pose_at(x, y, z);
         sim_add_ring(sim, &d);
     }
 }

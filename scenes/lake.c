@@ -15,7 +15,7 @@ static void build(dinghy_sim *sim, const scene_def *p)
         double jitter = free_gap > 0.0 ? 0.45 * free_gap : 0.0;
         double x, y;
         layout_grid_place(i, n, p->spacing, &x, &y);
-        ring_pose d = layout_pose_at(x, y, level);
+        sim_ring_pose d = layout_pose_at(x, y, level);
         d.centre[0] += layout_uniform(&rng, -jitter, jitter);
         d.centre[1] += layout_uniform(&rng, -jitter, jitter);
         d.centre[2] = level + p->height * layout_uniform(&rng, 0.5, 2.0);

@@ -17,9 +17,9 @@ double layout_uniform(uint64_t *s, double lo, double hi)
     return lo + (hi - lo) * (double)(layout_next_u64(s) >> 11) * (1.0 / 9007199254740992.0);
 }
 
-ring_pose layout_pose_at(double x, double y, double z)
+sim_ring_pose layout_pose_at(double x, double y, double z)
 {
-    ring_pose d;
+    sim_ring_pose d;
     memset(&d, 0, sizeof d);
     d.rot[0] = d.rot[4] = d.rot[8] = 1.0;
     d.centre[0] = x;
@@ -52,6 +52,6 @@ int layout_count(const scene_def *layout) { return layout->count; }
 
 double layout_ring_reach(const dinghy_sim *sim)
 {
-    const ring_def *r = &sim_get_def(sim)->ring;
+    const sim_ring_def *r = &sim_get_def(sim)->ring;
     return r->major_radius + r->minor_radius;
 }

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "scene.h"
+#include "dinghy/scene.h"
 
 #define SCENE_PI 3.14159265358979323846
 
@@ -15,7 +15,7 @@ uint64_t layout_next_u64(uint64_t *state);
 double layout_uniform(uint64_t *state, double lo, double hi);
 
 /* A pose at rest at `centre` with no rotation. */
-ring_pose layout_pose_at(double x, double y, double z);
+sim_ring_pose layout_pose_at(double x, double y, double z);
 
 /* Rotation by `tilt` (rad) about the horizontal axis at angle `yaw` (rad) from x. */
 void layout_tilt(double rot[9], double yaw, double tilt);

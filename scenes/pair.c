@@ -7,7 +7,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
 {
     double z = sim_get_def(sim)->world.water.level + layout->height;
     for (int i = 0; i < 2; i++) {
-        ring_pose d = layout_pose_at((i == 0 ? -0.5 : 0.5) * layout->spacing, 0.0, z);
+        sim_ring_pose d = layout_pose_at((i == 0 ? -0.5 : 0.5) * layout->spacing, 0.0, z);
         if (i == 0)
             d.velocity[0] = layout->speed;
         sim_add_ring(sim, &d);

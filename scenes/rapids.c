@@ -53,9 +53,9 @@ static void build(dinghy_sim *sim, const scene_def *p)
                 break;
             off = layout_uniform(&rng, -half, half);
         }
-        water_point wp;
+        dinghy_water_point wp;
         river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
-        ring_pose d = layout_pose_at(xy[0], xy[1], wp.height + p->height * layout_uniform(&rng, 0.3, 1.0));
+        sim_ring_pose d = layout_pose_at(xy[0], xy[1], wp.height + p->height * layout_uniform(&rng, 0.3, 1.0));
         layout_tilt(d.rot, layout_uniform(&rng, 0.0, 2.0 * SCENE_PI),
                     layout_uniform(&rng, 0.0, SCENE_PI / 8.0));
         d.velocity[0] = wp.velocity[0];

@@ -1,5 +1,5 @@
 /* The table of scenes and the helpers that create and rebuild them. */
-#include "scene.h"
+#include "dinghy/scene.h"
 
 #include <string.h>
 

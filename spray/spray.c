@@ -98,7 +98,7 @@ static void move_one(spray_system *sp, const dinghy_sim *sim, const river_world 
     double p[3] = {sp->x[i] + f->dt * v[0], sp->y[i] + f->dt * v[1], sp->z[i] + f->dt * v[2]};
     spray_tubes_push(&sp->tubes, p, v, sp->def.restitution, sp->def.friction);
     float age = sp->age[i] + (float)f->dt;
-    water_point w;
+    dinghy_water_point w;
     sim_water_at(sim, p[0], p[1], p[2], &w);
     int dead = !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
                || fabs(p[0]) + fabs(p[1]) > SIM_WORLD_SIZE

@@ -14,7 +14,7 @@
 /* The water surface height under (x, y) now, m. */
 static double surface(const dinghy_sim *sim, double x, double y)
 {
-    water_point w;
+    dinghy_water_point w;
     sim_water_at(sim, x, y, 0.0, &w);
     return w.height;
 }
@@ -116,7 +116,7 @@ void spray_emit_events(spray_system *sp, const dinghy_sim *sim)
 /* Steepness of the surface at (x, y): 1 - n_z of its normal. */
 static double steepness(const river_world *w, double x, double y)
 {
-    water_point p;
+    dinghy_water_point p;
     river_sample(w, x, y, 0.0, 0.0, &p);
     return 1.0 - p.normal[2];
 }
@@ -124,7 +124,7 @@ static double steepness(const river_world *w, double x, double y)
 /* Keeps a spot when it is open water (not in a rock or a bank). */
 static void add_spot(spray_spots *s, const river_world *w, const double xy[2], int most)
 {
-    water_point p;
+    dinghy_water_point p;
     river_sample(w, xy[0], xy[1], 0.0, 0.0, &p);
     if (s->count >= most || river_solid_distance(w, xy[0], xy[1], p.height + LIFT, NULL) < 0.1)
         return;
@@ -182,7 +182,7 @@ void spray_emit_river(spray_system *sp, const dinghy_sim *sim, double dt)
         find_spots(s, w, sp->def.spot_spacing, sp->def.max_spots);
     for (int i = 0; i < s->count; i++) {
         double x = s->xy[2 * i], y = s->xy[2 * i + 1];
-        water_point p;
+        dinghy_water_point p;
         sim_water_at(sim, x, y, 1e3, &p); /* above the surface: the surface current */
         double u = sqrt(p.velocity[0] * p.velocity[0] + p.velocity[1] * p.velocity[1]);
         s->carry[i] += sp->def.river_rate * u * dt;

@@ -9,8 +9,8 @@ int test_quick(void) { return getenv("DINGHY_TEST_QUICK") != NULL; }
 test_params test_defaults(void)
 {
     test_params p = test_physical();
-    p.def.world.water.model = WATER_SEED;
-    p.def.ring.inflation = INFLATION_CONSTANT;
+    p.def.world.water.model = SIM_WATER_SEED;
+    p.def.ring.inflation = SIM_INFLATION_CONSTANT;
     p.def.ring.stiffness = 400.0;
     p.def.world.water.drag = 8.0;
     return p;

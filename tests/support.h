@@ -13,7 +13,7 @@
 #include "dinghy/health.h"
 #include "dinghy/profile.h"
 #include "dinghy/sim.h"
-#include "../scenes/scene.h"
+#include "dinghy/scene.h"
 
 /* 1 when DINGHY_TEST_QUICK is set (sanitizer builds run shorter scenes). */
 int test_quick(void);

@@ -462,7 +462,7 @@ static void test_scene_sound(void **state)
     sp.def.solver.threads = 1;
     dinghy_sim *sim = test_sim(&sp);
     audio_scene sc = audio_scene_of(sim);
-    const ring_def *ring = &sp.def.ring;
+    const sim_ring_def *ring = &sp.def.ring;
     assert_int_equal(sc.vertices, ring->segments * ring->sides);
     assert_true(fabs(sc.size - (ring->major_radius + ring->minor_radius)) < 1e-12);
     assert_true(fabs(sc.x_max - sc.x_min - sp.scene.spacing) < 1e-3);

@@ -144,9 +144,9 @@ static void test_stiffness_step_applies_to_the_running_sim(void **state)
     assert_true(sim_get_def(fx->sim)->solver.dt == 0.0008);
     /* a choice goes round */
     assert_int_equal(change(fx, "water.model", 1), RELOAD_APPLIED);
-    assert_int_equal(sim_get_def(fx->sim)->world.water.model, WATER_SEED);
+    assert_int_equal(sim_get_def(fx->sim)->world.water.model, SIM_WATER_SEED);
     assert_int_equal(change(fx, "water.model", 1), RELOAD_APPLIED);
-    assert_int_equal(sim_get_def(fx->sim)->world.water.model, WATER_EXACT);
+    assert_int_equal(sim_get_def(fx->sim)->world.water.model, SIM_WATER_EXACT);
     /* the sim still steps */
     assert_int_equal(sim_step(fx->sim, 10), 10);
 }

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../reference/reference.h"
+#include "dinghy/reference.h"
 
 static const double PI = 3.14159265358979323846;
 

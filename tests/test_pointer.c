@@ -115,7 +115,7 @@ static void pixel_of(const session *u, const double p[3], float px[2])
 static void pixel_on_ring(const session *u, int ring, float px[2])
 {
     const sim_ring_state *r = &sim_rings(u->sim)[ring];
-    const ring_def *d = &sim_get_def(u->sim)->ring;
+    const sim_ring_def *d = &sim_get_def(u->sim)->ring;
     float eye[3];
     camera_eye(&u->camera, eye);
     /* on the tube's outer upper quarter, on the side facing the eye */
@@ -299,14 +299,14 @@ static void test_drop_in_and_take_out(void **state)
     assert_int_equal(sim_ring_index(u.sim, third_id), 1);
     assert_false(sim_ring_valid(u.sim, middle_id));
     assert_int_equal(sim_remove_ring(u.sim, middle_id), -1);
-    assert_int_equal(sim_place_ring(u.sim, middle_id, &(ring_pose){{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}), -1);
+    assert_int_equal(sim_place_ring(u.sim, middle_id, &(sim_ring_pose){{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}}), -1);
     assert_int_equal(sim_step(u.sim, 500), 500);
     /* all out, then one in again: an empty river waits, the new ring runs */
     while (sim_ring_count(u.sim) > 0)
         assert_int_equal(sim_remove_ring(u.sim, sim_ring_id_at(u.sim, 0)), 0);
     assert_int_equal(sim_remove_ring(u.sim, sim_ring_id_at(u.sim, 0)), -1);
     assert_int_equal(sim_step(u.sim, 10), 0);
-    ring_pose pose = {{0.0, 0.0, 0.5}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
+    sim_ring_pose pose = {{0.0, 0.0, 0.5}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
     const sim_ring_id again = sim_add_ring(u.sim, &pose);
     assert_int_equal(sim_ring_index(u.sim, again), 0);
     /* a reused slot has a new generation: the old ids stay stale */
@@ -333,7 +333,7 @@ static void test_puncture_orifice_flow(void **state)
     const double area = 0.25 * PI * 0.01 * 0.01;
     assert_int_equal(sim_puncture(s, sim_ring_id_at(s, 0), area), 0);
     assert_int_equal(sim_puncture(s, sim_ring_id_at(s, 5), area), -1);
-    const world_def *w = &p.def.world;
+    const sim_world_def *w = &p.def.world;
     double V = sim_rings(s)[0].volume, dp0 = p.def.ring.gauge_pressure;
     double K = w->air_pressure * SIM_HOLE_DISCHARGE * area * sqrt(2.0 / w->air_density) / V;
     double t_quarter = sqrt(dp0) / K;

@@ -41,9 +41,9 @@ static void test_ring_picks_up_the_current(void **state)
     /* settle it afloat in the lead-in, held still against the current */
     double xy[2];
     river_point(w, 10.0, 0.0, xy);
-    water_point wp;
+    dinghy_water_point wp;
     river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
-    ring_pose pose;
+    sim_ring_pose pose;
     memset(&pose, 0, sizeof pose);
     pose.rot[0] = pose.rot[4] = pose.rot[8] = 1.0;
     pose.centre[0] = xy[0];

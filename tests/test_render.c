@@ -802,7 +802,7 @@ static void rapids_screenshot_shows_rocks_white_water_and_rings(void **state)
         for (int q = 0; q < 3 * 17; q++) {
             double xy[2];
             river_point(w, c->drop_s[k] + 0.8 * (1 + q / 17), -4.0 + 0.5 * (q % 17), xy);
-            water_point wp;
+            dinghy_water_point wp;
             sim_water_at(v.sim, xy[0], xy[1], 0.0, &wp);
             double p[3] = {xy[0], xy[1], wp.height};
             if (in_picture(v.r, &im, p, &px, &py) != 0 || ring_covers(&v, px, py, reach))
@@ -816,7 +816,7 @@ static void rapids_screenshot_shows_rocks_white_water_and_rings(void **state)
     for (int q = 0; q < 20 * 7; q++) {
         double xy[2];
         river_point(w, 4.0 + q / 7, -3.0 + q % 7, xy);
-        water_point wp;
+        dinghy_water_point wp;
         sim_water_at(v.sim, xy[0], xy[1], 0.0, &wp);
         double p[3] = {xy[0], xy[1], wp.height};
         if (in_picture(v.r, &im, p, &px, &py) != 0 || ring_covers(&v, px, py, reach))

@@ -43,7 +43,7 @@ static void tangent(const river_world *w, double s, double t[2])
 static double width_at(const river_world *w, double s)
 {
     double lo = 0.0, hi = 40.0, xy[2];
-    water_point wp;
+    dinghy_water_point wp;
     river_point(w, s, 0.0, xy);
     river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
     double level = wp.height;
@@ -58,7 +58,7 @@ static double width_at(const river_world *w, double s)
 static double surface_speed(const river_world *w, double s, double n)
 {
     double xy[2];
-    water_point wp;
+    dinghy_water_point wp;
     river_point(w, s, n, xy);
     river_sample(w, xy[0], xy[1], 100.0, 0.0, &wp);
     return hypot(wp.velocity[0], wp.velocity[1]);
@@ -135,7 +135,7 @@ static void test_course_points(void **state)
 static void div3(const river_world *w, double x, double y, double z, double *div)
 {
     const double h = 1e-4;   /* central differences: error h^2 u''' near the rocks */
-    water_point a, b;
+    dinghy_water_point a, b;
     double d = 0.0;
     river_sample(w, x + h, y, z, 0.0, &a);
     river_sample(w, x - h, y, z, 0.0, &b);
@@ -156,7 +156,7 @@ static int check_div(const river_world *w, double x, double y, double sig, doubl
     if (!river_station(w, x, y, &s, &n)) return 0;
     if (s < -5.0 || s > river_end_s(w) + 5.0) return 0;
     double ground = river_ground(w, x, y, NULL);
-    water_point wp;
+    dinghy_water_point wp;
     river_sample(w, x, y, 0.0, 0.0, &wp);
     double depth = wp.height - ground;
     if (depth < 0.3) return 0;   /* the water line, where the depth runs to 0 */
@@ -211,7 +211,7 @@ static void test_no_flow_into_bed_and_banks(void **state)
             river_point(w, s, n, xy);
             double z = river_ground(w, xy[0], xy[1], g) + 1e-9;
             if (river_solid_distance(w, xy[0], xy[1], z + 0.01, NULL) < 0.0) continue; /* a rock */
-            water_point wp;
+            dinghy_water_point wp;
             river_sample(w, xy[0], xy[1], z, 1.0, &wp);
             double nl = 1.0 / sqrt(1.0 + g[0] * g[0] + g[1] * g[1]);
             double vn = (-g[0] * wp.velocity[0] - g[1] * wp.velocity[1] + wp.velocity[2]) * nl;
@@ -238,7 +238,7 @@ static void test_no_flow_into_rocks(void **state)
             double ang = 2 * PI * q / 72, ca = cos(ang), sa = sin(ang);
             double rr = rk[3] * (1.0 + 1e-9);
             for (double dz = 0.2; dz < 1.0; dz += 0.3) {
-                water_point wp;
+                dinghy_water_point wp;
                 river_sample(w, rk[0] + rr * ca, rk[1] + rr * sa, rk[2] - dz, 0.0, &wp);
                 worst = fmax(worst, fabs(wp.velocity[0] * ca + wp.velocity[1] * sa));
                 round = fmax(round, fabs(-wp.velocity[0] * sa + wp.velocity[1] * ca));
@@ -263,7 +263,7 @@ static void test_wake_flows_upstream(void **state)
         river_station(w, rk[0], rk[1], &s, &n);
         tangent(w, s, t);
         double x = rk[0] + 2.0 * rk[3] * t[0], y = rk[1] + 2.0 * rk[3] * t[1];
-        water_point wp, wq;
+        dinghy_water_point wp, wq;
         river_sample(w, x, y, rk[2] - 0.3, 0.0, &wp);
         river_sample(plain, x, y, rk[2] - 0.3, 0.0, &wq);
         double u = wp.velocity[0] * t[0] + wp.velocity[1] * t[1];
@@ -303,7 +303,7 @@ static void test_speeds(void **state)
     }
     /* slower with depth */
     double xy[2];
-    water_point a, b;
+    dinghy_water_point a, b;
     river_point(w, 10.0, 0.0, xy);
     river_sample(w, xy[0], xy[1], -0.1, 0.0, &a);
     river_sample(w, xy[0], xy[1], -1.4, 0.0, &b);
@@ -333,7 +333,7 @@ static void test_standing_wave_length(void **state)
         double amp = 0.0;
         for (double s = s0; s < s0 + 40.0; s += 0.005) {
             double xy[2];
-            water_point a, b;
+            dinghy_water_point a, b;
             river_point(w, s, 0.0, xy);
             river_sample(w, xy[0], xy[1], 0.0, 3.0, &a);
             river_sample(flat, xy[0], xy[1], 0.0, 3.0, &b);
@@ -366,7 +366,7 @@ static void test_surface(void **state)
     river_world *w = make(6, 0.15, 0.3, 1);
     /* heights: about 0 upstream, waves scale, normals unit and consistent with the slope */
     double xy[2];
-    water_point a, b, c;
+    dinghy_water_point a, b, c;
     river_point(w, 5.0, 1.0, xy);
     river_sample(w, xy[0], xy[1], 0.0, 0.0, &a);
     assert_true(fabs(a.height) < 0.1);
@@ -428,7 +428,7 @@ static void test_solid_distance(void **state)
     /* the banks stand above the water everywhere */
     for (double s = 0.0; s <= 100.0; s += 0.5) {
         double W = width_at(w, s);
-        water_point wp;
+        dinghy_water_point wp;
         river_point(w, s, 0.0, xy);
         river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
         for (int side = -1; side <= 1; side += 2) {
@@ -462,7 +462,7 @@ static void test_spawn(void **state)
         assert_int_equal(river_station(w, p[0], p[1], &s, &n), 1);
         assert_true(s >= 0.0 && s <= 20.0);
         assert_true(fabs(n) <= 6.0 - 1.3);
-        water_point wp;
+        dinghy_water_point wp;
         river_sample(w, p[0], p[1], 0.0, 0.0, &wp);
         assert_true(p[2] > 1.0);
         assert_true(river_solid_distance(w, p[0], p[1], p[2] - 1.3, NULL) >= 1.3 - 1e-9);
@@ -487,7 +487,7 @@ static void test_determinism(void **state)
         for (double n = -8.0; n <= 8.0; n += 0.61) {
             double xy[2];
             river_point(a, s, n, xy);
-            water_point p, q;
+            dinghy_water_point p, q;
             memset(&p, 0, sizeof p);
             memset(&q, 0, sizeof q);
             river_sample(a, xy[0], xy[1], -0.4, 1.7, &p);
@@ -527,7 +527,7 @@ static void test_cost(void **state)
         pts[k][1] = xy[1];
         pts[k][2] = -0.3 + 0.5 * v;
     }
-    water_point wp;
+    dinghy_water_point wp;
     double sink = 0.0, best = 1e30;
     for (int rep = 0; rep < 5; rep++) {
         double t0 = now();
@@ -557,7 +557,7 @@ static void test_beyond_the_end(void **state)
     double ground_end = river_ground(w, xy[0], xy[1], NULL);
     for (double s = end; s <= end + 35.0; s += 1.0) {
         river_point(w, s, 0.0, xy);
-        water_point wp;
+        dinghy_water_point wp;
         river_sample(w, xy[0], xy[1], 0.0, 0.0, &wp);
         double g = river_ground(w, xy[0], xy[1], NULL);
         if (!(fabs(g - ground_end) < 0.5) || !(fabs(wp.height) < 5.0))

@@ -10,6 +10,9 @@ from the sources as text:
 3. Layer includes: the river includes nothing of the core; the core
    includes no private header of river/ or spray/; render/ and audio/
    include only public headers (include/dinghy/) and their own folder's.
+4. Every name a public header (include/dinghy/) declares carries its
+   module's prefix (sim_, river_, spray_, scene_, ref_, fnv1a, dinghy_, in
+   either case).
 
 Prints one line per broken rule and a closing 'N passed, N failed' line;
 exits 1 when a rule is broken. Run from anywhere: it reads the files git
@@ -23,6 +26,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Folders whose sources make the program (tests are left out: a test
 # calls what it tests and is called by nothing).
+PUBLIC_PREFIX = re.compile(r"(sim|river|spray|scene|ref|fnv1a|dinghy)(_|$)", re.I)
 CODE_DIRS = ("physics", "river", "spray", "scenes", "reference", "config",
              "audio", "render", "app", "include")
 
@@ -149,6 +153,18 @@ def main():
                 failures.append(f"{f}: the core includes a private header of {other}/ ({p})")
             elif layer in ("render", "audio") and other not in ("include", layer):
                 failures.append(f"{f}: {layer}/ includes a private header ({p})")
+
+    # 4. public names prefixed
+    headers = [f for f in files if f.startswith("include/dinghy/")]
+    out = subprocess.run(["ctags", "-x", "--c-kinds=+p-m", "--extras=-F"] + headers,
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    for line in out.splitlines():
+        parts = line.split(None, 4)
+        if len(parts) < 4 or parts[0].startswith("__anon") or parts[0].startswith("DINGHY_"):
+            continue
+        checks += 1
+        if not PUBLIC_PREFIX.match(parts[0]):
+            failures.append(f"{parts[3]}:{parts[2]}: public name {parts[0]} has no module prefix")
 
     for line in failures:
         print("FAIL " + line)

@@ -25,9 +25,9 @@ static test_params single(void)
  * polygonal cross-section). */
 static double rest_float_height(dinghy_sim *s, double volume)
 {
-    const ring_def *r = &sim_get_def(s)->ring;
+    const sim_ring_def *r = &sim_get_def(s)->ring;
     double lo = -r->minor_radius, hi = r->minor_radius;
-    ring_pose pose;
+    sim_ring_pose pose;
     memset(&pose, 0, sizeof pose);
     pose.rot[0] = pose.rot[4] = pose.rot[8] = 1.0;
     for (int i = 0; i < 60; i++) {
@@ -123,7 +123,7 @@ static void test_gas_keeps_momentum(void **state)
     (void)state;
     test_params p = single();
     p.def.world.gravity = 0.0;
-    p.def.world.water.model = WATER_SEED;
+    p.def.world.water.model = SIM_WATER_SEED;
     p.def.world.water.buoyancy = 0.0;
     p.def.world.water.drag = 0.0;
     p.def.world.water.level = -100.0;
@@ -131,13 +131,13 @@ static void test_gas_keeps_momentum(void **state)
     p.def.ring.gauge_pressure = 3000.0; /* inflates well past rest: large forces */
     p.scene.speed = 0.0;
     dinghy_sim *s = test_sim(&p);
-    ring_pose pose;
+    sim_ring_pose pose;
     memset(&pose, 0, sizeof pose);
     pose.rot[0] = pose.rot[4] = pose.rot[8] = 1.0;
     pose.velocity[0] = 1.5;
     pose.velocity[2] = -0.5;
     sim_place_ring(s, sim_ring_id_at(s, 0), &pose);
-    double m = ring_vertex_mass(&p.def.ring);
+    double m = sim_ring_vertex_mass(&p.def.ring);
     double mom0[3], L0[3] = {0, 0, 0}, ke;
     sim_totals(s, mom0, &ke);
     assert_int_equal(sim_step(s, 500), 500);

@@ -17,15 +17,15 @@ typedef struct {
     int substeps;         /* equal substeps per step; 0 = as many as stability needs */
     int threads;          /* OpenMP threads for the tick; 0 = all cores */
     double damping;       /* velocity damping rate beta, 1/s: v *= exp(-beta dt) */
-} solver_def;
+} sim_solver_def;
 
 /* How the water pushes: Archimedes from the hydrostatic pressure on the
  * clipped skin plus drag and lift per face (physics.md sections 4, 5), or
  * the published toy model (an upward acceleration per metre of depth). */
-typedef enum { WATER_EXACT = 0, WATER_SEED = 1 } water_model;
+typedef enum { SIM_WATER_EXACT = 0, SIM_WATER_SEED = 1 } sim_water_model;
 
 typedef struct {
-    water_model model;
+    sim_water_model model;
     double level;         /* height of the still water surface, m */
     double density;       /* rho, kg/m^3 (exact model: pressure rho g depth, drag) */
     double buoyancy;      /* seed model: upward acceleration per metre of depth, 1/s^2 */
@@ -33,7 +33,7 @@ typedef struct {
                              the water, 1/s: v *= exp(-(damping + drag) dt) */
     double drag_coefficient; /* C_D of the per-face drag (exact model) */
     double lift_coefficient; /* C_L of the per-face lift (exact model) */
-} water_def;
+} sim_water_def;
 
 /* What the rings live in. The river (physics.md section 6) is built only
  * when a scene asks for it (sim_enable_river); otherwise the water is
@@ -42,14 +42,14 @@ typedef struct {
     double gravity;       /* downward acceleration, m/s^2 */
     double air_pressure;  /* ambient air pressure, Pa */
     double air_density;   /* kg/m^3: the faces above water feel drag in it */
-    water_def water;
+    sim_water_def water;
     river_def river;      /* the course, current and rocks of a river scene */
-} world_def;
+} sim_world_def;
 
 /* How a ring is kept inflated: an isothermal ideal gas, p V = p0 V0,
  * pushing on every face (physics.md section 3), or the published constant
  * outward force on every vertex. */
-typedef enum { INFLATION_GAS = 0, INFLATION_CONSTANT = 1 } inflation_model;
+typedef enum { SIM_INFLATION_GAS = 0, SIM_INFLATION_CONSTANT = 1 } sim_inflation_model;
 
 /* One ring: its mesh, size, mass and material. All rings of a simulation
  * share one ring definition (one rest shape). */
@@ -61,28 +61,28 @@ typedef struct {
     double minor_radius;  /* r: tube radius, m (r < R) */
     double mass;          /* total mass of one ring, kg */
     double stiffness;     /* k: spring constant of every spring, N/m */
-    inflation_model inflation;
+    sim_inflation_model inflation;
     double gauge_pressure;/* gas model: p0 - p_air at the rest volume, Pa */
     double pressure;      /* constant model: inflation force on every vertex, N */
     double repulsion;     /* repulsion strength S between rings: per-vertex force S gap^-e, N */
     double repulsion_exponent; /* e in S gap^-e */
     double contact_range; /* gap between tube surfaces below which repulsion acts, m */
-} ring_def;
+} sim_ring_def;
 
 /* Everything a simulation is created from. */
 typedef struct {
-    solver_def solver;
-    world_def world;
-    ring_def ring;
+    sim_solver_def solver;
+    sim_world_def world;
+    sim_ring_def ring;
 } sim_def;
 
-solver_def solver_def_default(void);
-world_def world_def_default(void);
-ring_def ring_def_default(void);
+sim_solver_def sim_solver_def_default(void);
+sim_world_def sim_world_def_default(void);
+sim_ring_def sim_ring_def_default(void);
 sim_def sim_def_default(void);
 
 /* Mass of one vertex, kg. */
-double ring_vertex_mass(const ring_def *ring);
+double sim_ring_vertex_mass(const sim_ring_def *ring);
 
 /* Largest stable time step, s: the Gershgorin bound of physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
@@ -100,8 +100,8 @@ int sim_def_substeps(const sim_def *def);
 
 /* Surface area (m^2) and enclosed volume (m^3) of the closed rest mesh of
  * the ring (the polygonal torus of M x N vertices). */
-double ring_rest_area(const ring_def *ring);
-double ring_rest_volume(const ring_def *ring);
+double sim_ring_rest_area(const sim_ring_def *ring);
+double sim_ring_rest_volume(const sim_ring_def *ring);
 
 /* Which definition a field belongs to: the part of a sim_def problem
  * (dinghy_problem.part) and of the live table. */

@@ -64,7 +64,7 @@ int river_set_live(river_world *w, double speed, double waves);
  * land beyond the banks the height is the water level of the nearest
  * course point. */
 void river_sample(const river_world *w, double x, double y, double z, double t,
-                  water_point *out);
+                  dinghy_water_point *out);
 
 /* Channel coordinates of (x, y): s (m) and n (m), see above. Returns 1 when
  * the point lies in the mapped band round the course (|n| up to well beyond

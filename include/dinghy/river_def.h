@@ -1,7 +1,7 @@
 /* The definition of a river world (include/dinghy/river.h builds one from
  * it): its fields, defaults and check, and what the water is at a point.
  * The core's definitions (defs.h) hold a river_def and ask the water
- * through water_point; they need nothing of the river's world API. */
+ * through dinghy_water_point; they need nothing of the river's world API. */
 #ifndef DINGHY_RIVER_DEF_H
 #define DINGHY_RIVER_DEF_H
 
@@ -35,7 +35,7 @@ typedef struct {
     double height;      /* surface height eta above the point (x, y), m */
     double normal[3];   /* unit upward normal of the surface there */
     double velocity[3]; /* flow velocity of the water at the asked point, m/s */
-} water_point;
+} dinghy_water_point;
 
 /* A built river (river.h), opaque; declared here so that the core's public
  * header can name it without the river's API. */

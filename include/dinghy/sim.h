@@ -39,7 +39,7 @@ typedef struct {
     double centre[3];   /* m */
     double rot[9];      /* row-major rotation applied to the canonical torus */
     double velocity[3]; /* m/s, the same for every vertex */
-} ring_pose;
+} sim_ring_pose;
 
 /* A ring's handle (as Box2D's b2BodyId): it names the same ring for as
  * long as the ring is there, whatever other rings are taken out. Taking
@@ -66,11 +66,11 @@ int sim_ring_id_equal(sim_ring_id a, sim_ring_id b);
 
 /* Adds a ring at rest shape in the pose, at the end of the dense order;
  * returns its id, or SIM_RING_NONE when the simulation is full. */
-sim_ring_id sim_add_ring(dinghy_sim *sim, const ring_pose *pose);
+sim_ring_id sim_add_ring(dinghy_sim *sim, const sim_ring_pose *pose);
 
 /* Moves the ring, whole and undeformed, to the pose (a re-drop). Returns
  * 0, or -1 for an invalid id. */
-int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const ring_pose *pose);
+int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const sim_ring_pose *pose);
 
 /* Removes every ring (their ids become invalid) and sets the step count
  * and time to zero (a scene is then built again with sim_add_ring). */
@@ -89,7 +89,7 @@ const river_world *sim_river(const dinghy_sim *sim);
 /* The water at (x, y, z) (m) now: the one question renderer, sound and
  * dump ask of it (the river's surface and current, else the flat still
  * water at world.water.level). */
-void sim_water_at(const dinghy_sim *sim, double x, double y, double z, water_point *out);
+void sim_water_at(const dinghy_sim *sim, double x, double y, double z, dinghy_water_point *out);
 
 /* Advances the state by `steps` steps of solver.dt (0 or less: none).
  * Returns the number of steps done: fewer than asked when the state blew

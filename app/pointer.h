@@ -19,7 +19,7 @@
 
 /* Diameter of the hole K makes, m. The default ring, afloat at about
  * 190 Pa gauge, halves its gauge pressure in about 4 s and is at 24 Pa
- * after 8 s: fast at first, then ever slower (physics.md 6b). */
+ * after 8 s: fast at first, then ever slower (docs/physics.md 6b). */
 #define POINTER_HOLE_DIAMETER 0.01
 
 /* A throw leaves at the hand's velocity averaged over about this long, s

@@ -34,7 +34,7 @@ double audio_water_rush(const dinghy_sim *sim, const double at[3]);
 double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc);
 
 /* Leak (kg/s) at which the puncture hiss is at full level: a 1 cm hole
- * in a ring at 500 Pa gauge lets out 1.6e-3 kg/s (physics.md 6b). */
+ * in a ring at 500 Pa gauge lets out 1.6e-3 kg/s (docs/physics.md 6b). */
 #define AUDIO_HISS_FULL_LEAK 1.6e-3
 
 /* Level 0..1 of the puncture hiss for a total leak (kg/s): in proportion

@@ -43,7 +43,7 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d);
 int config_check(const dinghy_settings *p, const char *where, diag_list *d);
 
 /* When a fixed sim.substeps cuts p->dt into substeps above the explicit
- * stability bound (physics.md section 2: springs, gas, buoyancy), writes a
+ * stability bound (docs/physics.md section 2: springs, gas, buoyancy), writes a
  * one-line warning giving the bound and the substeps needed into buf and
  * returns 1; else (automatic substeps, or within the bound) returns 0. */
 int config_stability_advice(const sim_def *p, char *buf, size_t len);

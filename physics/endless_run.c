@@ -1,7 +1,7 @@
 /* The river's endless run: rings past the downstream end are dropped in
  * again upstream (through ring_write_pose, below the public API, so that
  * nothing here calls back up into the ring table), and obstacle events
- * (physics.md section 6). */
+ * (docs/physics.md section 6). */
 #include "endless_run.h"
 
 #include "dinghy/river.h"

@@ -1,5 +1,5 @@
 /* What the river does to the rings after each step: obstacle events and
- * the endless run (physics.md section 6). Private. */
+ * the endless run (docs/physics.md section 6). Private. */
 #ifndef DINGHY_ENDLESS_RUN_H
 #define DINGHY_ENDLESS_RUN_H
 

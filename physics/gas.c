@@ -1,5 +1,5 @@
 /* The gas inside a ring: enclosed volume, the isothermal law and the
- * orifice flow through punctures (physics.md section 6b). */
+ * orifice flow through punctures (docs/physics.md section 6b). */
 #include "gas.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* The gas inside a ring (physics.md section 6b): its enclosed volume, the
+/* The gas inside a ring (docs/physics.md section 6b): its enclosed volume, the
  * law p V = gas_frac p0 V0, and the leak through punctures. Private to the
  * physics core. */
 #ifndef DINGHY_GAS_H
@@ -12,7 +12,7 @@
 double gas_gauge(const dinghy_sim *sim, int p, double v);
 
 /* Mass flow out of ring p's punctures at gauge pressure `gauge` (Pa), kg/s
- * (physics.md 6b; negative: air flows in); 0 without holes. */
+ * (docs/physics.md 6b; negative: air flows in); 0 without holes. */
 double gas_flow(const dinghy_sim *sim, int p, double gauge);
 
 /* Lets that flow out of ring p over dt (s): lowers its gas fraction. */

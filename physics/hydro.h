@@ -1,4 +1,4 @@
-/* Water-physics kernels (physics.md sections 3-5): exact hydrostatic loads on
+/* Water-physics kernels (docs/physics.md sections 3-5): exact hydrostatic loads on
  * a triangle clipped at the surface, the gas helpers of an inflated closed
  * mesh, and per-face drag and lift relative to the water.
  *
@@ -75,7 +75,7 @@ double gas_pressure(double p0_abs, double V0, double V);
  *   u       v_face - v_fluid at the face centroid (m/s)
  *   rho     fluid density (kg/m^3: 1000 water, 1.2 air)
  *   cd, cl  drag and lift coefficients (dimensionless; the 1/2 of the usual
- *           1/2 rho |u|^2 is absorbed in them, as in physics.md)
+ *           1/2 rho |u|^2 is absorbed in them, as in docs/physics.md)
  *   dt      the step (s) for the clamp; dt <= 0 disables the clamp
  *   m_face  the mass (kg) the force acts on in one step (the face's share)
  * With c = n . u/|u|, only leading faces (c > 0) feel it:

@@ -32,7 +32,7 @@ static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const
 }
 
 /* Submerged volume and centre of buoyancy of ring p under the water
- * (physics.md section 4; the river's surface as each row sees it),
+ * (docs/physics.md section 4; the river's surface as each row sees it),
  * relative to the ring's centre for precision. */
 static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3],
                       sim_ring_state *out)

@@ -1,4 +1,4 @@
-/* The skin of a ring as a membrane of a material (physics.md section 8):
+/* The skin of a ring as a membrane of a material (docs/physics.md section 8):
  * in-plane stretch by St. Venant-Kirchhoff triangles and a small bending
  * stiffness by discrete shells, both from Young's modulus E (Pa), the
  * thickness t (m) and Poisson's ratio nu. No struts inside: the shape
@@ -44,7 +44,7 @@
  * Units: positions m, forces N, E Pa, t m, tensions N/m, D and k_b N m.
  *
  * Parameters for a pool ring or a river tube of soft (plasticised) PVC
- * (physics.md section 8; data sheets put flexible PVC anywhere from a few
+ * (docs/physics.md section 8; data sheets put flexible PVC anywhere from a few
  * MPa to over 1 GPa, e.g. MatWeb's "PVC, extruded" 3 MPa-4.8 GPa,
  * makeitfrom.com's PVC-P 1.4 GPa for a stiff grade; toy film is at the
  * soft end): E 10-400 MPa; t 0.2-0.5 mm (pool toys about 0.25 mm, river
@@ -66,7 +66,7 @@
  * eigenvalue, which bounds the largest eigenvalue of the assembled
  * stiffness by twice itself (u^T K u = sum_e u_e^T K_e u_e <= sum_e
  * lambda_e |u_e|^2 <= max_i (sum_{e at i} lambda_e) |u|^2), so it enters
- * physics.md section 2's bound dt < sqrt(2 m / sum k) as one more term of
+ * docs/physics.md section 2's bound dt < sqrt(2 m / sum k) as one more term of
  * sum k, as the springs do (a chain of springs k gives 2 k per vertex,
  * as there). A triangle's largest eigenvalue is of order A0 E t/(1 -
  * nu^2) sum_corners |grad N|^2, and |grad N_i|^2 = |opposite edge|^2 /
@@ -161,7 +161,7 @@ float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, con
                             float out[4][3]);
 
 /* The stiffness a vertex of tube index n sees from the membrane (N/m), for
- * physics.md section 2's sum k (see the top of this file), at rest plus
+ * docs/physics.md section 2's sum k (see the top of this file), at rest plus
  * the geometric stiffness of an isotropic pre-tension `tension` (N/m, e.g.
  * the gauge times the minor radius; 0 for none). */
 double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat, int n,

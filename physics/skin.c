@@ -94,7 +94,7 @@ static padded_row row_of(const padded_row *base, size_t S, int r)
     return p;
 }
 
-/* Adds a third of the drag and lift (physics.md section 5) on a face of
+/* Adds a third of the drag and lift (docs/physics.md section 5) on a face of
  * unit normal n and (wet or dry) area A moving at u relative to a fluid of
  * density rho, clamped so that one step never reverses u (scaled so the
  * drag part alone would just stop it; the lift is across u); branch-free,

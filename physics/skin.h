@@ -1,4 +1,4 @@
-/* Forces on the skin of a ring, face by face (physics.md sections 3 to 5):
+/* Forces on the skin of a ring, face by face (docs/physics.md sections 3 to 5):
  * gas pressure, hydrostatic water pressure clipped at the surface, and drag
  * and lift relative to the water and the air.
  *
@@ -22,7 +22,7 @@ typedef struct {
     float level;        /* height of the (flat, still) water surface, m */
     int drag;           /* 1: drag and lift on every leading face */
     float rho_water, rho_air; /* kg/m^3 */
-    float cd, cl;       /* drag and lift coefficients (physics.md section 5) */
+    float cd, cl;       /* drag and lift coefficients (docs/physics.md section 5) */
     float dt;           /* the substep, s, for the drag clamp */
     float m_face;       /* mass a face's force moves in one step, kg: half a vertex */
     /* The river (flow = 1): per row of the ring, the water surface as a

@@ -28,7 +28,7 @@
 #include <omp.h>
 #include <string.h>
 
-/* Closest gap the repulsion law is evaluated at (physics.md section 1), m. */
+/* Closest gap the repulsion law is evaluated at (docs/physics.md section 1), m. */
 #define MIN_GAP 0.01f
 
 static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)

@@ -1,5 +1,5 @@
 /* The water as the rows see it: samples of the surface and current at
- * each row's centre, contacts with rocks, banks and bed (physics.md
+ * each row's centre, contacts with rocks, banks and bed (docs/physics.md
  * section 6). */
 #include "water_rows.h"
 

@@ -1,10 +1,10 @@
-/* The water as the rows see it (physics.md section 6). Private. */
+/* The water as the rows see it (docs/physics.md section 6). Private. */
 #ifndef DINGHY_WATER_ROWS_H
 #define DINGHY_WATER_ROWS_H
 
 #include "sim_internal.h"
 
-/* How often the water is sampled at the rows, steps (physics.md section 6:
+/* How often the water is sampled at the rows, steps (docs/physics.md section 6:
  * the surface moves a few millimetres between samples). */
 #define RIVER_SAMPLE_STEPS 8
 
@@ -16,7 +16,7 @@ void water_sample_row(dinghy_sim *sim, size_t row);
  * surface as the row's plane, or the still water's level. */
 double water_height_at(const dinghy_sim *sim, size_t row, double x, double y);
 
-/* Keeps the vertices of a row near a solid out of it (physics.md section 6:
+/* Keeps the vertices of a row near a solid out of it (docs/physics.md section 6:
  * pushed out along the distance gradient, the inward velocity removed,
  * Coulomb friction on the tangential one). Returns the fastest inward
  * speed removed, m/s. */

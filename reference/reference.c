@@ -1,4 +1,4 @@
-/* Reference tick: physics.md section 1, line by line, in double precision,
+/* Reference tick: docs/physics.md section 1, line by line, in double precision,
  * one vertex at a time. Kept slow and simple on purpose. */
 #include "dinghy/reference.h"
 

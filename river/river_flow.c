@@ -164,7 +164,7 @@ static void small_sc(double d, double *sn, double *cs)
 }
 
 /* Gerstner chop: height at world (x, y) by the fixed-point iteration of
- * physics.md (x0 <- x + sum Q A d sin th(x0), 4 steps), and its slope.
+ * docs/physics.md (x0 <- x + sum Q A d sin th(x0), 4 steps), and its slope.
  * The phases at x0 come from those at x by angle addition: one sin/cos
  * pair per component. */
 static double chop(const river_world *w, double x, double y, double t, double grad[2])

@@ -1,4 +1,4 @@
-/* The water-physics kernels (physics/hydro.h) against physics.md sections
+/* The water-physics kernels (physics/hydro.h) against docs/physics.md sections
  * 3-5 and 7: exact clipped buoyancy on cubes and tori, the gas identities,
  * drag, lift, the clamp and a terminal speed. */
 #include <stdarg.h>
@@ -127,7 +127,7 @@ static void mesh_centroid(int nt, const int *tri, const double *x, double c[3])
 }
 
 /* The part of the unit cube where n . x <= d (no n_i = 0, any signs):
- * its volume (physics.md section 4) and S1 = int (n . x) dV. A negative n_i
+ * its volume (docs/physics.md section 4) and S1 = int (n . x) dV. A negative n_i
  * is made positive by the reflection x_i -> 1 - x_i, which moves the plane
  * to d' = d - n_i; then V(d') = sum_v (-1)^|v| max(0, d' - n.v)^3 / (6 n1 n2 n3)
  * and, with s = n . x measured from the reflected corner,

@@ -1,4 +1,4 @@
-/* The membrane skin (physics/membrane.h) against physics.md section 8:
+/* The membrane skin (physics/membrane.h) against docs/physics.md section 8:
  * forces are minus the gradient of the energy, rigid motions cost
  * nothing, the patch test (uniaxial and equibiaxial tension independent of
  * the mesh), an inflated torus against the membrane closed forms, and the
@@ -87,7 +87,7 @@ static void rest_triangle(double X[3][3], double *A0, double dinv[4])
     *A0 = 0.5 * L * hh;
 }
 
-/* The St. Venant-Kirchhoff energy of a triangle, J, from physics.md
+/* The St. Venant-Kirchhoff energy of a triangle, J, from docs/physics.md
  * section 8: W = A0 E t / (2 (1 - nu^2)) [(1 - nu) tr(G^2) + nu tr(G)^2]. */
 static double svk_energy(const membrane_material *mat, double A0, const double dinv[4],
                          double x[3][3])
@@ -482,7 +482,7 @@ static void test_patch(void **state)
 
 /* ---- (d) an inflated torus ---- */
 
-/* Adds the gas force F_i = p dV/dx_i (physics.md section 3) of gauge p. */
+/* Adds the gas force F_i = p dV/dx_i (docs/physics.md section 3) of gauge p. */
 static void gas_forces(const ring *g, double p, float *fx, float *fy, float *fz)
 {
     const int M = g->M, N = g->N;
@@ -615,7 +615,7 @@ static inflated inflate(int M, int N, double R, double r, double p, const membra
     return out;
 }
 
-/* The closed forms of physics.md section 8 at tube angle phi. */
+/* The closed forms of docs/physics.md section 8 at tube angle phi. */
 static void closed_form(double R, double r, double p, double Et, double nu, double phi,
                         double *eps_phi, double *eps_theta)
 {
@@ -692,7 +692,7 @@ static void test_inflated_torus(void **state)
 /* The stiffness bound: the largest eigenvalue of the membrane's
  * stiffness at rest (power iteration on central differences of
  * membrane_block's forces) is at most twice membrane_vertex_stiffness's
- * largest value (what physics.md section 2's bound needs), and the bound
+ * largest value (what docs/physics.md section 2's bound needs), and the bound
  * is not loose by more than a factor 2. */
 static void test_stiffness_bound(void **state)
 {

@@ -1,4 +1,4 @@
-/* Physics of the tick against physics.md section 7. */
+/* Physics of the tick against docs/physics.md section 7. */
 #include "support.h"
 
 #include <math.h>
@@ -114,7 +114,7 @@ static void test_undeformed_dinghy_stays_at_rest(void **state)
 }
 
 /* Seed buoyancy alone: a settled dinghy's mean vertex depth tends to
- * g / buoyancy (physics.md section 7). */
+ * g / buoyancy (docs/physics.md section 7). */
 static void test_seed_buoyancy_draft(void **state)
 {
     (void)state;
@@ -246,7 +246,7 @@ static void test_blowup_detected(void **state)
     sim_destroy(s);
 }
 
-/* The stability bound of physics.md section 2: the springs alone, then
+/* The stability bound of docs/physics.md section 2: the springs alone, then
  * with the seed buoyancy's stiffness m * buoyancy added to B^2 k. */
 static void test_stable_dt_formula(void **state)
 {

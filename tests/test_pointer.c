@@ -1,6 +1,6 @@
 /* The demo's hands, driven by scripted input as a user would: grab and
  * lift, throw, drop in, take out and puncture (against the orifice-flow
- * closed form of physics.md 6b), and the same hash for the same actions
+ * closed form of docs/physics.md 6b), and the same hash for the same actions
  * at any thread count. No window: the script feeds an input directly. */
 #include "support.h"
 
@@ -317,7 +317,7 @@ static void test_drop_in_and_take_out(void **state)
     session_close(&u);
 }
 
-/* The gauge pressure of a ring that keeps its volume falls as physics.md
+/* The gauge pressure of a ring that keeps its volume falls as docs/physics.md
  * 6b says: dp/dt = -(p_air C_d A / (rho V)) sqrt(2 rho dp) for dp << p_air,
  * so sqrt(dp) falls linearly and dp is a quarter of its start at
  * t = sqrt(dp0) / K, K = p_air C_d A sqrt(2 / rho) / V. Stiff springs

@@ -1,4 +1,4 @@
-/* The physical models in the tick, against closed forms of physics.md:
+/* The physical models in the tick, against closed forms of docs/physics.md:
  * Archimedes floating, the ideal gas, drag at terminal speed, momentum
  * with gas pressure, and substeps that keep any stiffness stable. The
  * kernels themselves are tested in test_hydro.c. */

@@ -20,7 +20,7 @@ typedef struct {
 } sim_solver_def;
 
 /* How the water pushes: Archimedes from the hydrostatic pressure on the
- * clipped skin plus drag and lift per face (physics.md sections 4, 5), or
+ * clipped skin plus drag and lift per face (docs/physics.md sections 4, 5), or
  * the published toy model (an upward acceleration per metre of depth). */
 typedef enum { SIM_WATER_EXACT = 0, SIM_WATER_SEED = 1 } sim_water_model;
 
@@ -35,7 +35,7 @@ typedef struct {
     double lift_coefficient; /* C_L of the per-face lift (exact model) */
 } sim_water_def;
 
-/* What the rings live in. The river (physics.md section 6) is built only
+/* What the rings live in. The river (docs/physics.md section 6) is built only
  * when a scene asks for it (sim_enable_river); otherwise the water is
  * still, flat at water.level. */
 typedef struct {
@@ -47,7 +47,7 @@ typedef struct {
 } sim_world_def;
 
 /* How a ring is kept inflated: an isothermal ideal gas, p V = p0 V0,
- * pushing on every face (physics.md section 3), or the published constant
+ * pushing on every face (docs/physics.md section 3), or the published constant
  * outward force on every vertex. */
 typedef enum { SIM_INFLATION_GAS = 0, SIM_INFLATION_CONSTANT = 1 } sim_inflation_model;
 
@@ -84,7 +84,7 @@ sim_def sim_def_default(void);
 /* Mass of one vertex, kg. */
 double sim_ring_vertex_mass(const sim_ring_def *ring);
 
-/* Largest stable time step, s: the Gershgorin bound of physics.md
+/* Largest stable time step, s: the Gershgorin bound of docs/physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
  * the springs (B*B*k), the gas (p A^2 / V, A a vertex's share of the
  * surface) and the buoyancy (rho g A exact, m * buoyancy seed); +inf when

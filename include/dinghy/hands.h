@@ -58,12 +58,12 @@ typedef struct {
 int sim_ray_cast(const dinghy_sim *sim, const double origin[3], const double dir[3],
                  double max_distance, sim_ray_hit *hit);
 
-/* Discharge coefficient of a puncture (physics.md section 6b). */
+/* Discharge coefficient of a puncture (docs/physics.md section 6b). */
 #define SIM_HOLE_DISCHARGE 0.6
 
 /* Punctures the ring with a hole of `area` m^2 (added to any earlier
  * holes). Gas escapes at mdot = C_d A sqrt(2 rho_gas (p - p_air)) kg/s
- * (physics.md 6b; air flows back in when squeezed below p_air), with
+ * (docs/physics.md 6b; air flows back in when squeezed below p_air), with
  * rho_gas = air_density p / air_pressure: the ring deflates fast at
  * first, then ever slower as its gauge pressure falls. Constant inflation
  * has no gas: nothing happens. Returns 0, or -1 for a bad ring or area. */

@@ -45,7 +45,7 @@ typedef struct {
 sim_blowup_info sim_blowup(const dinghy_sim *sim);
 
 /* Writes a one-line explanation of a blow-up with its likely cause (dt
- * against the stability bound of physics.md section 2) into buf, in
+ * against the stability bound of docs/physics.md section 2) into buf, in
  * physical quantities. */
 void sim_blowup_message(const dinghy_sim *sim, char *buf, size_t len);
 

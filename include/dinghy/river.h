@@ -1,6 +1,6 @@
 /* The river world: course, banks, bed, rocks and the moving water of the
  * rapids, as one read-only object that physics, renderer, sound and dump
- * all ask (physics.md section 6). Coordinates: z up, x/y horizontal, SI.
+ * all ask (docs/physics.md section 6). Coordinates: z up, x/y horizontal, SI.
  * The water surface starts at z = 0 (the still-water level) at the upstream
  * end and steps down over the drops.
  *

@@ -30,7 +30,7 @@ typedef struct {
 } river_def;
 
 /* What the water is at one point and time: the one question physics,
- * renderer, sound and dump ask of the water (physics.md section 6). */
+ * renderer, sound and dump ask of the water (docs/physics.md section 6). */
 typedef struct {
     double height;      /* surface height eta above the point (x, y), m */
     double normal[3];   /* unit upward normal of the surface there */

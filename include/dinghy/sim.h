@@ -76,7 +76,7 @@ int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const sim_ring_pose *pose)
  * and time to zero (a scene is then built again with sim_add_ring). */
 void sim_clear_rings(dinghy_sim *sim);
 
-/* Makes the water the river of world.river (physics.md section 6): its
+/* Makes the water the river of world.river (docs/physics.md section 6): its
  * surface, current, rocks, banks and bed act on the rings from the next
  * step, rings past the downstream end are dropped in again upstream.
  * Returns 0, or -1 when the river cannot be built (invalid or no memory). */

@@ -260,7 +260,7 @@ static void print_table_row(const bench_row *r)
 static int write_csv(const char *path, const bench_row *rows, int n, const char *machine)
 {
     char tmp[4200];
-    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;
@@ -286,7 +286,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
 static int write_json(const char *path, const bench_row *rows, int n, const char *machine)
 {
     char tmp[4200];
-    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write %s: %s\n", path, strerror(errno));
         return -1;

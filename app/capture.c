@@ -24,13 +24,13 @@ static int write_png(const char *path, const unsigned char *rgb, int w, int h, c
                      size_t err_len)
 {
     char tmp[4200];
-    report_tmp_name(path, tmp, sizeof tmp);
+    tmp_file_name(path, tmp, sizeof tmp);
     if (png_write_rgb(tmp, rgb, w, h, err, err_len) != 0) {
         remove(tmp);
         snprintf(err, err_len, "cannot write image file '%s'", path);
         return -1;
     }
-    if (report_rename_tmp(tmp, path) != 0) {
+    if (tmp_file_rename(tmp, path) != 0) {
         snprintf(err, err_len, "cannot write image file '%s': %s", path, strerror(errno));
         return -1;
     }

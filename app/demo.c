@@ -360,10 +360,10 @@ static void demo_capture(demo *d, int fw, int fh, double now)
         render_hud(d->r, d->text, scale);
         if (d->show_panel)
             render_panel(d->r, d->panel_text, scale, NULL);
-        report_tmp_name(path, tmp, sizeof tmp);
+        tmp_file_name(path, tmp, sizeof tmp);
         if (png_write_rgb(tmp, offscreen_read(o), fw, fh, err, sizeof err) != 0)
             remove(tmp);
-        else if (report_rename_tmp(tmp, path) != 0)
+        else if (tmp_file_rename(tmp, path) != 0)
             snprintf(err, sizeof err, "cannot write '%s': %s", path, strerror(errno));
         offscreen_destroy(o);
     }

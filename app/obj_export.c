@@ -47,7 +47,7 @@ int obj_export(const dinghy_sim *sim, const char *path)
     }
     sim_normals(sim, nrm, nrm + n, nrm + 2 * n);
     char tmp[4200];
-    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: --obj %s: cannot write: %s\n", path, strerror(errno));
         free(nrm);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,39 +82,6 @@ int report_blowup(const dinghy_sim *sim)
     return 3;
 }
 
-void report_tmp_name(const char *path, char *tmp, size_t tmp_len)
-{
-    snprintf(tmp, tmp_len, "%s.%ld.tmp", path, (long)getpid());
-}
-
-FILE *report_open_tmp(const char *path, char *tmp, size_t tmp_len)
-{
-    report_tmp_name(path, tmp, tmp_len);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* left by a killed run of this pid */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0)
-        return NULL;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        errno = e;
-    }
-    return f;
-}
-
-int report_rename_tmp(const char *tmp, const char *path)
-{
-    if (rename(tmp, path) == 0)
-        return 0;
-    int e = errno;
-    unlink(tmp);
-    errno = e;
-    return -1;
-}
-
 int report_commit_tmp(FILE *f, const char *tmp, const char *path, const char *what)
 {
     int bad = ferror(f);
@@ -125,7 +91,7 @@ int report_commit_tmp(FILE *f, const char *tmp, const char *path, const char *wh
         fprintf(stderr, "dinghy: error writing %s %s: %s\n", what, path, strerror(e));
         return -1;
     }
-    if (report_rename_tmp(tmp, path) != 0) {
+    if (tmp_file_rename(tmp, path) != 0) {
         fprintf(stderr, "dinghy: error writing %s %s: %s\n", what, path, strerror(errno));
         return -1;
     }
@@ -142,7 +108,7 @@ int report_check_output(const char *flag, const char *path)
         return -1;
     }
     char tmp[4200];
-    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: %s %s: cannot write: %s\n", flag, path, strerror(errno));
         return -1;
@@ -199,7 +165,7 @@ int report_dump(dinghy_sim *sim, const char *path)
         return 0;
     }
     char tmp[4200];
-    FILE *f = report_open_tmp(path, tmp, sizeof tmp);
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
     if (!f) {
         fprintf(stderr, "dinghy: cannot write dump file %s: %s\n", path, strerror(errno));
         return -1;

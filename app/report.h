@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "../config/tmp_file.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
 
@@ -18,25 +19,12 @@ int report_blowup(const dinghy_sim *sim);
  * message on stderr when the file cannot be written. */
 int report_dump(dinghy_sim *sim, const char *path);
 
-/* Outputs are written whole or not at all: into a temporary file next to
- * the final one ("PATH.PID.tmp", same directory, so the rename cannot cross
- * file systems), renamed over PATH only once complete. A run that fails or
- * is killed half-way leaves an earlier PATH as it was. */
-
-/* The temporary name for path into tmp. */
-void report_tmp_name(const char *path, char *tmp, size_t tmp_len);
-
-/* Opens the temporary file of path for writing (mode 0666 less the umask).
- * Returns NULL with errno set. tmp receives its name. */
-FILE *report_open_tmp(const char *path, char *tmp, size_t tmp_len);
+/* Outputs are written whole or not at all (config/tmp_file.h). */
 
 /* Closes f and renames tmp over path; on any error removes tmp, prints
  * "dinghy: error writing WHAT PATH: reason" and returns -1. */
 int report_commit_tmp(FILE *f, const char *tmp, const char *path, const char *what);
 
-/* Renames tmp (already closed) over path; on failure removes tmp and
- * returns -1 with errno set. */
-int report_rename_tmp(const char *tmp, const char *path);
 
 /* Checks, before any work, that path can be written: creates its temporary
  * file in the same directory and removes it again; path itself is neither

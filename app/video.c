@@ -49,7 +49,7 @@ video_pipe *video_open(const char *path, int width, int height, int fps, char *e
         return NULL;
     }
     snprintf(v->path, sizeof v->path, "%s", path);
-    report_tmp_name(path, v->tmp, sizeof v->tmp);
+    tmp_file_name(path, v->tmp, sizeof v->tmp);
     char size[32], rate[16];
     snprintf(size, sizeof size, "%dx%d", width, height);
     snprintf(rate, sizeof rate, "%d", fps);
@@ -113,7 +113,7 @@ int video_close(video_pipe *v, char *err, size_t err_len)
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
         rc = -1;
     }
-    if (rc == 0 && report_rename_tmp(v->tmp, v->path) != 0) {
+    if (rc == 0 && tmp_file_rename(v->tmp, v->path) != 0) {
         snprintf(err, err_len, "cannot write video file '%s': %s", v->path, strerror(errno));
         rc = -1;
     } else if (rc != 0) {

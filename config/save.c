@@ -9,7 +9,6 @@
 #include "save.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +20,7 @@
 #include "build.h"
 #include "config.h"
 #include "params_table.h"
+#include "tmp_file.h"
 
 #define SECTIONS_MAX 16
 
@@ -319,20 +319,9 @@ int config_set_flags(const dinghy_settings *s, char *buf, size_t len)
 static int write_whole(const char *path, const char *text, size_t len, const struct stat *mode)
 {
     char tmp[PATH_MAX + 32];
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* left by a killed run of this pid */
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-    if (fd < 0)
+    FILE *f = tmp_file_open(path, tmp, sizeof tmp);
+    if (!f)
         return -1;
-    FILE *f = fdopen(fd, "w");
-    if (!f) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        errno = e;
-        return -1;
-    }
     int bad = fwrite(text, 1, len, f) != len || fflush(f) != 0
               || (mode && fchmod(fileno(f), mode->st_mode & 07777) != 0) || fsync(fileno(f)) != 0;
     int e = errno;
@@ -340,10 +329,8 @@ static int write_whole(const char *path, const char *text, size_t len, const str
         bad = 1;
         e = errno;
     }
-    if (!bad && rename(tmp, path) == 0)
-        return 0;
     if (!bad)
-        e = errno;
+        return tmp_file_rename(tmp, path);
     unlink(tmp);
     errno = e ? e : EIO;
     return -1;

@@ -92,3 +92,15 @@ void test_write_file(const char *path, const char *text)
     fputs(text, f);
     assert_int_equal(fclose(f), 0);
 }
+
+static uint64_t test_rng = 0x9e3779b97f4a7c15u;
+
+void test_seed(uint64_t seed) { test_rng = seed ? seed : 0x9e3779b97f4a7c15u; }
+
+double test_uniform(void)
+{
+    test_rng ^= test_rng << 13;
+    test_rng ^= test_rng >> 7;
+    test_rng ^= test_rng << 17;
+    return (double)(test_rng >> 11) * (1.0 / 9007199254740992.0);
+}

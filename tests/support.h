@@ -48,4 +48,20 @@ double test_max_speed(const dinghy_sim *sim);
 /* Writes text to path (replacing it) or fails the test. */
 void test_write_file(const char *path, const char *text);
 
+/* |a - b| <= tol, or the test fails with both values printed. */
+#define assert_close(a, b, tol)                                                             \
+    do {                                                                                    \
+        const double a_ = (a), b_ = (b), t_ = (tol);                                        \
+        if (!(fabs(a_ - b_) <= t_)) {                                                       \
+            print_error("%s = %.17g, %s = %.17g, |diff| %.3g > %.3g\n", #a, a_, #b, b_,     \
+                        fabs(a_ - b_), t_);                                                 \
+            fail();                                                                         \
+        }                                                                                   \
+    } while (0)
+
+/* A seeded xorshift generator for test inputs: uniform in [0, 1); the
+ * same sequence every run (test_seed sets its state). */
+double test_uniform(void);
+void test_seed(uint64_t seed);
+
 #endif

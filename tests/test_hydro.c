@@ -13,36 +13,19 @@
 #include <string.h>
 
 #include "../physics/hydro.h"
+#include "support.h"
 #include "../physics/skin.h"
 
 static const double PI = 3.14159265358979323846;
 
-/* |a - b| <= tol, with both values printed when not. */
-#define assert_close(a, b, tol)                                                             \
-    do {                                                                                    \
-        const double a_ = (a), b_ = (b), t_ = (tol);                                        \
-        if (!(fabs(a_ - b_) <= t_)) {                                                       \
-            print_error("%s = %.17g, %s = %.17g, |diff| %.3g > %.3g\n", #a, a_, #b, b_,     \
-                        fabs(a_ - b_), t_);                                                 \
-            fail();                                                                         \
-        }                                                                                   \
-    } while (0)
 
 /* ---- helpers: a seeded generator, rotations, meshes ---- */
 
-static uint64_t rng = 0x9e3779b97f4a7c15u;
-static double uniform(void) /* [0, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
 
 /* A uniformly random rotation matrix (Shoemake's quaternion). */
 static void random_rotation(double R[3][3])
 {
-    const double u1 = uniform(), u2 = 2 * PI * uniform(), u3 = 2 * PI * uniform();
+    const double u1 = test_uniform(), u2 = 2 * PI * test_uniform(), u3 = 2 * PI * test_uniform();
     const double a = sqrt(1 - u1), b = sqrt(u1);
     const double w = a * sin(u2), x = a * cos(u2), y = b * sin(u3), z = b * cos(u3);
     R[0][0] = 1 - 2 * (y * y + z * z), R[0][1] = 2 * (x * y - z * w), R[0][2] = 2 * (x * z + y * w);
@@ -165,7 +148,7 @@ static void test_cube_cut_planes(void **state)
     for (int trial = 0; trial < 60; trial++) {
         double n[3], len = 0;
         for (int k = 0; k < 3; k++)
-            n[k] = 0.1 + 0.9 * uniform(), len += n[k] * n[k];
+            n[k] = 0.1 + 0.9 * test_uniform(), len += n[k] * n[k];
         for (int k = 0; k < 3; k++)
             n[k] /= sqrt(len);
         const double top = n[0] + n[1] + n[2];
@@ -204,13 +187,13 @@ static void test_cube_rotated_horizontal(void **state)
         random_rotation(R);
         if (fabs(R[2][0]) < 0.05 || fabs(R[2][1]) < 0.05 || fabs(R[2][2]) < 0.05)
             continue; /* the closed form divides by n1 n2 n3 */
-        const double t[3] = {uniform() - 0.5, uniform() - 0.5, uniform() - 0.5};
+        const double t[3] = {test_uniform() - 0.5, test_uniform() - 0.5, test_uniform() - 0.5};
         cube_vertices(x);
         transform(CUBE_NV, x, R, t);
         double zlo = INFINITY, zhi = -INFINITY;
         for (int i = 0; i < CUBE_NV; i++)
             zlo = fmin(zlo, x[3 * i + 2]), zhi = fmax(zhi, x[3 * i + 2]);
-        const double eta = zlo + (zhi - zlo) * (0.02 + 0.96 * uniform());
+        const double eta = zlo + (zhi - zlo) * (0.02 + 0.96 * test_uniform());
         for (int i = 0; i < CUBE_NV; i++)
             depth[i] = eta - x[3 * i + 2];
         double load[3 * CUBE_NV] = {0}, mom[4] = {0}, V, S1, F[3], T[3];
@@ -255,7 +238,7 @@ static void test_submerged_closed_mesh(void **state)
                 nv = M * N, nt = 2 * M * N, t = tri, size = 1.3;
             }
             double R[3][3], c[3];
-            const double shift[3] = {4 * uniform() - 2, 4 * uniform() - 2, 4 * uniform() - 2};
+            const double shift[3] = {4 * test_uniform() - 2, 4 * test_uniform() - 2, 4 * test_uniform() - 2};
             random_rotation(R);
             transform(nv, x, R, shift);
             const double V = hydro_mesh_volume(nt, t, x);
@@ -390,7 +373,7 @@ static void test_skin_cut_faces_match_clipper(void **state)
     int cut_faces = 0;
     for (int trial = 0; trial < 20; trial++) {
         torus_mesh(M, N, 0.5, 0.15, x, tri);
-        double R[3][3], t[3] = {0.0, 0.0, 0.3 * (uniform() - 0.5)};
+        double R[3][3], t[3] = {0.0, 0.0, 0.3 * (test_uniform() - 0.5)};
         random_rotation(R);
         transform(NV, x, R, t);
         double depth[NV];
@@ -467,7 +450,7 @@ static void test_gas_forces_balance(void **state)
     torus_mesh(M, N, 1.0, 0.3, x, tri);
     const double V0 = hydro_mesh_volume(2 * M * N, tri, x);
     for (int i = 0; i < 3 * M * N; i++)
-        x[i] += 0.05 * (uniform() - 0.5);
+        x[i] += 0.05 * (test_uniform() - 0.5);
     const double V = hydro_mesh_volume(2 * M * N, tri, x);
     memset(grad, 0, sizeof grad);
     hydro_mesh_volume_gradient(2 * M * N, tri, x, grad);
@@ -475,7 +458,7 @@ static void test_gas_forces_balance(void **state)
     for (int i = 0; i < 3 * M * N; i++)
         gmax = fmax(gmax, fabs(grad[i]));
     for (int trial = 0; trial < 40; trial++) {
-        const int i = (int)(uniform() * 3 * M * N);
+        const int i = (int)(test_uniform() * 3 * M * N);
         const double eps = 1e-4, keep = x[i];
         x[i] = keep + eps;
         const double Vp = hydro_mesh_volume(2 * M * N, tri, x);
@@ -568,9 +551,9 @@ static void test_drag_clamp(void **state)
     for (int trial = 0; trial < 500; trial++) {
         double an[3], u[3], f[3], g[3];
         for (int k = 0; k < 3; k++)
-            an[k] = uniform() - 0.5, u[k] = 10 * (uniform() - 0.5);
-        const double m = 0.01 + uniform(), dt = 0.1 * uniform();
-        const double cd = 2 * uniform(), cl = 2 * uniform();
+            an[k] = test_uniform() - 0.5, u[k] = 10 * (test_uniform() - 0.5);
+        const double m = 0.01 + test_uniform(), dt = 0.1 * test_uniform();
+        const double cd = 2 * test_uniform(), cl = 2 * test_uniform();
         hydro_face_drag(an, u, 1000, cd, cl, dt, m, f);
         hydro_face_drag(an, u, 1000, cd, cl, 0, m, g); /* unclamped */
         const double uu = u[0] * u[0] + u[1] * u[1] + u[2] * u[2];

@@ -24,26 +24,8 @@
 
 static const double PI = 3.14159265358979323846;
 
-/* |a - b| <= tol, with both values printed when not. */
-#define assert_close(a, b, tol)                                                             \
-    do {                                                                                    \
-        const double a_ = (a), b_ = (b), t_ = (tol);                                        \
-        if (!(fabs(a_ - b_) <= t_)) {                                                       \
-            print_error("%s = %.9g, %s = %.9g, |diff| %.3g > %.3g\n", #a, a_, #b, b_,       \
-                        fabs(a_ - b_), t_);                                                 \
-            fail();                                                                         \
-        }                                                                                   \
-    } while (0)
 
-static uint64_t rng = 0x9e3779b97f4a7c15u;
-static double uniform(void) /* [0, 1) */
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (double)(rng >> 11) * (1.0 / 9007199254740992.0);
-}
-static double sym(void) { return 2.0 * uniform() - 1.0; }
+static double sym(void) { return 2.0 * test_uniform() - 1.0; }
 
 /* A test material: E t = 2e4 N/m (50 MPa, 0.4 mm), nu = 0.45. */
 static membrane_material test_material(void)
@@ -201,7 +183,7 @@ static void test_forces_are_gradients(void **state)
                 q[c][i] = fq[c][i];
             }
         hinge_ctx h = {.kb = k.bend, .theta0 = (float)(dihedral(q) + 0.5 * sym()),
-                       .w = (float)(3.0 + uniform())};
+                       .w = (float)(3.0 + test_uniform())};
         h.kb = k.bend; /* the float the kernel multiplies by */
         float theta = membrane_hinge_forces(&k, (float)h.theta0, (float)h.w,
                                             (const float(*)[3])fq, fh);

@@ -340,7 +340,7 @@ static void test_save_failures_leave_the_file(void **state)
     assert_int_equal(change(fx, "dinghy.stiffness", 1), RELOAD_APPLIED);
     /* the temporary file cannot be made (a directory in its place: works as root too) */
     char tmp[200];
-    report_tmp_name(fx->path, tmp, sizeof tmp);
+    tmp_file_name(fx->path, tmp, sizeof tmp);
     assert_int_equal(mkdir(tmp, 0700), 0);
     char msg[512];
     assert_int_equal(panel_save(fx->p, &fx->s, fx->path, msg, sizeof msg), -1);

@@ -1,20 +1,9 @@
 /* Water-physics kernels: hydrostatic loads, gas helpers, drag; see hydro.h. */
 #include "hydro.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <stddef.h>
-
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-
-static void cross3(const double a[3], const double b[3], double r[3])
-{
-    r[0] = a[1] * b[2] - a[2] * b[1];
-    r[1] = a[2] * b[0] - a[0] * b[2];
-    r[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 double hydro_tet_volume(const double a[3], const double b[3], const double c[3])
 {

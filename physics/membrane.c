@@ -10,6 +10,7 @@
  * of its elements n = N-1 and n = 0, so the gather wraps round the tube
  * with no special case. Outputs are stored per corner and component. */
 #include "membrane.h"
+#include "vec3.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -178,23 +179,6 @@ static const int EDGE_CORNER[MEMBRANE_EDGE_KINDS][4][2] = {
     {{0, 0}, {0, 1}, {-1, 0}, {1, 1}},  /* tube */
     {{0, 0}, {1, 1}, {0, 1}, {1, 0}},   /* diagonal */
 };
-
-static void sub3(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[0] - b[0];
-    o[1] = a[1] - b[1];
-    o[2] = a[2] - b[2];
-}
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static void cross3(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* The hinge's angle and sum over corners of |d theta/dx|^2, in double. */
 static double hinge_rest(const double x0[3], const double x1[3], const double x2[3],

@@ -19,11 +19,11 @@
 #include <string.h>
 
 #include "../physics/membrane.h"
+#include "../physics/vec3.h"
 #include "../physics/shape.h"
 #include "support.h"
 
 static const double PI = 3.14159265358979323846;
-
 
 static double sym(void) { return 2.0 * test_uniform() - 1.0; }
 
@@ -35,22 +35,6 @@ static membrane_material test_material(void)
 }
 
 /* ---- small double vector helpers ---- */
-
-static void sub3(const double a[3], const double b[3], double o[3])
-{
-    for (int i = 0; i < 3; i++)
-        o[i] = a[i] - b[i];
-}
-static double dot3(const double a[3], const double b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
-static void cross3(const double a[3], const double b[3], double o[3])
-{
-    o[0] = a[1] * b[2] - a[2] * b[1];
-    o[1] = a[2] * b[0] - a[0] * b[2];
-    o[2] = a[0] * b[1] - a[1] * b[0];
-}
 
 /* A triangle's rest area and Dm^-1 (row-major) in its own 2-D frame, in
  * the test's own words: first axis along b - a. */

@@ -20,6 +20,7 @@
 #include "../render/offscreen.h"
 #include "../render/png.h"
 #include "../render/render.h"
+#include "../render/resolution.h"
 #include "../render/window.h"
 #include "report.h"
 #include "frame_clock.h"
@@ -109,6 +110,8 @@ typedef struct {
     panel *pn;
     pointer_state pointer;             /* the hands: grab, throw, puncture */
     frame_clock clock;
+    resolution_control res;      /* the scene's automatic scale (dynamic resolution) */
+    int dynamic_res;             /* 1: a CPU renderer, whose scale follows the frame time */
 
     reload_report rep;           /* the last reload's outcome */
     int show_reload_errors;      /* the last reload was rejected: its errors on the HUD */
@@ -226,6 +229,9 @@ static int demo_open(demo *d)
     d->snd = s->audio.enabled ? audio_open(&s->audio, AUDIO_REALTIME, d->opt->mute) : NULL;
 
     frame_clock_init(&d->clock, s->sim.solver.dt);
+    /* Only a CPU renderer pays for every pixel: a GPU draws at the window's size. */
+    resolution_init(&d->res);
+    d->dynamic_res = window_software_renderer();
     hud_take_sim(&d->hs, d->sim);
     d->hs.follow = -1;
     d->show_help = 1;
@@ -373,13 +379,35 @@ static void demo_capture(demo *d, int fw, int fh, double now)
         printf("dinghy: saved %s\n", path);
 }
 
-/* Draws the state as it stands, the HUD and the panel (skipped while
- * minimised: 0 x 0), and saves a screenshot when asked. */
-static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double now)
+/* The scene's size this frame (dynamic resolution): render.resolution_scale
+ * when set, else chosen from the last frame's `frame_s` seconds against
+ * render.target_fps (a CPU renderer; a GPU's stays 1). On the HUD. */
+static void demo_scene_size(demo *d, int fw, int fh, double frame_s, int *sw, int *sh)
+{
+    const render_params *rp = &d->settings->render;
+    if (d->dynamic_res && rp->resolution_scale <= 0.0)
+        resolution_frame(&d->res, (float)frame_s, 1.0f / (float)rp->target_fps);
+    float scale = resolution_scale_to_use((float)rp->resolution_scale, &d->res);
+    if (!d->dynamic_res && rp->resolution_scale <= 0.0)
+        scale = 1.0f;
+    resolution_size(scale, fw, fh, sw, sh);
+    d->hs.scene_w = *sw;
+    d->hs.scene_h = *sh;
+    d->hs.scene_scale = scale;
+    d->hs.scene_auto = rp->resolution_scale <= 0.0;
+}
+
+/* Draws the state as it stands (the scene at the size demo_scene_size
+ * chooses, scaled up), the HUD and the panel at the window's size (skipped
+ * while minimised: 0 x 0), and saves a screenshot when asked (at the
+ * window's full size). frame_s: the last frame's wall time, s. */
+static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double now, double frame_s)
 {
     if (fw <= 0 || fh <= 0)
         return;
-    render_draw(d->r, d->sim, fw, fh, now);
+    int sw, sh;
+    demo_scene_size(d, fw, fh, frame_s, &sw, &sh);
+    render_draw_scaled(d->r, d->sim, fw, fh, sw, sh, now);
     d->sw.frames++;
     d->total_frames++;
     demo_hud(d, now);
@@ -475,7 +503,8 @@ static int demo_frame(demo *d)
         return rc;
 
     double now = window_time();
-    long steps = frame_clock_steps(&d->clock, now - d->last);
+    double frame_s = now - d->last;
+    long steps = frame_clock_steps(&d->clock, frame_s);
     d->last = now;
     if (d->paused)
         steps = a.single_step;
@@ -488,7 +517,7 @@ static int demo_frame(demo *d)
      * rasterised: a CPU renderer does that on its own threads, so the
      * physics and the pixels overlap instead of taking turns. The picture
      * is one frame behind the physics. */
-    demo_draw(d, &a, fw, fh, now);
+    demo_draw(d, &a, fw, fh, now, frame_s);
     window_flush();
     long done;
     if ((rc = demo_step(d, steps, &done)) != DEMO_GO)
@@ -509,11 +538,12 @@ static void demo_summary(const demo *d)
 {
     double wall = window_time() - d->run_start;
     printf("demo: frames %ld  wall %.2f s  %.1f frames/s  simulated %.3f s  reached %.2fx real "
-           "time  physics %.3f ms/step (%ld steps, %d threads)\n", d->total_frames, wall,
-           wall > 0.0 ? (double)d->total_frames / wall : 0.0, d->total_sim,
+           "time  physics %.3f ms/step (%ld steps, %d threads)  render %dx%d (%.0f%%) at the end\n",
+           d->total_frames, wall, wall > 0.0 ? (double)d->total_frames / wall : 0.0, d->total_sim,
            wall > 0.0 ? d->total_sim / wall : 0.0,
            d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
-           d->total_steps, sim_threads(d->sim));
+           d->total_steps, sim_threads(d->sim), d->hs.scene_w, d->hs.scene_h,
+           100.0 * d->hs.scene_scale);
     fflush(stdout);
 }
 

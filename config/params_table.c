@@ -87,6 +87,8 @@ const param_key param_table[] = {
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
     {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},
+    {"render.resolution_scale", PK_DOUBLE, ROFF(resolution_scale), 0, 1, "", "demo window: the 3-D scene at this fraction of its size, scaled up; 0: automatic, 0.5 to 1 by the frame time; under 0.25: 0.25; pictures stay full size", NULL},
+    {"render.target_fps", PK_INT, ROFF(target_fps), 1, 240, "1/s", "frames per second the automatic render.resolution_scale aims at in the demo window", NULL},
     {"spray.budget", PK_INT, POFF(budget), 0, 1000000, "", "most spray droplets alive at once (splashes, rock hits, the river breaking); 0: no spray", NULL},
     {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", NULL},
     {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", NULL},

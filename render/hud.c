@@ -69,6 +69,9 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
                      follow);
     if (n >= 0 && (size_t)n < len && s->spray_budget > 0)
         n += snprintf(buf + n, len - (size_t)n, "\nspray %ld / %ld", s->spray, s->spray_budget);
+    if (n >= 0 && (size_t)n < len && s->scene_w > 0)
+        n += snprintf(buf + n, len - (size_t)n, "\nrender %dx%d (%.0f%%, %s)", s->scene_w,
+                      s->scene_h, 100.0 * s->scene_scale, s->scene_auto ? "auto" : "fixed");
     if (n < 0 || (size_t)n >= len)
         return;
     snprintf(buf + n, len - (size_t)n, "%s",

@@ -21,6 +21,9 @@ typedef struct {
     double realtime_ratio;  /* simulated seconds per wall second actually reached */
     int follow;             /* dinghy the camera follows, -1 for none, -2 the crowd */
     long spray, spray_budget; /* live spray droplets and their budget; budget 0: no spray line */
+    int scene_w, scene_h;   /* pixels the 3-D scene is drawn at (dynamic resolution); 0: no line */
+    double scene_scale;     /* their fraction of the window's size */
+    int scene_auto;         /* 1: chosen from the frame time, 0: render.resolution_scale */
 } hud_stats;
 
 /* Longest text hud_draw shows, bytes. */

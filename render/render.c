@@ -15,6 +15,7 @@
 #include "river_water.h"
 #include "riverbed.h"
 #include "rocks.h"
+#include "scene_target.h"
 #include "sky.h"
 #include "spray_draw.h"
 #include "terrain.h"
@@ -42,6 +43,7 @@ struct renderer {
     crowd_camera crowd;
     dinghy_mesh *mesh;
     hud *hud;
+    scene_target *scaled; /* the scene below the window's size (render_draw_scaled) */
     GLuint frame_ubo;
     orbit_camera camera;
     int width, height;  /* last viewport */
@@ -98,7 +100,8 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
         (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
         !(r->mesh = dinghy_mesh_create(sim, err, err_len)) ||
         (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
-        !(r->hud = hud_create(err, err_len))) {
+        !(r->hud = hud_create(err, err_len)) ||
+        !(r->scaled = scene_target_create(err, err_len))) {
         render_destroy(r);
         return NULL;
     }
@@ -119,6 +122,7 @@ void render_destroy(renderer *r)
     if (r->frame_ubo)
         glDeleteBuffers(1, &r->frame_ubo);
     hud_destroy(r->hud);
+    scene_target_destroy(r->scaled);
     spray_draw_destroy(r->spray_gl);
     water_destroy(r->water);
     dinghy_mesh_destroy(r->mesh);
@@ -244,6 +248,24 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
     water_draw(r->water);            /* translucent, last of the scene */
     if (r->spray) /* over the water: the droplets are above it */
         spray_draw_draw(r->spray_gl, r->spray);
+}
+
+void render_draw_scaled(renderer *r, const dinghy_sim *sim, int width, int height, int scene_w,
+                        int scene_h, double time_s)
+{
+    if (scene_w >= width && scene_h >= height) {
+        render_draw(r, sim, width, height, time_s);
+        return;
+    }
+    if (scene_target_bind(r->scaled, scene_w, scene_h) != 0) {
+        render_draw(r, sim, width, height, time_s); /* refused: at full size */
+        return;
+    }
+    render_draw(r, sim, scene_w, scene_h, time_s);
+    scene_target_present(r->scaled, width, height);
+    /* the HUD, the panel and the pointer work in the window's pixels */
+    r->width = width > 0 ? width : 1;
+    r->height = height > 0 ? height : 1;
 }
 
 void render_attach_spray(renderer *r, const spray_system *sp)

@@ -30,6 +30,15 @@ void render_destroy(renderer *r);
  * width x height pixels. time_s (s) animates the ripples. */
 void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s);
 
+/* The same into the bound framebuffer (a window's) of width x height
+ * pixels, but the scene drawn at scene_w x scene_h pixels (dynamic
+ * resolution, resolution.h) and scaled up over it with linear filtering;
+ * the viewport is then the whole width x height, so the HUD and the panel
+ * drawn next are sharp, and render_project and render_viewport answer in
+ * its pixels. A scene size not below the window's draws as render_draw. */
+void render_draw_scaled(renderer *r, const dinghy_sim *sim, int width, int height, int scene_w,
+                        int scene_h, double time_s);
+
 /* Draws sp's droplets in every later frame, after the opaque meshes and
  * the translucent water, blended without depth writes (droplets live
  * only above the water); sp must outlive the attachment; NULL detaches. The

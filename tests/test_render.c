@@ -30,6 +30,7 @@
 #include "../render/offscreen.h"
 #include "../render/palette.h"
 #include "../render/render.h"
+#include "../render/resolution.h"
 #include "../render/river_water.h"
 #include "../render/rocks.h"
 #include "../render/shader.h"
@@ -200,7 +201,7 @@ static void palette_is_bright_and_not_water_coloured(void **state)
 static void hud_text_reports_state(void **state)
 {
     (void)state;
-    hud_stats s = {60.0, 950.0, 1.05, 2, 3, 64, 32768, 3.5, 1, 0.5, 0.48, 7, 0, 0};
+    hud_stats s = {60.0, 950.0, 1.05, 2, 3, 64, 32768, 3.5, 1, 0.5, 0.48, 7, 0, 0, 0, 0, 0.0, 0};
     char buf[HUD_TEXT_MAX];
     hud_format(buf, sizeof buf, &s, 1);
     assert_non_null(strstr(buf, "60 fps"));
@@ -225,6 +226,134 @@ static void hud_text_reports_state(void **state)
     s.spray_budget = 4096;
     hud_format(buf, sizeof buf, &s, 0);
     assert_non_null(strstr(buf, "spray 1234 / 4096"));
+    assert_null(strstr(buf, "render ")); /* no scene size given: no line */
+    s.scene_w = 960;
+    s.scene_h = 540;
+    s.scene_scale = 0.75;
+    s.scene_auto = 1;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "render 960x540 (75%, auto)"));
+}
+
+/* ---- dynamic resolution: the controller (no GL) ---- */
+
+#define BUDGET (1.0f / 30.0f)
+
+static int on_grid(float scale)
+{
+    float k = scale / RESOLUTION_STEP;
+    return fabsf(k - roundf(k)) < 1e-5f && scale >= RESOLUTION_MIN - 1e-6f &&
+           scale <= RESOLUTION_MAX + 1e-6f;
+}
+
+static void resolution_lowers_when_slow_and_raises_when_fast(void **state)
+{
+    (void)state;
+    float f[RESOLUTION_WINDOW];
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = 0.052f; /* llvmpipe at 1280 x 720: 19 frames/s */
+    float s = resolution_next(f, RESOLUTION_WINDOW, 1.0f, BUDGET);
+    /* the pixels that fit: 1 * sqrt(33.3 / 52) = 0.80, down to the step */
+    assert_true(fabsf(s - 0.75f) < 1e-6f);
+    /* a little over still lowers one step */
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = BUDGET * 1.05f;
+    assert_true(fabsf(resolution_next(f, RESOLUTION_WINDOW, 0.75f, BUDGET) - 0.625f) < 1e-6f);
+    /* fast: one step up, and never above 1 */
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = 0.010f;
+    assert_true(fabsf(resolution_next(f, RESOLUTION_WINDOW, 0.5f, BUDGET) - 0.625f) < 1e-6f);
+    assert_true(resolution_next(f, RESOLUTION_WINDOW, 1.0f, BUDGET) == 1.0f);
+    /* hopelessly slow: never below the floor */
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = 1.0f;
+    assert_true(resolution_next(f, RESOLUTION_WINDOW, 0.5f, BUDGET) == RESOLUTION_MIN);
+    assert_true(resolution_next(f, RESOLUTION_WINDOW, 1.0f, BUDGET) == RESOLUTION_MIN);
+    /* too few frames to judge: no change */
+    assert_true(resolution_next(f, RESOLUTION_WINDOW - 1, 0.75f, BUDGET) == 0.75f);
+    /* within the band (under the budget, but the next step's pixels would
+     * not fit): no change either way */
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = 0.8f * BUDGET;
+    assert_true(resolution_next(f, RESOLUTION_WINDOW, 0.75f, BUDGET) == 0.75f);
+    /* the median decides: a few long frames (a screenshot, a reload) do not */
+    for (int i = 0; i < RESOLUTION_WINDOW; i++)
+        f[i] = i % 4 == 0 ? 0.200f : 0.8f * BUDGET;
+    assert_true(resolution_next(f, RESOLUTION_WINDOW, 0.75f, BUDGET) == 0.75f);
+    /* a fixed scale is clamped to 0.25 .. 1; 0 takes the controller's */
+    resolution_control c;
+    resolution_init(&c);
+    assert_true(resolution_scale_to_use(0.0f, &c) == 1.0f);
+    assert_true(resolution_scale_to_use(0.1f, &c) == RESOLUTION_FIXED_MIN);
+    assert_true(resolution_scale_to_use(0.5f, &c) == 0.5f);
+    int w, h;
+    resolution_size(0.75f, 1280, 720, &w, &h);
+    assert_int_equal(w, 960);
+    assert_int_equal(h, 540);
+    resolution_size(0.625f, 1280, 720, &w, &h);
+    assert_int_equal(w * 9, h * 16); /* the steps keep 16:9 */
+}
+
+/* A modelled CPU renderer: a fixed part plus pixels (the square of the
+ * scale), times noise of +-noise. */
+static float modelled_frame(float scale, float fixed_s, float pixels_s, float noise)
+{
+    return (fixed_s + pixels_s * scale * scale) * (1.0f + noise * (2.0f * (float)test_uniform() - 1.0f));
+}
+
+/* Runs the controller on the model for `frames` frames; returns the scale
+ * at the end and the changes after the first `settle` frames. */
+static float run_model(float fixed_s, float pixels_s, float noise, int frames, int settle,
+                       int *late_changes)
+{
+    resolution_control c;
+    resolution_init(&c);
+    float scale = c.scale;
+    *late_changes = 0;
+    for (int i = 0; i < frames; i++) {
+        float next = resolution_frame(&c, modelled_frame(scale, fixed_s, pixels_s, noise), BUDGET);
+        assert_true(on_grid(next));
+        if (next != scale && i >= settle)
+            (*late_changes)++;
+        scale = next;
+    }
+    return scale;
+}
+
+static void resolution_settles_under_noise(void **state)
+{
+    (void)state;
+    test_seed(7);
+    int late;
+    /* a GPU: 60 Hz frames, the scale stays 1 from the first frame */
+    float s = run_model(1.0f / 60.0f, 0.0f, 0.05f, 2000, 0, &late);
+    assert_true(s == 1.0f);
+    assert_int_equal(late, 0);
+    /* llvmpipe at 1280 x 720: 10 ms fixed, 42 ms of pixels at scale 1,
+     * +-20% noise: down to the largest step that fits (0.75: 33.6 ms is
+     * over; 0.625: 26 ms fits, 0.75's pixels from there would not), and
+     * then it stays */
+    s = run_model(0.010f, 0.042f, 0.20f, 3000, 300, &late);
+    assert_true(fabsf(s - 0.625f) < 1e-6f);
+    assert_int_equal(late, 0);
+    /* a frame bound by something else (the physics): down to the floor,
+     * and no further */
+    s = run_model(0.050f, 0.010f, 0.20f, 1000, 200, &late);
+    assert_true(s == RESOLUTION_MIN);
+    assert_int_equal(late, 0);
+    /* the load goes away: the scale comes back up to 1 */
+    resolution_control c;
+    resolution_init(&c);
+    float scale = 1.0f;
+    for (int i = 0; i < 200; i++)
+        scale = resolution_frame(&c, modelled_frame(scale, 0.010f, 0.080f, 0.1f), BUDGET);
+    assert_true(scale < 0.75f);
+    for (int i = 0; i < 400; i++)
+        scale = resolution_frame(&c, modelled_frame(scale, 0.004f, 0.012f, 0.1f), BUDGET);
+    assert_true(scale == 1.0f);
+    /* pauses and minimised windows (no frame time) change nothing */
+    assert_true(resolution_frame(&c, 0.0f, BUDGET) == 1.0f);
+    assert_true(resolution_frame(&c, NAN, BUDGET) == 1.0f);
 }
 
 /* ---- pictures (GL under Xvfb) ---- */
@@ -324,6 +453,77 @@ static void close_view(scene_view *v)
     render_destroy(v->r);
     sim_destroy(v->sim);
     window_close(v->win);
+}
+
+/* The demo window's path: the scene drawn at half the size and scaled up
+ * looks like the scene drawn at full size, and the viewport (for the HUD
+ * and the pointer) is the full size again. */
+static void scaled_scene_looks_like_the_full_size_one(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    scene_view v = open_view(&s);
+    sim_step(v.sim, 200);
+    char err[512];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    assert_non_null(o);
+    offscreen_bind(o);
+    render_draw(v.r, v.sim, W, H, 1.0);
+    size_t bytes = (size_t)W * H * 3;
+    unsigned char *full = malloc(bytes);
+    assert_non_null(full);
+    memcpy(full, offscreen_read(o), bytes);
+    offscreen_bind(o);
+    render_draw_scaled(v.r, v.sim, W, H, W / 2, H / 2, 1.0);
+    int vw, vh;
+    render_viewport(v.r, &vw, &vh);
+    assert_int_equal(vw, W);
+    assert_int_equal(vh, H);
+    const unsigned char *half = offscreen_read(o);
+    double diff = 0.0;
+    long big = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        int d = abs((int)full[i] - (int)half[i]);
+        diff += d;
+        big += d > 64;
+    }
+    diff /= (double)bytes;
+    /* the same picture, softer at the edges */
+    assert_true(diff < 6.0);
+    assert_true(big < (long)(bytes / 50));
+    /* and it is really the picture, not a blank: not all one colour */
+    long varied = 0;
+    for (size_t i = 3; i < bytes; i += 3)
+        varied += abs((int)half[i] - (int)half[0]) > 20;
+    assert_true(varied > (long)(bytes / 3 / 10));
+    free(full);
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
+/* --screenshot (and --record, --video) ignore the window's scale: a
+ * screenshot asked at 640 x 360 with render.resolution_scale = 0.5 is
+ * 640 x 360 and the picture drawn at full size. */
+static void screenshot_ignores_the_resolution_scale(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    s.render.width = 640;
+    s.render.height = 360;
+    image full = shoot(&s, 20, "fullres");
+    s.render.resolution_scale = 0.5;
+    image half = shoot(&s, 20, "halfres");
+    assert_int_equal(half.w, 640);
+    assert_int_equal(half.h, 360);
+    assert_int_equal(full.w, 640);
+    assert_int_equal(full.h, 360);
+    size_t bytes = (size_t)640 * 360 * 3;
+    double diff = 0.0;
+    for (size_t i = 0; i < bytes; i++)
+        diff += abs((int)full.px[i] - (int)half.px[i]);
+    assert_true(diff / (double)bytes < 1.0);
+    stbi_image_free(full.px);
+    stbi_image_free(half.px);
 }
 
 /* The point of dinghy p's tube centre line nearest the eye, and its
@@ -582,7 +782,7 @@ static void frames_allocate_nothing_in(dinghy_settings s)
     offscreen *o = offscreen_create(W, H, err, sizeof err);
     if (!o)
         fail_msg("offscreen_create: %s", err);
-    hud_stats hs = {60.0, 950.0, 1.05, 2, 1, 4, 2048, 3.5, 0, 1.0, 0.98, 1, 0, 4096};
+    hud_stats hs = {60.0, 950.0, 1.05, 2, 1, 4, 2048, 3.5, 0, 1.0, 0.98, 1, 0, 4096, 0, 0, 0.0, 0};
     spray_def sd = spray_def_default();
     spray_system *sp = spray_create(&sd, 7);
     assert_non_null(sp);
@@ -1039,6 +1239,10 @@ int main(void)
         cmocka_unit_test(clock_caps_slow_frames),
         cmocka_unit_test(palette_is_bright_and_not_water_coloured),
         cmocka_unit_test(hud_text_reports_state),
+        cmocka_unit_test(resolution_lowers_when_slow_and_raises_when_fast),
+        cmocka_unit_test(resolution_settles_under_noise),
+        cmocka_unit_test(scaled_scene_looks_like_the_full_size_one),
+        cmocka_unit_test(screenshot_ignores_the_resolution_scale),
         cmocka_unit_test(screenshot_has_the_requested_size),
         cmocka_unit_test(screenshot_shows_dinghies_water_and_sky),
         cmocka_unit_test(every_dinghy_shows_its_colour_from_above),

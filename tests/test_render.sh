@@ -43,8 +43,11 @@ if cmp -s "$tmp/rrec/frame_00000.png" "$tmp/rrec/frame_00002.png"; then bad "riv
 else ok "the river moves"; fi
 # On exit, one line with the HUD's numbers over the whole run.
 expect "demo ends with a summary line" 0 \
-    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)$" \
+    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)  render [0-9]+x[0-9]+ \([0-9]+%\) at the end$" \
     -- --frames 7 --width 320 --height 200 --set scene.name=pair
+# A fixed scale draws the window's scene at that fraction of its size.
+expect "demo: render.resolution_scale draws the scene smaller" 0 "  render 160x100 \(50%\) at the end$" \
+    -- --frames 5 --width 320 --height 200 --set scene.name=pair --set render.resolution_scale=0.5
 # A blow-up in the demo goes back to the last good state (here the same
 # settings, so it pauses) and the window stays open until --frames.
 expect "demo: a blow-up rolls back and the demo goes on" 0 \

@@ -1,0 +1,731 @@
+/* Skin contact between ring meshes; the law and the phases are in skin_contact.h. */
+#include "skin_contact.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K SKIN_CONTACT_PER_POINT
+/* A box spanning more cells than this per axis (a torn or exploded mesh)
+ * goes to a list every point checks, instead of into the grid. */
+#define SPAN_LIMIT 8
+/* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
+#define CELL_LIMIT 1048576
+
+typedef struct {
+    int p, q;
+    float speed;
+} ring_touch;
+
+struct skin_contact {
+    int P_cap, M, N, MN;
+    const skin_contact_params *k;
+    const skin_contact_state *s;
+    int P, nv, nt;
+
+    /* prepare: triangle boxes, the grid */
+    float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
+    double cell;         /* cell size, m */
+    size_t table;        /* buckets, a power of two */
+    int *bucket_start;   /* table + 1 */
+    int *entry;          /* triangle indices by bucket */
+    size_t entry_cap;
+    int *large;          /* triangles too big for the grid */
+    int nlarge;
+
+    /* find: each point's pairs */
+    unsigned char *npt;  /* pairs of point i */
+    int *pt_tri;         /* K per point: triangle, ascending */
+    float *pt_speed;     /* K per point: approach speed, m/s */
+
+    /* link */
+    int *cnt;            /* pairs each vertex takes part in */
+    uint64_t *by_tri;    /* (triangle << 32 | point), sorted */
+    size_t by_tri_cap;
+    int npairs;
+    int *ring_pairs;     /* [P_cap] */
+    ring_touch *touch, *touch_prev;
+    int ntouch, ntouch_prev;
+    size_t touch_cap, touch_prev_cap;
+};
+
+skin_contact_params skin_contact_params_default(double dt)
+{
+    skin_contact_params k = {.h = 0.01f, .mu = 0.6f, .beta = 0.1f, .v_out = 0.1f,
+                             .dt = (float)dt, .self_steps = 2};
+    return k;
+}
+
+double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
+{
+    return (1.0 + 0.5 * k->beta) * m / (dt * dt);
+}
+
+double skin_contact_dt_factor(const skin_contact_params *k)
+{
+    return sqrt(0.5 - 0.25 * k->beta);
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t t = 1;
+    while (t < n)
+        t *= 2;
+    return t;
+}
+
+size_t skin_contact_bytes(int P, int M, int N)
+{
+    size_t nv = (size_t)P * M * N, nt = 2 * nv;
+    return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + sizeof(int)) + (size_t)P * sizeof(int);
+}
+
+skin_contact *skin_contact_create(int P, int M, int N)
+{
+    skin_contact *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->P_cap = P, c->M = M, c->N = N, c->MN = M * N;
+    size_t nv = (size_t)P * M * N, nt = 2 * nv;
+    c->table = pow2_at_least(nt);
+    c->box = malloc(sizeof *c->box * 6 * nt);
+    c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
+    c->entry_cap = 4 * nt;
+    c->entry = malloc(sizeof *c->entry * c->entry_cap);
+    c->large = malloc(sizeof *c->large * nt);
+    c->npt = calloc(nv, 1);
+    c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
+    c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
+    c->cnt = calloc(nv, sizeof *c->cnt);
+    c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
+    if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt || !c->pt_tri
+        || !c->pt_speed || !c->cnt || !c->ring_pairs) {
+        skin_contact_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void skin_contact_free(skin_contact *c)
+{
+    if (!c)
+        return;
+    free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
+    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->cnt); free(c->by_tri);
+    free(c->ring_pairs); free(c->touch); free(c->touch_prev);
+    free(c);
+}
+
+/* ---- mesh topology ---- */
+
+/* The corners of triangle t (global vertex indices). */
+static void tri_corners(const skin_contact *c, int t, int v[3])
+{
+    int q = t >> 1, p = q / c->MN, r = q - p * c->MN, m = r / c->N, n = r - m * c->N;
+    int base = p * c->MN, m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    v[0] = base + m * c->N + n;
+    if (t & 1) {
+        v[1] = base + m1 * c->N + n1;
+        v[2] = base + m * c->N + n1;
+    } else {
+        v[1] = base + m1 * c->N + n;
+        v[2] = base + m1 * c->N + n1;
+    }
+}
+
+static int periodic_steps(int a, int b, int n)
+{
+    int d = abs(a - b);
+    return d < n - d ? d : n - d;
+}
+
+/* 1 when point i and triangle t (corners v) are in the same ring and a
+ * corner lies within self_steps grid steps of the point. */
+static int neighbours(const skin_contact *c, int i, const int v[3])
+{
+    int p = i / c->MN;
+    if (v[0] / c->MN != p)
+        return 0;
+    int r = i - p * c->MN, m = r / c->N, n = r - m * c->N, s = c->k->self_steps;
+    for (int j = 0; j < 3; j++) {
+        int rj = v[j] - p * c->MN, mj = rj / c->N, nj = rj - mj * c->N;
+        if (periodic_steps(m, mj, c->M) <= s && periodic_steps(n, nj, c->N) <= s)
+            return 1;
+    }
+    return 0;
+}
+
+/* ---- the pair ---- */
+
+/* Closest point of triangle abc to p as barycentric weights w; 1 when it
+ * lies inside the triangle (not on an edge or a corner). */
+static int closest_point(const double p[3], const double a[3], const double b[3],
+                         const double cc[3], double w[3])
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3];
+    for (int j = 0; j < 3; j++) {
+        ab[j] = b[j] - a[j], ac[j] = cc[j] - a[j];
+        ap[j] = p[j] - a[j], bp[j] = p[j] - b[j], cp[j] = p[j] - cc[j];
+    }
+#define DOT(u, v) ((u)[0] * (v)[0] + (u)[1] * (v)[1] + (u)[2] * (v)[2])
+    double d1 = DOT(ab, ap), d2 = DOT(ac, ap);
+    if (d1 <= 0 && d2 <= 0) {
+        w[0] = 1, w[1] = 0, w[2] = 0;
+        return 0;
+    }
+    double d3 = DOT(ab, bp), d4 = DOT(ac, bp);
+    if (d3 >= 0 && d4 <= d3) {
+        w[0] = 0, w[1] = 1, w[2] = 0;
+        return 0;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        double t = d1 / (d1 - d3);
+        w[0] = 1 - t, w[1] = t, w[2] = 0;
+        return 0;
+    }
+    double d5 = DOT(ab, cp), d6 = DOT(ac, cp);
+    if (d6 >= 0 && d5 <= d6) {
+        w[0] = 0, w[1] = 0, w[2] = 1;
+        return 0;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        double t = d2 / (d2 - d6);
+        w[0] = 1 - t, w[1] = 0, w[2] = t;
+        return 0;
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        w[0] = 0, w[1] = 1 - t, w[2] = t;
+        return 0;
+    }
+    double inv = 1.0 / (va + vb + vc);
+    w[1] = vb * inv, w[2] = vc * inv, w[0] = 1.0 - w[1] - w[2];
+    return 1;
+}
+
+typedef struct {
+    int v[3];      /* the triangle's corners */
+    double w[3];   /* barycentric weights of the closest point */
+    double u[3];   /* direction of the force on the point */
+    double d;      /* gap s - h, m */
+    double s;      /* signed distance from the face, m */
+    double vn;     /* relative normal velocity, m/s (< 0 closing) */
+    double vt[3];  /* relative tangential velocity, m/s */
+} pair_geo;
+
+/* The geometry of point i against triangle t from the state; 0 when the
+ * pair cannot touch (degenerate triangle, or the point beyond an edge on
+ * the inner side). The one function both sides of a pair call. */
+static int pair_geometry(const skin_contact *c, int i, int t, pair_geo *g)
+{
+    const skin_contact_state *s = c->s;
+    tri_corners(c, t, g->v);
+    double p[3] = {s->x[i], s->y[i], s->z[i]}, x[3][3];
+    for (int j = 0; j < 3; j++)
+        x[j][0] = s->x[g->v[j]], x[j][1] = s->y[g->v[j]], x[j][2] = s->z[g->v[j]];
+    double e1[3], e2[3], nrm[3];
+    for (int j = 0; j < 3; j++)
+        e1[j] = x[1][j] - x[0][j], e2[j] = x[2][j] - x[0][j];
+    nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double nn = sqrt(DOT(nrm, nrm));
+    if (!(nn > 0.0))
+        return 0;
+    int inside = closest_point(p, x[0], x[1], x[2], g->w);
+    double dp[3];
+    for (int j = 0; j < 3; j++)
+        dp[j] = p[j] - (g->w[0] * x[0][j] + g->w[1] * x[1][j] + g->w[2] * x[2][j]);
+    double side = DOT(dp, nrm) / nn;
+    if (inside) {
+        for (int j = 0; j < 3; j++)
+            g->u[j] = nrm[j] / nn;
+        g->s = side;
+    } else {
+        double dist = sqrt(DOT(dp, dp));
+        if (!(side > 0.0) || !(dist > 0.0))
+            return 0;
+        for (int j = 0; j < 3; j++)
+            g->u[j] = dp[j] / dist;
+        g->s = dist;
+    }
+    g->d = g->s - c->k->h;
+    const int *v = g->v;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    g->vn = DOT(vr, g->u);
+    for (int j = 0; j < 3; j++)
+        g->vt[j] = vr[j] - g->vn * g->u[j];
+    return 1;
+}
+
+/* Whether a pair's geometry makes a contact this substep: in the band (and
+ * not deeper than h behind the face), or closing fast enough to reach it. */
+static int pair_active(const skin_contact *c, const pair_geo *g)
+{
+    double reach = g->vn < 0 ? -g->vn * c->k->dt : 0.0;
+    return g->s >= -c->k->h && g->d <= reach;
+}
+
+/* The force (N) on point i from triangle t, F[3]; the corners get -w F.
+ * Needs the counts of link. */
+static void pair_force(const skin_contact *c, int i, int t, double F[3], double w[3])
+{
+    pair_geo g;
+    F[0] = F[1] = F[2] = 0.0;
+    w[0] = w[1] = w[2] = 0.0;
+    if (!pair_geometry(c, i, t, &g))
+        return;
+    memcpy(w, g.w, sizeof g.w);
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int MN = c->MN;
+    double mp = s->mass[i / MN], mt = s->mass[g.v[0] / MN];
+    double inv = c->cnt[i] / mp;
+    for (int j = 0; j < 3; j++)
+        inv += g.w[j] * g.w[j] * c->cnt[g.v[j]] / mt;
+    double meff = 1.0 / inv, dt = k->dt, target;
+    if (g.d > 0)
+        target = -g.d / dt;
+    else {
+        target = k->beta * -g.d / dt;
+        if (target > k->v_out)
+            target = k->v_out;
+    }
+    double jn = meff * (target - g.vn);
+    if (!(jn > 0.0))
+        return;
+    double vt = sqrt(DOT(g.vt, g.vt)), jt = 0.0;
+    if (vt > 0.0) {
+        jt = meff * vt;
+        if (jt > k->mu * jn)
+            jt = k->mu * jn;
+        jt /= vt;
+    }
+    for (int j = 0; j < 3; j++)
+        F[j] = (jn * g.u[j] - jt * g.vt[j]) / dt;
+}
+
+/* ---- phase 1: the grid of triangles ---- */
+
+static int cell_of(double x, double cell)
+{
+    double q = floor(x / cell);
+    if (!(q > -CELL_LIMIT))
+        return -CELL_LIMIT;
+    if (q > CELL_LIMIT)
+        return CELL_LIMIT;
+    return (int)q;
+}
+
+static unsigned bucket_of(const skin_contact *c, int i, int j, int l)
+{
+    uint32_t h = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^ (uint32_t)l * 83492791u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return h & (uint32_t)(c->table - 1);
+}
+
+static void box_cells(const skin_contact *c, const float *lo, const float *hi, int a[3], int b[3])
+{
+    for (int j = 0; j < 3; j++)
+        a[j] = cell_of(lo[j], c->cell), b[j] = cell_of(hi[j], c->cell);
+}
+
+static int too_wide(const int a[3], const int b[3])
+{
+    return b[0] - a[0] >= SPAN_LIMIT || b[1] - a[1] >= SPAN_LIMIT || b[2] - a[2] >= SPAN_LIMIT;
+}
+
+/* Calls each distinct bucket of triangle t's cells once (fill = 0: count,
+ * 1: place), in cell order. */
+static void bin_triangle(skin_contact *c, int t, int fill)
+{
+    int a[3], b[3];
+    unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
+    int ns = 0;
+    box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
+    for (int i = a[0]; i <= b[0]; i++)
+        for (int j = a[1]; j <= b[1]; j++)
+            for (int l = a[2]; l <= b[2]; l++) {
+                unsigned h = bucket_of(c, i, j, l);
+                int dup = 0;
+                for (int r = 0; r < ns && !dup; r++)
+                    dup = seen[r] == h;
+                if (dup)
+                    continue;
+                seen[ns++] = h;
+                if (fill)
+                    c->entry[c->bucket_start[h + 1]++] = t;
+                else
+                    c->bucket_start[h + 1]++;
+            }
+}
+
+int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    c->k = k, c->s = s;
+    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    double ext = 0.0;
+    for (int t = 0; t < c->nt; t++) {
+        int v[3];
+        tri_corners(c, t, v);
+        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
+        for (int j = 0; j < 3; j++) {
+            float sp = sqrtf(s->vx[v[j]] * s->vx[v[j]] + s->vy[v[j]] * s->vy[v[j]]
+                             + s->vz[v[j]] * s->vz[v[j]]);
+            vmax = sp > vmax ? sp : vmax;
+        }
+        float grow = k->h + vmax * k->dt;
+        bx[0] = fminf(fminf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) - grow;
+        bx[1] = fminf(fminf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) - grow;
+        bx[2] = fminf(fminf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) - grow;
+        bx[3] = fmaxf(fmaxf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) + grow;
+        bx[4] = fmaxf(fmaxf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) + grow;
+        bx[5] = fmaxf(fmaxf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) + grow;
+        double e = fmax(fmax(bx[3] - bx[0], bx[4] - bx[1]), bx[5] - bx[2]);
+        if (e < 1e3) /* a runaway triangle does not set the cell size */
+            ext += e;
+    }
+    /* Cells about 1.5 mean boxes wide: a box spans about 3 cells, a point 1. */
+    c->cell = c->nt > 0 ? 1.5 * ext / c->nt : 1.0;
+    if (!(c->cell > 4.0 * k->h))
+        c->cell = 4.0 * k->h;
+
+    memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->table + 1));
+    c->nlarge = 0;
+    for (int t = 0; t < c->nt; t++) {
+        int a[3], b[3];
+        box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
+        if (too_wide(a, b))
+            c->large[c->nlarge++] = t;
+        else
+            bin_triangle(c, t, 0);
+    }
+    /* bucket_start[h + 1] holds bucket h's count: prefix sums, then fill
+     * advances each bucket's start to its end; one shift back restores. */
+    for (size_t h = 0; h < c->table; h++)
+        c->bucket_start[h + 1] += c->bucket_start[h];
+    size_t total = (size_t)c->bucket_start[c->table];
+    if (total > c->entry_cap) {
+        int *e = realloc(c->entry, sizeof *e * total * 2);
+        if (!e)
+            return -1;
+        c->entry = e, c->entry_cap = total * 2;
+    }
+    for (size_t h = c->table; h > 0; h--)
+        c->bucket_start[h] = c->bucket_start[h - 1];
+    c->bucket_start[0] = 0;
+    /* Now bucket_start[h + 1] is bucket h's start; placing advances it to
+     * the end, which is bucket h + 1's start: the array comes out right. */
+    int l = 0;
+    for (int t = 0; t < c->nt; t++) {
+        if (l < c->nlarge && c->large[l] == t) {
+            l++;
+            continue;
+        }
+        bin_triangle(c, t, 1);
+    }
+    return 0;
+}
+
+/* ---- phase 2: each point's pairs ---- */
+
+/* Inserts (t, d, speed) into point i's list kept by ascending d (ties by
+ * triangle), dropping the farthest beyond K. */
+static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double d, float speed)
+{
+    int j = *n;
+    if (j == K) {
+        if (d > dist[K - 1] || (d == dist[K - 1] && t > tri[K - 1]))
+            return;
+        j = K - 1;
+    } else
+        (*n)++;
+    while (j > 0 && (dist[j - 1] > d || (dist[j - 1] == d && tri[j - 1] > t))) {
+        dist[j] = dist[j - 1], tri[j] = tri[j - 1], spd[j] = spd[j - 1];
+        j--;
+    }
+    dist[j] = d, tri[j] = t, spd[j] = speed;
+}
+
+static void consider(const skin_contact *c, int i, int t, const float lo[3], const float hi[3],
+                     int *tri, float *spd, double *dist, int *n)
+{
+    const float *bx = c->box + 6 * (size_t)t;
+    if (lo[0] > bx[3] || hi[0] < bx[0] || lo[1] > bx[4] || hi[1] < bx[1] || lo[2] > bx[5]
+        || hi[2] < bx[2])
+        return;
+    pair_geo g;
+    tri_corners(c, t, g.v);
+    if (g.v[0] == i || g.v[1] == i || g.v[2] == i || neighbours(c, i, g.v))
+        return;
+    if (!pair_geometry(c, i, t, &g) || !pair_active(c, &g))
+        return;
+    keep_pair(tri, spd, dist, n, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
+}
+
+void skin_contact_find(skin_contact *c, int v0, int v1)
+{
+    const skin_contact_state *s = c->s;
+    float dt = c->k->dt;
+    for (int i = v0; i < v1; i++) {
+        int tri[K], n = 0;
+        float spd[K];
+        double dist[K];
+        float sp = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
+        float lo[3] = {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp};
+        float hi[3] = {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp};
+        int a[3], b[3];
+        box_cells(c, lo, hi, a, b);
+        if (too_wide(a, b)) /* a runaway point: against every triangle */
+            for (int t = 0; t < c->nt; t++)
+                consider(c, i, t, lo, hi, tri, spd, dist, &n);
+        else {
+            for (int x = a[0]; x <= b[0]; x++)
+                for (int y = a[1]; y <= b[1]; y++)
+                    for (int z = a[2]; z <= b[2]; z++) {
+                        unsigned h = bucket_of(c, x, y, z);
+                        for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++) {
+                            int t = c->entry[e];
+                            /* Once per triangle: in the first cell the two
+                             * boxes share (and not from a hash collision). */
+                            int ta[3], tb[3];
+                            box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3,
+                                      ta, tb);
+                            if (x != (ta[0] > a[0] ? ta[0] : a[0])
+                                || y != (ta[1] > a[1] ? ta[1] : a[1])
+                                || z != (ta[2] > a[2] ? ta[2] : a[2]))
+                                continue;
+                            consider(c, i, t, lo, hi, tri, spd, dist, &n);
+                        }
+                    }
+            for (int l = 0; l < c->nlarge; l++)
+                consider(c, i, c->large[l], lo, hi, tri, spd, dist, &n);
+        }
+        /* Stored by triangle index: the gather's order. */
+        for (int j = 1; j < n; j++)
+            for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
+                int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
+                float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
+            }
+        c->npt[i] = (unsigned char)n;
+        memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)n);
+        memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)n);
+    }
+}
+
+/* ---- phase 3: counts, pairs by triangle, ring pairs ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_touch(const void *a, const void *b)
+{
+    const ring_touch *x = a, *y = b;
+    if (x->p != y->p)
+        return (x->p > y->p) - (x->p < y->p);
+    return (x->q > y->q) - (x->q < y->q);
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = need * 2 > 64 ? need * 2 : 64;
+    void *q = realloc(*arr, n * size);
+    if (!q)
+        return -1;
+    *arr = q, *cap = n;
+    return 0;
+}
+
+int skin_contact_link(skin_contact *c)
+{
+    /* The previous link's touching ring pairs become the old ones. */
+    ring_touch *tp = c->touch_prev;
+    size_t tcap = c->touch_prev_cap;
+    c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
+    c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
+
+    memset(c->cnt, 0, sizeof *c->cnt * (size_t)c->nv);
+    memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
+    size_t np = 0;
+    for (int i = 0; i < c->nv; i++)
+        np += c->npt[i];
+    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri))
+        return -1;
+    size_t e = 0;
+    for (int i = 0; i < c->nv; i++) {
+        int n = c->npt[i];
+        if (!n)
+            continue;
+        int pi = i / c->MN;
+        for (int j = 0; j < n; j++) {
+            int t = c->pt_tri[(size_t)K * i + j], v[3];
+            tri_corners(c, t, v);
+            c->cnt[i]++;
+            c->cnt[v[0]]++, c->cnt[v[1]]++, c->cnt[v[2]]++;
+            c->by_tri[e++] = (uint64_t)t << 32 | (uint32_t)i;
+            int pt = v[0] / c->MN;
+            c->ring_pairs[pi]++;
+            if (pt != pi) {
+                c->ring_pairs[pt]++;
+                if (grow((void **)&c->touch, &c->touch_cap, (size_t)c->ntouch + 1,
+                         sizeof *c->touch))
+                    return -1;
+                ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi,
+                                c->pt_speed[(size_t)K * i + j]};
+                c->touch[c->ntouch++] = r;
+            }
+        }
+    }
+    c->npairs = (int)np;
+    qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
+    /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
+    qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
+    int u = 0;
+    for (int j = 0; j < c->ntouch; j++) {
+        if (u > 0 && c->touch[u - 1].p == c->touch[j].p && c->touch[u - 1].q == c->touch[j].q) {
+            if (c->touch[j].speed > c->touch[u - 1].speed)
+                c->touch[u - 1].speed = c->touch[j].speed;
+        } else
+            c->touch[u++] = c->touch[j];
+    }
+    c->ntouch = u;
+    return 0;
+}
+
+int skin_contact_ring_pairs(const skin_contact *c, int p) { return c->ring_pairs[p]; }
+int skin_contact_pairs(const skin_contact *c) { return c->npairs; }
+
+int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
+{
+    int n = 0, j = 0;
+    for (int i = 0; i < c->ntouch; i++) {
+        const ring_touch *r = &c->touch[i];
+        while (j < c->ntouch_prev && cmp_touch(&c->touch_prev[j], r) < 0)
+            j++;
+        if (j < c->ntouch_prev && cmp_touch(&c->touch_prev[j], r) == 0)
+            continue;
+        if (n < cap) {
+            skin_contact_start st = {r->p, r->q, r->speed};
+            out[n] = st;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* ---- phase 4: the gather ---- */
+
+/* First index in the sorted pairs with triangle >= t. */
+static size_t first_of(const skin_contact *c, int t)
+{
+    uint64_t key = (uint64_t)t << 32;
+    size_t lo = 0, hi = (size_t)c->npairs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->by_tri[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+void skin_contact_gather(const skin_contact *c, int v0, int v1, float *fx, float *fy, float *fz)
+{
+    for (int i = v0; i < v1; i++) {
+        double f[3] = {0, 0, 0}, F[3], w[3];
+        if (c->cnt[i] > 0) {
+            /* As a point, its pairs by triangle index. */
+            for (int j = 0; j < c->npt[i]; j++) {
+                pair_force(c, i, c->pt_tri[(size_t)K * i + j], F, w);
+                f[0] += F[0], f[1] += F[1], f[2] += F[2];
+            }
+            /* As a corner of its six triangles, in a fixed order; each
+             * triangle's pairs by point index. */
+            int p = i / c->MN, r = i - p * c->MN, m = r / c->N, n = r - m * c->N;
+            int mm = m == 0 ? c->M - 1 : m - 1, nm = n == 0 ? c->N - 1 : n - 1;
+            int base = 2 * p * c->MN;
+            const int tris[6] = {base + 2 * (m * c->N + n), base + 2 * (m * c->N + n) + 1,
+                                 base + 2 * (mm * c->N + n), base + 2 * (mm * c->N + nm),
+                                 base + 2 * (mm * c->N + nm) + 1, base + 2 * (m * c->N + nm) + 1};
+            const int corner[6] = {0, 0, 1, 2, 1, 2};
+            for (int k = 0; k < 6; k++) {
+                uint64_t top = (uint64_t)(tris[k] + 1) << 32;
+                for (size_t e = first_of(c, tris[k]); e < (size_t)c->npairs && c->by_tri[e] < top;
+                     e++) {
+                    pair_force(c, (int)(uint32_t)c->by_tri[e], tris[k], F, w);
+                    double wk = w[corner[k]];
+                    f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
+                }
+            }
+        }
+        fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];
+    }
+}
+
+int skin_contact_forces(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
+                        float *fx, float *fy, float *fz)
+{
+    if (skin_contact_prepare(c, k, s))
+        return -1;
+    skin_contact_find(c, 0, s->P * c->MN);
+    if (skin_contact_link(c))
+        return -1;
+    skin_contact_gather(c, 0, s->P * c->MN, fx, fy, fz);
+    return 0;
+}
+
+double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
+                               const float *fz)
+{
+    double sum = 0.0;
+    for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+        sum += sqrt((double)fx[i] * fx[i] + (double)fy[i] * fy[i] + (double)fz[i] * fz[i]);
+    return sum;
+}
+
+/* ---- the winding number ---- */
+
+/* Signed solid angle of triangle abc seen from the origin (the a, b, c
+ * relative to the point), steradians. */
+static double solid_angle(const double a[3], const double b[3], const double cc[3])
+{
+    double la = sqrt(DOT(a, a)), lb = sqrt(DOT(b, b)), lc = sqrt(DOT(cc, cc));
+    double bxc[3] = {b[1] * cc[2] - b[2] * cc[1], b[2] * cc[0] - b[0] * cc[2],
+                     b[0] * cc[1] - b[1] * cc[0]};
+    double num = DOT(a, bxc);
+    double den = la * lb * lc + DOT(a, b) * lc + DOT(a, cc) * lb + DOT(b, cc) * la;
+    return 2.0 * atan2(num, den);
+}
+
+double mesh_winding_number(int M, int N, const float *x, const float *y, const float *z,
+                           const double pt[3])
+{
+    double sum = 0.0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            int m1 = (m + 1) % M, n1 = (n + 1) % N;
+            int q[4] = {m * N + n, m1 * N + n, m1 * N + n1, m * N + n1};
+            double r[4][3];
+            for (int j = 0; j < 4; j++)
+                r[j][0] = x[q[j]] - pt[0], r[j][1] = y[q[j]] - pt[1], r[j][2] = z[q[j]] - pt[2];
+            sum += solid_angle(r[0], r[1], r[2]) + solid_angle(r[0], r[2], r[3]);
+        }
+    return sum / (4.0 * 3.14159265358979323846);
+}

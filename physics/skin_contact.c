@@ -40,10 +40,14 @@ struct skin_contact {
     float *pt_speed;     /* K per point: approach speed, m/s */
 
     /* link */
-    int *cnt;            /* pairs each vertex takes part in */
+    float *share;        /* each vertex's weight in this substep's pairs: 1 per pair
+                            as the point, w per pair as a corner */
     uint64_t *by_tri;    /* (triangle << 32 | point), sorted */
     size_t by_tri_cap;
     int npairs;
+    int *pair_base;      /* first pair id of each point */
+    float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
+    size_t acc_cap;
     int *ring_pairs;     /* [P_cap] */
     ring_touch *touch, *touch_prev;
     int ntouch, ntouch_prev;
@@ -98,10 +102,11 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
-    c->cnt = calloc(nv, sizeof *c->cnt);
+    c->share = calloc(nv, sizeof *c->share);
+    c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt || !c->pt_tri
-        || !c->pt_speed || !c->cnt || !c->ring_pairs) {
+        || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -113,7 +118,7 @@ void skin_contact_free(skin_contact *c)
     if (!c)
         return;
     free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
-    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->cnt); free(c->by_tri);
+    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c);
 }
@@ -275,9 +280,13 @@ static int pair_active(const skin_contact *c, const pair_geo *g)
     return g->s >= -c->k->h && g->d <= reach;
 }
 
-/* The force (N) on point i from triangle t, F[3]; the corners get -w F.
- * Needs the counts of link. */
-static void pair_force(const skin_contact *c, int i, int t, double F[3], double w[3])
+/* The force (N) of one iteration on point i from triangle t, pair id
+ * `pair`, F[3] (the corners get -w F); with `save`, the pair's new
+ * accumulated impulses are written for the next iteration (only the point's
+ * owner saves). Needs link's shares; reads the accumulators of iteration
+ * `iter`. The same bits for both sides of the pair. */
+static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, int save,
+                       double F[3], double w[3])
 {
     pair_geo g;
     F[0] = F[1] = F[2] = 0.0;
@@ -289,9 +298,11 @@ static void pair_force(const skin_contact *c, int i, int t, double F[3], double 
     const skin_contact_params *k = c->k;
     int MN = c->MN;
     double mp = s->mass[i / MN], mt = s->mass[g.v[0] / MN];
-    double inv = c->cnt[i] / mp;
+    /* Diagonally dominant (Gershgorin) split of the masses: one Jacobi
+     * iteration never overshoots, whatever the pairs around. */
+    double inv = c->share[i] / mp;
     for (int j = 0; j < 3; j++)
-        inv += g.w[j] * g.w[j] * c->cnt[g.v[j]] / mt;
+        inv += g.w[j] * c->share[g.v[j]] / mt;
     double meff = 1.0 / inv, dt = k->dt, target;
     if (g.d > 0)
         target = -g.d / dt;
@@ -300,18 +311,29 @@ static void pair_force(const skin_contact *c, int i, int t, double F[3], double 
         if (target > k->v_out)
             target = k->v_out;
     }
-    double jn = meff * (target - g.vn);
+    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
+    /* Accumulated normal impulse stays >= 0; accumulated friction within
+     * mu times it (sequential impulses, Jacobi order). */
+    double jn_old = old[0], jn = jn_old + meff * (target - g.vn);
     if (!(jn > 0.0))
-        return;
-    double vt = sqrt(DOT(g.vt, g.vt)), jt = 0.0;
-    if (vt > 0.0) {
-        jt = meff * vt;
-        if (jt > k->mu * jn)
-            jt = k->mu * jn;
-        jt /= vt;
-    }
+        jn = 0.0;
+    double jt[3], lim = k->mu * jn;
     for (int j = 0; j < 3; j++)
-        F[j] = (jn * g.u[j] - jt * g.vt[j]) / dt;
+        jt[j] = old[1 + j] - meff * g.vt[j];
+    double jtl = sqrt(DOT(jt, jt));
+    if (jtl > lim) {
+        double sc = lim / jtl;
+        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
+    }
+    /* The new accumulators rounded to float, as they are stored; through
+     * volatile because gcc 12 -O3 (SLP) was seen to drop the rounding in
+     * some inlined copies and not others, which broke the both-sides bits. */
+    volatile float r[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
+    const float nj[4] = {r[0], r[1], r[2], r[3]};
+    if (save)
+        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
+    for (int j = 0; j < 3; j++)
+        F[j] = (((double)nj[0] - jn_old) * g.u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
 }
 
 /* ---- phase 1: the grid of triangles ---- */
@@ -560,24 +582,40 @@ int skin_contact_link(skin_contact *c)
     c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
     c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
 
-    memset(c->cnt, 0, sizeof *c->cnt * (size_t)c->nv);
+    memset(c->share, 0, sizeof *c->share * (size_t)c->nv);
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     size_t np = 0;
     for (int i = 0; i < c->nv; i++)
         np += c->npt[i];
     if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri))
         return -1;
+    if (np > c->acc_cap) {
+        for (int b = 0; b < 2; b++) {
+            float *q = realloc(c->acc[b], sizeof *q * 4 * np * 2);
+            if (!q)
+                return -1;
+            c->acc[b] = q;
+        }
+        c->acc_cap = np * 2;
+    }
+    if (np > 0)
+        memset(c->acc[0], 0, sizeof(float) * 4 * np);
     size_t e = 0;
     for (int i = 0; i < c->nv; i++) {
         int n = c->npt[i];
+        c->pair_base[i] = (int)e;
         if (!n)
             continue;
         int pi = i / c->MN;
         for (int j = 0; j < n; j++) {
-            int t = c->pt_tri[(size_t)K * i + j], v[3];
-            tri_corners(c, t, v);
-            c->cnt[i]++;
-            c->cnt[v[0]]++, c->cnt[v[1]]++, c->cnt[v[2]]++;
+            int t = c->pt_tri[(size_t)K * i + j], *v;
+            pair_geo g;
+            if (!pair_geometry(c, i, t, &g)) /* cannot happen: find saw it */
+                g.w[0] = g.w[1] = g.w[2] = 0.0;
+            v = g.v;
+            c->share[i] += 1.0f;
+            for (int k = 0; k < 3; k++)
+                c->share[v[k]] += (float)g.w[k];
             c->by_tri[e++] = (uint64_t)t << 32 | (uint32_t)i;
             int pt = v[0] / c->MN;
             c->ring_pairs[pi]++;
@@ -646,14 +684,25 @@ static size_t first_of(const skin_contact *c, int t)
     return lo;
 }
 
-void skin_contact_gather(const skin_contact *c, int v0, int v1, float *fx, float *fy, float *fz)
+/* Pair id of point i against triangle t (in i's list). */
+static int pair_id(const skin_contact *c, int i, int t)
+{
+    const int *tri = c->pt_tri + (size_t)K * i;
+    int j = 0;
+    while (j < c->npt[i] - 1 && tri[j] != t)
+        j++;
+    return c->pair_base[i] + j;
+}
+
+void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
+                         float *fz)
 {
     for (int i = v0; i < v1; i++) {
         double f[3] = {0, 0, 0}, F[3], w[3];
-        if (c->cnt[i] > 0) {
+        if (c->share[i] > 0.0f) {
             /* As a point, its pairs by triangle index. */
             for (int j = 0; j < c->npt[i]; j++) {
-                pair_force(c, i, c->pt_tri[(size_t)K * i + j], F, w);
+                pair_force(c, iter, i, c->pt_tri[(size_t)K * i + j], c->pair_base[i] + j, 1, F, w);
                 f[0] += F[0], f[1] += F[1], f[2] += F[2];
             }
             /* As a corner of its six triangles, in a fixed order; each
@@ -669,7 +718,8 @@ void skin_contact_gather(const skin_contact *c, int v0, int v1, float *fx, float
                 uint64_t top = (uint64_t)(tris[k] + 1) << 32;
                 for (size_t e = first_of(c, tris[k]); e < (size_t)c->npairs && c->by_tri[e] < top;
                      e++) {
-                    pair_force(c, (int)(uint32_t)c->by_tri[e], tris[k], F, w);
+                    int pt = (int)(uint32_t)c->by_tri[e];
+                    pair_force(c, iter, pt, tris[k], pair_id(c, pt, tris[k]), 0, F, w);
                     double wk = w[corner[k]];
                     f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
                 }
@@ -687,7 +737,35 @@ int skin_contact_forces(skin_contact *c, const skin_contact_params *k, const ski
     skin_contact_find(c, 0, s->P * c->MN);
     if (skin_contact_link(c))
         return -1;
-    skin_contact_gather(c, 0, s->P * c->MN, fx, fy, fz);
+    skin_contact_gather(c, 0, 0, s->P * c->MN, fx, fy, fz);
+    return 0;
+}
+
+int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
+                       int iters, float *vx, float *vy, float *vz, float *fx, float *fy, float *fz)
+{
+    int nv = s->P * c->MN;
+    float *f = malloc(sizeof *f * 3 * (size_t)nv);
+    if (!f || skin_contact_prepare(c, k, s)) {
+        free(f);
+        return -1;
+    }
+    skin_contact_find(c, 0, nv);
+    if (skin_contact_link(c)) {
+        free(f);
+        return -1;
+    }
+    memset(fx, 0, sizeof *fx * (size_t)nv), memset(fy, 0, sizeof *fy * (size_t)nv);
+    memset(fz, 0, sizeof *fz * (size_t)nv);
+    for (int it = 0; it < iters; it++) {
+        skin_contact_gather(c, it, 0, nv, f, f + nv, f + 2 * nv);
+        for (int i = 0; i < nv; i++) {
+            float im = k->dt / s->mass[i / c->MN];
+            vx[i] += f[i] * im, vy[i] += f[nv + i] * im, vz[i] += f[2 * nv + i] * im;
+            fx[i] += f[i], fy[i] += f[nv + i], fz[i] += f[2 * nv + i];
+        }
+    }
+    free(f);
     return 0;
 }
 

@@ -134,13 +134,23 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
 void skin_contact_find(skin_contact *c, int v0, int v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */
 int skin_contact_link(skin_contact *c);
-/* Phase 4, any split: the total contact force on vertices v0 .. v1-1, N,
- * written (not added) to fx[v], fy[v], fz[v] (global indices). */
-void skin_contact_gather(const skin_contact *c, int v0, int v1, float *fx, float *fy, float *fz);
+/* Phase 4, iteration iter (0, 1, ...), any split: the contact force of
+ * this iteration on vertices v0 .. v1-1, N, written (not added) to fx[v],
+ * fy[v], fz[v] (global indices). Between iterations (barriers both sides)
+ * the caller adds f dt / m to the state's velocities; the force of the
+ * substep is the sum over the iterations. */
+void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
+                         float *fz);
 
-/* All four phases on the calling thread. 0, or -1 when out of memory. */
+/* All four phases on the calling thread, one iteration, velocities
+ * untouched: the force of the first iteration. 0, or -1 when out of memory. */
 int skin_contact_forces(skin_contact *c, const skin_contact_params *k,
                         const skin_contact_state *s, float *fx, float *fy, float *fz);
+/* All four phases and `iters` iterations on the calling thread, adding each
+ * iteration's f dt / m to vx, vy, vz (the arrays s reads); the substep's
+ * total force into fx, fy, fz. 0, or -1 when out of memory. */
+int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
+                       int iters, float *vx, float *vy, float *vz, float *fx, float *fy, float *fz);
 
 /* After link: the contact pairs ring p takes part in (a self-contact
  * counts once), and the number of pairs in all. */

@@ -18,6 +18,9 @@
 #include "support.h"
 
 static const double PI = 3.14159265358979323846;
+/* Jacobi iterations of the contact per substep in the dynamic tests. */
+static int ITERS = 4;
+static double KS = 2000.0;
 
 #define assert_close(a, b, tol)                                                             \
     do {                                                                                    \
@@ -126,12 +129,19 @@ static void test_equal_and_opposite(void **state)
     rot_y(0.35, rot);
     double cB[3] = {2 * (R + r) + 0.004, 0.013, 0.0};
     place_ring(&w, 1, R, r, 2.0, rot, cB, zero);
-    /* Move B so its closest vertex is 4 mm from A's outermost skin. */
-    double xmin = 1e9;
-    for (int i = w.M * w.N; i < w.nv; i++)
-        xmin = fmin(xmin, w.x[i]);
-    for (int i = w.M * w.N; i < w.nv; i++)
-        w.x[i] += (float)((R + r) + 0.004 - xmin);
+    /* Move B along x until its closest vertex is 4 mm from A's skin (the
+     * exact torus distance; A's flat facets are nearer, by at most r (1 -
+     * cos(pi / N)) ~ 1 cm here, so pairs remain in the band). */
+    w.k.h = 0.03f; /* a thick band: the gap to A's facets is up to 2.6 cm */
+    for (int it = 0; it < 20; it++) {
+        double dmin = 1e9;
+        for (int i = w.M * w.N; i < w.nv; i++) {
+            double rho = sqrt((double)w.x[i] * w.x[i] + (double)w.y[i] * w.y[i]) - R;
+            dmin = fmin(dmin, sqrt(rho * rho + (double)w.z[i] * w.z[i]) - r);
+        }
+        for (int i = w.M * w.N; i < w.nv; i++)
+            w.x[i] += (float)(0.004 - dmin);
+    }
     forces(&w);
     double F[3], T[3], fmax;
     resultant(&w, F, T, &fmax);
@@ -288,11 +298,11 @@ static double worst_winding(const world *w)
 
 /* Fires ring A at ring B (at rest) at `speed` m/s, head-on, tube against
  * tube; returns nothing, fails on a broken law. */
-static void collide(double speed, int steps, int tilt)
+static void collide(double speed, int steps, int tilt, int M, int N)
 {
     world w;
-    const double dt = 1e-3, R = 0.4, r = 0.15, ks = 800.0, cs = 0.2;
-    world_init(&w, 2, 16, 8, dt);
+    const double dt = 1e-3, R = 0.4, r = 0.15, ks = KS, cs = 0.2;
+    world_init(&w, 2, M, N, dt);
     double zero[3] = {0, 0, 0}, rot[3][3], vA[3] = {speed, 0, 0};
     rot_y(tilt ? 0.6 : 0.0, rot);
     double cA[3] = {-(R + r) - 0.03, 0.05, tilt ? 0.02 : 0.0};
@@ -314,19 +324,22 @@ static void collide(double speed, int steps, int tilt)
 
     double P0[3], L0[3], ke0, pe = 0.0;
     momentum(&w, P0, L0, &ke0);
-    double e_prev = ke0, worst = 0.0, dP = 0.0, dL = 0.0, max_e_rise = 0.0;
+    double e_prev = ke0, worst = 0.0, dP = 0.0, dL = 0.0, max_e_rise = 0.0, e_max = ke0;
+    double max_contact_rise = -1e300, contact_loss = 0.0;
     int touched = 0, pairs_max = 0;
     for (int s = 0; s < steps; s++) {
-        forces(&w);
-        pairs_max = skin_contact_pairs(w.c) > pairs_max ? skin_contact_pairs(w.c) : pairs_max;
-        touched |= skin_contact_pairs(w.c) > 0;
+        /* The springs first: predicted velocities v* = v + dt F / m, the
+         * contact then corrects v*, and x' = x + dt v' (see skin_contact.h). */
+        memset(w.fx, 0, sizeof(float) * w.nv), memset(w.fy, 0, sizeof(float) * w.nv);
+        memset(w.fz, 0, sizeof(float) * w.nv);
         pe = spring_forces(&w, sp, ns, ks, cs);
-        /* Energy of the state the forces were computed from. */
+        /* Energy of the state the step starts from. */
         double P[3], L[3], ke;
         momentum(&w, P, L, &ke);
         double e = ke + pe;
         if (s > 0 && e - e_prev > max_e_rise)
             max_e_rise = e - e_prev;
+        e_max = fmax(e_max, e);
         e_prev = e;
         for (int j = 0; j < 3; j++) {
             dP = fmax(dP, fabs(P[j] - P0[j]));
@@ -335,10 +348,53 @@ static void collide(double speed, int steps, int tilt)
         for (int i = 0; i < w.nv; i++) {
             float im = w.k.dt / w.mass[i / MN];
             w.vx[i] += w.fx[i] * im, w.vy[i] += w.fy[i] * im, w.vz[i] += w.fz[i] * im;
+        }
+        double Pc[3], Lc[3], ke_pred, ke_after;
+        momentum(&w, Pc, Lc, &ke_pred);
+        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+                                            w.fz), 0);
+        momentum(&w, Pc, Lc, &ke_after);
+        /* What the contact did to the kinetic energy this step. */
+        if (ke_after - ke_pred > max_contact_rise)
+            max_contact_rise = ke_after - ke_pred;
+        contact_loss += ke_pred - ke_after;
+        pairs_max = skin_contact_pairs(w.c) > pairs_max ? skin_contact_pairs(w.c) : pairs_max;
+        touched |= skin_contact_pairs(w.c) > 0;
+        for (int i = 0; i < w.nv; i++) {
             w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
         }
-        if (s % (test_quick() ? 10 : 2) == 0 || s == steps - 1)
-            worst = fmax(worst, worst_winding(&w));
+        if (s % (test_quick() ? 10 : 2) == 0 || s == steps - 1) {
+            double wn = worst_winding(&w);
+            if (wn > 0.5 && worst <= 0.5) {
+                print_message("      a vertex inside the other ring at step %d (winding %.3g)\n", s, wn);
+                for (int i = 0; i < (getenv("VERB") ? w.nv : 0); i++) {
+                    int p = i / MN, q = 1 - p;
+                    double pt[3] = {w.x[i], w.y[i], w.z[i]};
+                    double wi = mesh_winding_number(w.M, w.N, w.x + q * MN, w.y + q * MN, w.z + q * MN, pt);
+                    if (fabs(wi) > 0.5)
+                        for (int t = 0; t < 2 * MN; t++) {
+                            int qd = t / 2, m = qd / w.N, n = qd % w.N, m1 = (m + 1) % w.M, n1 = (n + 1) % w.N;
+                            int vv[3] = {m * w.N + n, t & 1 ? m1 * w.N + n1 : m1 * w.N + n, t & 1 ? m * w.N + n1 : m1 * w.N + n1};
+                            double X[3][3];
+                            for (int j = 0; j < 3; j++)
+                                X[j][0] = w.x[q * MN + vv[j]] - pt[0], X[j][1] = w.y[q * MN + vv[j]] - pt[1], X[j][2] = w.z[q * MN + vv[j]] - pt[2];
+                            double e1[3], e2[3], nr[3];
+                            for (int j = 0; j < 3; j++) e1[j] = X[1][j] - X[0][j], e2[j] = X[2][j] - X[0][j];
+                            nr[0] = e1[1] * e2[2] - e1[2] * e2[1]; nr[1] = e1[2] * e2[0] - e1[0] * e2[2]; nr[2] = e1[0] * e2[1] - e1[1] * e2[0];
+                            double nl = sqrt(nr[0]*nr[0]+nr[1]*nr[1]+nr[2]*nr[2]);
+                            double sd = -(X[0][0]*nr[0]+X[0][1]*nr[1]+X[0][2]*nr[2]) / nl;
+                            double cd = 1e9;
+                            for (int j = 0; j < 3; j++) cd = fmin(cd, sqrt(X[j][0]*X[j][0]+X[j][1]*X[j][1]+X[j][2]*X[j][2]));
+                            if (cd < 0.25)
+                                print_message("          tri %d (%d %d %d) plane dist %.4f nearest corner %.4f\n", q * 2 * MN + t, q*MN+vv[0], q*MN+vv[1], q*MN+vv[2], sd, cd);
+                        }
+                    if (fabs(wi) > 0.5)
+                        print_message("        vertex %d (ring %d m %d n %d) at %.4f %.4f %.4f v %.3f %.3f %.3f\n",
+                                      i, p, (i % MN) / w.N, i % w.N, pt[0], pt[1], pt[2], w.vx[i], w.vy[i], w.vz[i]);
+                }
+            }
+            worst = fmax(worst, wn);
+        }
     }
     double P[3], L[3], ke;
     momentum(&w, P, L, &ke);
@@ -346,33 +402,38 @@ static void collide(double speed, int steps, int tilt)
     for (int i = MN; i < w.nv; i++)
         vB += w.vx[i] / MN;
     print_message("      %4.1f m/s%s: %d pairs at most; |dP| %.3g of %.3g N s, |dL| %.3g N m s; "
-                  "KE %.4g -> %.4g J, largest rise of KE+PE in a step %.3g J; vB %.3f m/s; "
-                  "worst winding %.3g\n",
-                  speed, tilt ? " tilted" : "", pairs_max, dP, p0, dL, ke0, ke, max_e_rise,
-                  vB, worst);
+                  "KE %.4g -> %.4g J (+ springs %.3g J), highest KE+PE %.6g J; contact: took %.4g J, "
+                  "largest KE gain in a step %.3g J; vB %.3f m/s; worst winding %.3g\n",
+                  speed, tilt ? " tilted" : "", pairs_max, dP, p0, dL, ke0, ke, pe, e_max,
+                  contact_loss, max_contact_rise, vB, worst);
     assert_true(touched);
     assert_true(dP <= 1e-5 * p0);
-    assert_true(worst < 0.5);
+    if (!getenv("SOFT")) assert_true(worst < 0.5);
+    /* The contact never adds kinetic energy (but for the push out of the
+     * band, at most v_out); the springs' symplectic Euler wobbles by
+     * (omega dt)^2 of their energy, so the total is checked loosely. */
+    assert_true(max_contact_rise <= 1e-6 * ke0);
+    assert_true(e_max <= ke0 * (1.0 + 1e-3));
     assert_true(ke + pe < ke0);
-    assert_true(max_e_rise <= 1e-4 * ke0);
     /* B was hit: it moves along +x. */
     assert_true(vB > 0.1 * speed);
     free(sp);
     world_free(&w);
 }
 
+static int CM = 16, CN = 8;
 static void test_collide_5(void **state)
 {
     (void)state;
-    collide(5.0, test_quick() ? 150 : 300, 0);
-    collide(5.0, test_quick() ? 150 : 300, 1);
+    collide(5.0, test_quick() ? 150 : 300, 0, CM, CN);
+    collide(5.0, test_quick() ? 150 : 300, 1, CM, CN);
 }
 
 static void test_collide_20(void **state)
 {
     (void)state;
-    collide(20.0, test_quick() ? 80 : 200, 0);
-    collide(20.0, test_quick() ? 80 : 200, 1);
+    collide(20.0, test_quick() ? 80 : 200, 0, CM, CN);
+    collide(20.0, test_quick() ? 80 : 200, 1, CM, CN);
 }
 
 /* ---- (d) any split, the same bits ---- */
@@ -416,7 +477,7 @@ static void test_split_bits(void **state)
             skin_contact_find(w.c, cut[j], cut[j + 1]);
         assert_int_equal(skin_contact_link(w.c), 0);
         for (int j = 0; j < chunks[c]; j++)
-            skin_contact_gather(w.c, cut[j], cut[j + 1], w.fx, w.fy, w.fz);
+            skin_contact_gather(w.c, 0, cut[j], cut[j + 1], w.fx, w.fy, w.fz);
         assert_memory_equal(ref, w.fx, bytes);
         assert_memory_equal(ref + nv, w.fy, bytes);
         assert_memory_equal(ref + 2 * nv, w.fz, bytes);
@@ -430,7 +491,7 @@ static void test_split_bits(void **state)
     assert_int_equal(skin_contact_link(w.c), 0);
 #pragma omp parallel for schedule(dynamic, 5) num_threads(3)
     for (int i = 0; i < nv; i++)
-        skin_contact_gather(w.c, i, i + 1, w.fx, w.fy, w.fz);
+        skin_contact_gather(w.c, 0, i, i + 1, w.fx, w.fy, w.fz);
     assert_memory_equal(ref, w.fx, bytes);
     assert_memory_equal(ref + nv, w.fy, bytes);
     assert_memory_equal(ref + 2 * nv, w.fz, bytes);
@@ -440,7 +501,7 @@ static void test_split_bits(void **state)
 
 /* ---- (e) friction: a point-like ring on a face of a heavy one ---- */
 
-/* Slides a tiny ring (all its vertices within 2 mm: a point of mass 1 kg)
+/* Slides a tiny ring (all its vertices within 3 mm, 1 kg: 64 points)
  * resting on a planar quad of a fixed ring under a normal load `load` N
  * and a push along the face of push N for `time` s; returns how far it
  * moved along the face, m. */
@@ -480,16 +541,17 @@ static double slide(double load, double push, double time)
         start += (w.x[i] * tan[0] + w.y[i] * tan[1] + w.z[i] * tan[2]) / MN;
     int steps = (int)(time / dt + 0.5);
     for (int s = 0; s < steps; s++) {
-        forces(&w);
-        /* The small ring moves as one body: its total force. */
-        double F[3] = {0, 0, 0};
-        for (int i = 0; i < MN; i++)
-            F[0] += w.fx[i], F[1] += w.fy[i], F[2] += w.fz[i];
+        /* Load and push first (predicted velocity), then the contact. */
+        double a[3];
         for (int j = 0; j < 3; j++)
-            F[j] += -load * nrm[j] + (s * dt >= 0.05 ? push : 0.0) * tan[j];
+            a[j] = (-load * nrm[j] + (s * dt >= 0.05 ? push : 0.0) * tan[j]) * dt;
+        for (int i = 0; i < MN; i++)
+            w.vx[i] += (float)a[0], w.vy[i] += (float)a[1], w.vz[i] += (float)a[2];
+        /* Each vertex of the small ring is a point of 1/64 kg under 1/64 of
+         * the load and the push. */
+        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+                                            w.fz), 0);
         for (int i = 0; i < MN; i++) {
-            w.vx[i] += (float)(F[0] * dt), w.vy[i] += (float)(F[1] * dt);
-            w.vz[i] += (float)(F[2] * dt);
             w.x[i] += w.vx[i] * (float)dt, w.y[i] += w.vy[i] * (float)dt;
             w.z[i] += w.vz[i] * (float)dt;
         }
@@ -502,7 +564,7 @@ static double slide(double load, double push, double time)
     }
     print_message("      load %.3g N, push %.3g N: moved %.4g m along the face in %.2g s, "
                   "%.4g m above it\n", load, push, pos - start, time, gap);
-    assert_true(gap > 0.0 && gap < w.k.h);
+    assert_true(gap > 0.0 && gap < w.k.h + 0.004); /* the tiny ring is 6 mm across */
     world_free(&w);
     return pos - start;
 }
@@ -551,7 +613,7 @@ static void test_cost(void **state)
         double t2 = now();
         assert_int_equal(skin_contact_link(w.c), 0);
         double t3 = now();
-        skin_contact_gather(w.c, 0, w.nv, w.fx, w.fy, w.fz);
+        skin_contact_gather(w.c, 0, 0, w.nv, w.fx, w.fy, w.fz);
         double t4 = now();
         t[0] += t1 - t0, t[1] += t2 - t1, t[2] += t3 - t2, t[3] += t4 - t3;
     }
@@ -575,5 +637,13 @@ int main(void)
         cmocka_unit_test(test_collide_20),
         cmocka_unit_test(test_cost),
     };
+    if (getenv("KS"))
+        KS = atof(getenv("KS"));
+    if (getenv("ITERS"))
+        ITERS = atoi(getenv("ITERS"));
+    if (getenv("CM"))
+        CM = atoi(getenv("CM")), CN = atoi(getenv("CN"));
+    if (getenv("CONTACT_ONLY"))
+        cmocka_set_test_filter(getenv("CONTACT_ONLY"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -12,6 +12,9 @@
 #define SPAN_LIMIT 8
 /* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
 #define CELL_LIMIT 1048576
+#ifndef CELL_FACTOR
+#define CELL_FACTOR 1.5
+#endif
 
 typedef struct {
     int p, q;
@@ -30,6 +33,8 @@ struct skin_contact {
     size_t table;        /* buckets, a power of two */
     int *bucket_start;   /* table + 1 */
     int *entry;          /* triangle indices by bucket */
+    float *entry_box;    /* 6 per entry: the triangle's box again, so that a
+                            bucket's scan reads memory in order */
     size_t entry_cap;
     int *large;          /* triangles too big for the grid */
     int nlarge;
@@ -98,6 +103,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
     c->entry_cap = 4 * nt;
     c->entry = malloc(sizeof *c->entry * c->entry_cap);
+    c->entry_box = malloc(sizeof *c->entry_box * 6 * c->entry_cap);
     c->large = malloc(sizeof *c->large * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
@@ -105,8 +111,8 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
-    if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt || !c->pt_tri
-        || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
+    if (!c->box || !c->bucket_start || !c->entry || !c->entry_box || !c->large || !c->npt
+        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -117,8 +123,9 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
-    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
+    free(c->box); free(c->bucket_start); free(c->entry); free(c->entry_box); free(c->large);
+    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
+    free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c);
 }
@@ -144,22 +151,6 @@ static int periodic_steps(int a, int b, int n)
 {
     int d = abs(a - b);
     return d < n - d ? d : n - d;
-}
-
-/* 1 when point i and triangle t (corners v) are in the same ring and a
- * corner lies within self_steps grid steps of the point. */
-static int neighbours(const skin_contact *c, int i, const int v[3])
-{
-    int p = i / c->MN;
-    if (v[0] / c->MN != p)
-        return 0;
-    int r = i - p * c->MN, m = r / c->N, n = r - m * c->N, s = c->k->self_steps;
-    for (int j = 0; j < 3; j++) {
-        int rj = v[j] - p * c->MN, mj = rj / c->N, nj = rj - mj * c->N;
-        if (periodic_steps(m, mj, c->M) <= s && periodic_steps(n, nj, c->N) <= s)
-            return 1;
-    }
-    return 0;
 }
 
 /* ---- the pair ---- */
@@ -386,9 +377,12 @@ static void bin_triangle(skin_contact *c, int t, int fill)
                 if (dup)
                     continue;
                 seen[ns++] = h;
-                if (fill)
-                    c->entry[c->bucket_start[h + 1]++] = t;
-                else
+                if (fill) {
+                    int e = c->bucket_start[h + 1]++;
+                    c->entry[e] = t;
+                    memcpy(c->entry_box + 6 * (size_t)e, c->box + 6 * (size_t)t,
+                           6 * sizeof(float));
+                } else
                     c->bucket_start[h + 1]++;
             }
 }
@@ -419,7 +413,7 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
             ext += e;
     }
     /* Cells about 1.5 mean boxes wide: a box spans about 3 cells, a point 1. */
-    c->cell = c->nt > 0 ? 1.5 * ext / c->nt : 1.0;
+    c->cell = c->nt > 0 ? CELL_FACTOR * ext / c->nt : 1.0;
     if (!(c->cell > 4.0 * k->h))
         c->cell = 4.0 * k->h;
 
@@ -442,7 +436,11 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
         int *e = realloc(c->entry, sizeof *e * total * 2);
         if (!e)
             return -1;
-        c->entry = e, c->entry_cap = total * 2;
+        c->entry = e;
+        float *eb = realloc(c->entry_box, sizeof *eb * 6 * total * 2);
+        if (!eb)
+            return -1;
+        c->entry_box = eb, c->entry_cap = total * 2;
     }
     for (size_t h = c->table; h > 0; h--)
         c->bucket_start[h] = c->bucket_start[h - 1];
@@ -480,18 +478,32 @@ static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double 
     dist[j] = d, tri[j] = t, spd[j] = speed;
 }
 
-static void consider(const skin_contact *c, int i, int t, const float lo[3], const float hi[3],
-                     int *tri, float *spd, double *dist, int *n)
+/* The point being searched: its index and grid place. */
+typedef struct {
+    int i, p, m, n;
+    float lo[3], hi[3]; /* its box, m */
+} point_query;
+
+static void consider(const skin_contact *c, const point_query *pq, int t, int *tri, float *spd,
+                     double *dist, int *n)
 {
     const float *bx = c->box + 6 * (size_t)t;
-    if (lo[0] > bx[3] || hi[0] < bx[0] || lo[1] > bx[4] || hi[1] < bx[1] || lo[2] > bx[5]
-        || hi[2] < bx[2])
+    if (pq->lo[0] > bx[3] || pq->hi[0] < bx[0] || pq->lo[1] > bx[4] || pq->hi[1] < bx[1]
+        || pq->lo[2] > bx[5] || pq->hi[2] < bx[2])
         return;
+    /* Self-contact: not against a triangle whose quad has a corner within
+     * self_steps grid steps of the point, both ways (periodic). */
+    int q = t >> 1, pt = q / c->MN;
+    if (pt == pq->p) {
+        int r = q - pt * c->MN, m = r / c->N, nn = r - m * c->N, s = c->k->self_steps;
+        int m1 = m + 1 == c->M ? 0 : m + 1, n1 = nn + 1 == c->N ? 0 : nn + 1;
+        int dm = periodic_steps(pq->m, m, c->M), dm1 = periodic_steps(pq->m, m1, c->M);
+        int dn = periodic_steps(pq->n, nn, c->N), dn1 = periodic_steps(pq->n, n1, c->N);
+        if ((dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s)
+            return;
+    }
     pair_geo g;
-    tri_corners(c, t, g.v);
-    if (g.v[0] == i || g.v[1] == i || g.v[2] == i || neighbours(c, i, g.v))
-        return;
-    if (!pair_geometry(c, i, t, &g) || !pair_active(c, &g))
+    if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
         return;
     keep_pair(tri, spd, dist, n, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
 }
@@ -505,34 +517,37 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
         float spd[K];
         double dist[K];
         float sp = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
-        float lo[3] = {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp};
-        float hi[3] = {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp};
+        point_query pq = {i, i / c->MN, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
+                          {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
+        pq.m = (i - pq.p * c->MN) / c->N, pq.n = i - pq.p * c->MN - pq.m * c->N;
+        const float *lo = pq.lo, *hi = pq.hi;
         int a[3], b[3];
         box_cells(c, lo, hi, a, b);
         if (too_wide(a, b)) /* a runaway point: against every triangle */
             for (int t = 0; t < c->nt; t++)
-                consider(c, i, t, lo, hi, tri, spd, dist, &n);
+                consider(c, &pq, t, tri, spd, dist, &n);
         else {
             for (int x = a[0]; x <= b[0]; x++)
                 for (int y = a[1]; y <= b[1]; y++)
                     for (int z = a[2]; z <= b[2]; z++) {
                         unsigned h = bucket_of(c, x, y, z);
                         for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++) {
-                            int t = c->entry[e];
+                            const float *bx = c->entry_box + 6 * (size_t)e;
+                            if (lo[0] > bx[3] || hi[0] < bx[0] || lo[1] > bx[4] || hi[1] < bx[1]
+                                || lo[2] > bx[5] || hi[2] < bx[2])
+                                continue;
                             /* Once per triangle: in the first cell the two
                              * boxes share (and not from a hash collision). */
-                            int ta[3], tb[3];
-                            box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3,
-                                      ta, tb);
-                            if (x != (ta[0] > a[0] ? ta[0] : a[0])
-                                || y != (ta[1] > a[1] ? ta[1] : a[1])
-                                || z != (ta[2] > a[2] ? ta[2] : a[2]))
+                            int t0 = cell_of(bx[0], c->cell), t1 = cell_of(bx[1], c->cell);
+                            int t2 = cell_of(bx[2], c->cell);
+                            if (x != (a[0] > t0 ? a[0] : t0) || y != (a[1] > t1 ? a[1] : t1)
+                                || z != (a[2] > t2 ? a[2] : t2))
                                 continue;
-                            consider(c, i, t, lo, hi, tri, spd, dist, &n);
+                            consider(c, &pq, c->entry[e], tri, spd, dist, &n);
                         }
                     }
             for (int l = 0; l < c->nlarge; l++)
-                consider(c, i, c->large[l], lo, hi, tri, spd, dist, &n);
+                consider(c, &pq, c->large[l], tri, spd, dist, &n);
         }
         /* Stored by triangle index: the gather's order. */
         for (int j = 1; j < n; j++)
@@ -631,9 +646,11 @@ int skin_contact_link(skin_contact *c)
         }
     }
     c->npairs = (int)np;
-    qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
+    if (np > 0)
+        qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
-    qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
+    if (c->ntouch > 0)
+        qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
     int u = 0;
     for (int j = 0; j < c->ntouch; j++) {
         if (u > 0 && c->touch[u - 1].p == c->touch[j].p && c->touch[u - 1].q == c->touch[j].q) {

@@ -360,39 +360,13 @@ static void collide(double speed, int steps, int tilt, int M, int N)
         contact_loss += ke_pred - ke_after;
         pairs_max = skin_contact_pairs(w.c) > pairs_max ? skin_contact_pairs(w.c) : pairs_max;
         touched |= skin_contact_pairs(w.c) > 0;
-        for (int i = 0; i < w.nv; i++) {
+        for (int i = 0; i < w.nv; i++)
             w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
-        }
         if (s % (test_quick() ? 10 : 2) == 0 || s == steps - 1) {
             double wn = worst_winding(&w);
-            if (wn > 0.5 && worst <= 0.5) {
-                print_message("      a vertex inside the other ring at step %d (winding %.3g)\n", s, wn);
-                for (int i = 0; i < (getenv("VERB") ? w.nv : 0); i++) {
-                    int p = i / MN, q = 1 - p;
-                    double pt[3] = {w.x[i], w.y[i], w.z[i]};
-                    double wi = mesh_winding_number(w.M, w.N, w.x + q * MN, w.y + q * MN, w.z + q * MN, pt);
-                    if (fabs(wi) > 0.5)
-                        for (int t = 0; t < 2 * MN; t++) {
-                            int qd = t / 2, m = qd / w.N, n = qd % w.N, m1 = (m + 1) % w.M, n1 = (n + 1) % w.N;
-                            int vv[3] = {m * w.N + n, t & 1 ? m1 * w.N + n1 : m1 * w.N + n, t & 1 ? m * w.N + n1 : m1 * w.N + n1};
-                            double X[3][3];
-                            for (int j = 0; j < 3; j++)
-                                X[j][0] = w.x[q * MN + vv[j]] - pt[0], X[j][1] = w.y[q * MN + vv[j]] - pt[1], X[j][2] = w.z[q * MN + vv[j]] - pt[2];
-                            double e1[3], e2[3], nr[3];
-                            for (int j = 0; j < 3; j++) e1[j] = X[1][j] - X[0][j], e2[j] = X[2][j] - X[0][j];
-                            nr[0] = e1[1] * e2[2] - e1[2] * e2[1]; nr[1] = e1[2] * e2[0] - e1[0] * e2[2]; nr[2] = e1[0] * e2[1] - e1[1] * e2[0];
-                            double nl = sqrt(nr[0]*nr[0]+nr[1]*nr[1]+nr[2]*nr[2]);
-                            double sd = -(X[0][0]*nr[0]+X[0][1]*nr[1]+X[0][2]*nr[2]) / nl;
-                            double cd = 1e9;
-                            for (int j = 0; j < 3; j++) cd = fmin(cd, sqrt(X[j][0]*X[j][0]+X[j][1]*X[j][1]+X[j][2]*X[j][2]));
-                            if (cd < 0.25)
-                                print_message("          tri %d (%d %d %d) plane dist %.4f nearest corner %.4f\n", q * 2 * MN + t, q*MN+vv[0], q*MN+vv[1], q*MN+vv[2], sd, cd);
-                        }
-                    if (fabs(wi) > 0.5)
-                        print_message("        vertex %d (ring %d m %d n %d) at %.4f %.4f %.4f v %.3f %.3f %.3f\n",
-                                      i, p, (i % MN) / w.N, i % w.N, pt[0], pt[1], pt[2], w.vx[i], w.vy[i], w.vz[i]);
-                }
-            }
+            if (wn > 0.5 && worst <= 0.5)
+                print_message("      a vertex inside the other ring at step %d (winding %.3g)\n", s,
+                              wn);
             worst = fmax(worst, wn);
         }
     }
@@ -604,7 +578,7 @@ static void test_cost(void **state)
         place_ring(&w, p, R, r, 15.0, rot, c, v);
     }
     int reps = test_quick() ? 3 : 50;
-    double t[4] = {0, 0, 0, 0};
+    double t[4] = {1e9, 1e9, 1e9, 1e9}; /* the fastest of the repetitions: the machine is shared */
     for (int rep = 0; rep < reps; rep++) {
         double t0 = now();
         assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
@@ -615,9 +589,10 @@ static void test_cost(void **state)
         double t3 = now();
         skin_contact_gather(w.c, 0, 0, w.nv, w.fx, w.fy, w.fz);
         double t4 = now();
-        t[0] += t1 - t0, t[1] += t2 - t1, t[2] += t3 - t2, t[3] += t4 - t3;
+        t[0] = fmin(t[0], t1 - t0), t[1] = fmin(t[1], t2 - t1);
+        t[2] = fmin(t[2], t3 - t2), t[3] = fmin(t[3], t4 - t3);
     }
-    double s = 1e9 / (reps * (double)w.nv);
+    double s = 1e9 / (double)w.nv;
     print_message("      8 rings of 32 x 16 touching, %d pairs: ns per vertex: prepare %.1f, "
                   "find %.1f, link %.1f, gather %.1f, total %.1f (one thread)\n",
                   skin_contact_pairs(w.c), t[0] * s, t[1] * s, t[2] * s, t[3] * s,

@@ -410,6 +410,68 @@ static void test_collide_20(void **state)
     collide(20.0, test_quick() ? 80 : 200, 1, CM, CN);
 }
 
+/* A ring dropped 2 cm onto a fixed one (tube on tube, gravity 9.81) comes
+ * to rest on it: no jitter, within the band, nothing inside. */
+static void test_resting(void **state)
+{
+    (void)state;
+    world w;
+    const double dt = 1e-3, R = 0.4, r = 0.15, g = 9.81;
+    world_init(&w, 2, 16, 8, dt);
+    double zero[3] = {0, 0, 0}, cA[3] = {0, 0, 2 * r + w.k.h + 0.02};
+    place_ring(&w, 0, R, r, 2.0, NULL, cA, zero);
+    place_ring(&w, 1, R, r, 1e12, NULL, zero, zero); /* fixed */
+    spring *sp = malloc(sizeof *sp * 4 * (size_t)w.nv);
+    assert_non_null(sp);
+    int ns = make_springs(&w, sp), MN = w.M * w.N, steps = 2000;
+    double zmin = 1e9, zmax = -1e9, v2 = 0.0, worst = 0.0;
+    int n_late = 0;
+    for (int s = 0; s < steps; s++) {
+        memset(w.fx, 0, sizeof(float) * w.nv), memset(w.fy, 0, sizeof(float) * w.nv);
+        memset(w.fz, 0, sizeof(float) * w.nv);
+        spring_forces(&w, sp, ns, KS, 0.2);
+        /* A drag of 5 /s (like water's) damps the ring's elastic modes, so
+         * that what is left at the end is the contact's own jitter. */
+        const float keep = (float)(1.0 - 5.0 * dt);
+        for (int i = 0; i < MN; i++) {
+            float im = w.k.dt / w.mass[0];
+            w.vx[i] = (w.vx[i] + w.fx[i] * im) * keep, w.vy[i] = (w.vy[i] + w.fy[i] * im) * keep;
+            w.vz[i] = (w.vz[i] + w.fz[i] * im) * keep - (float)(g * dt);
+        }
+        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+                                            w.fz), 0);
+        for (int i = 0; i < w.nv; i++)
+            w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
+        if (s >= steps - 300) { /* the last 0.3 s */
+            double zc = 0.0;
+            for (int i = 0; i < MN; i++) {
+                zc += w.z[i] / MN;
+                v2 += (double)w.vx[i] * w.vx[i] + (double)w.vy[i] * w.vy[i]
+                    + (double)w.vz[i] * w.vz[i];
+            }
+            zmin = fmin(zmin, zc), zmax = fmax(zmax, zc);
+            n_late += MN;
+        }
+        if (s % 50 == 0 || s == steps - 1)
+            worst = fmax(worst, worst_winding(&w));
+    }
+    /* A's tube bottom (n = 3N/4) above B's top (n = N/4), mean over m. */
+    double gap = 0.0;
+    for (int m = 0; m < w.M; m++)
+        gap += (w.z[m * w.N + 3 * w.N / 4] - w.z[MN + m * w.N + w.N / 4]) / w.M;
+    double vrms = sqrt(v2 / n_late);
+    print_message("      resting: %d pairs, skin gap %.4f m (h %.3f), centre wanders %.3g m, "
+                  "rms speed %.3g m/s over the last 0.3 s, worst winding %.3g\n",
+                  skin_contact_pairs(w.c), gap, w.k.h, zmax - zmin, vrms, worst);
+    assert_true(skin_contact_pairs(w.c) > 0);
+    assert_true(gap > 0.0 && gap < 2 * w.k.h);
+    assert_true(zmax - zmin < 5e-4);
+    assert_true(vrms < 0.01);
+    assert_true(worst < 0.5);
+    free(sp);
+    world_free(&w);
+}
+
 /* ---- (d) any split, the same bits ---- */
 
 static void three_rings(world *w)
@@ -470,6 +532,58 @@ static void test_split_bits(void **state)
     assert_memory_equal(ref + nv, w.fy, bytes);
     assert_memory_equal(ref + 2 * nv, w.fz, bytes);
     free(ref);
+    world_free(&w);
+}
+
+/* Four iterations with the velocity updates between them, the vertices
+ * cut into `chunks` ranges (run in parallel when par): the velocities after
+ * the substep into out (3 nv floats). */
+static void iterate_split(world *w, const float *v0, int chunks, int par, float *out)
+{
+    int nv = w->nv, cut[9];
+    size_t bytes = sizeof(float) * (size_t)nv;
+    memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
+    cut[0] = 0;
+    for (int j = 1; j < chunks; j++)
+        cut[j] = (int)((long)nv * j / chunks) + 5 * j - 2;
+    cut[chunks] = nv;
+    assert_int_equal(skin_contact_prepare(w->c, &w->k, &w->st), 0);
+#pragma omp parallel for num_threads(3) if (par)
+    for (int j = 0; j < chunks; j++)
+        skin_contact_find(w->c, cut[j], cut[j + 1]);
+    assert_int_equal(skin_contact_link(w->c), 0);
+    for (int it = 0; it < 4; it++) {
+#pragma omp parallel for num_threads(3) if (par)
+        for (int j = 0; j < chunks; j++)
+            skin_contact_gather(w->c, it, cut[j], cut[j + 1], w->fx, w->fy, w->fz);
+#pragma omp parallel for num_threads(3) if (par)
+        for (int i = 0; i < nv; i++) {
+            float im = w->k.dt / w->mass[i / (w->M * w->N)];
+            w->vx[i] += w->fx[i] * im, w->vy[i] += w->fy[i] * im, w->vz[i] += w->fz[i] * im;
+        }
+    }
+    memcpy(out, w->vx, bytes), memcpy(out + nv, w->vy, bytes), memcpy(out + 2 * nv, w->vz, bytes);
+}
+
+static void test_split_iterations(void **state)
+{
+    (void)state;
+    world w;
+    three_rings(&w);
+    int nv = w.nv;
+    size_t bytes = 3 * sizeof(float) * (size_t)nv;
+    float *v0 = malloc(bytes), *ref = malloc(bytes), *got = malloc(bytes);
+    assert_non_null(v0), assert_non_null(ref), assert_non_null(got);
+    memcpy(v0, w.vx, bytes / 3), memcpy(v0 + nv, w.vy, bytes / 3);
+    memcpy(v0 + 2 * nv, w.vz, bytes / 3);
+    iterate_split(&w, v0, 1, 0, ref);
+    assert_true(memcmp(ref, v0, bytes) != 0);
+    const int chunks[4] = {2, 3, 8, 8};
+    for (int c = 0; c < 4; c++) {
+        iterate_split(&w, v0, chunks[c], c == 3, got);
+        assert_memory_equal(ref, got, bytes);
+    }
+    free(v0), free(ref), free(got);
     world_free(&w);
 }
 
@@ -607,9 +721,11 @@ int main(void)
         cmocka_unit_test(test_equal_and_opposite),
         cmocka_unit_test(test_self_contact),
         cmocka_unit_test(test_split_bits),
+        cmocka_unit_test(test_split_iterations),
         cmocka_unit_test(test_friction),
         cmocka_unit_test(test_collide_5),
         cmocka_unit_test(test_collide_20),
+        cmocka_unit_test(test_resting),
         cmocka_unit_test(test_cost),
     };
     if (getenv("KS"))

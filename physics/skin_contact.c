@@ -68,12 +68,12 @@ skin_contact_params skin_contact_params_default(double dt)
 
 double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
 {
-    return (1.0 + 0.5 * k->beta) * m / (dt * dt);
+    return k->beta * m / (dt * dt);
 }
 
 double skin_contact_dt_factor(const skin_contact_params *k)
 {
-    return sqrt(0.5 - 0.25 * k->beta);
+    return sqrt(1.0 - 0.5 * k->beta);
 }
 
 static size_t pow2_at_least(size_t n)

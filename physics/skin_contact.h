@@ -6,77 +6,83 @@
  * triangles per quad as in skin.c: triangle 2q + 0 = (m,n) (m+1,n) (m+1,n+1)
  * and 2q + 1 = (m,n) (m+1,n+1) (m,n+1), q = p*M*N + m*N + n.
  *
+ * How it enters the step. The contact is a velocity-level correction of
+ * the symplectic Euler step: every other force first gives the predicted
+ * velocities v* = v + dt F / m (into the next state); the contact reads the
+ * current positions x and v*, and a few Jacobi iterations add impulses to
+ * v*; then x' = x + dt v'. Acting on v* (gravity, springs, pressure in it),
+ * a resting contact holds exactly and static friction does not creep.
+ *
  * The law (one pair: point P of mass m_P, triangle T with corners a, b, c).
  *   Geometry: q = w_a x_a + w_b x_b + w_c x_c, the closest point of T to P
  *   (barycentric w >= 0, sum 1). If q is inside T, the direction u is T's
  *   outward unit normal and s = (P - q).u (m, negative behind the face);
- *   if q is on an edge or corner, the pair counts only with P on the outer
- *   side of T's plane, u = (P - q)/|P - q| and s = |P - q|. The gap is
- *   d = s - h (m): h is the skin's contact thickness.
+ *   if q is on an edge or a corner, the pair counts only with P on the
+ *   outer side of T's plane, u = (P - q)/|P - q| and s = |P - q|. The gap
+ *   is d = s - h (m): h is the skin's contact thickness (0.01 m).
+ *   A pair is made when s >= -h and d <= max(0, -vn) dt: in the band, or
+ *   closing fast enough to reach it within the substep (speculative).
  *   Relative normal velocity vn = (v_P - sum w_k v_k).u (m/s, < 0 closing).
- *   Effective mass with mass splitting: 1/m_eff = c_P/m_P + sum w_k^2 c_k/m_k
- *   (kg^-1), where c_i is the number of contact pairs vertex i takes part
- *   in this substep (as a point or a corner): each vertex's mass is shared
- *   among its contacts, so a vertex in several contacts (a point over an
- *   edge, a corner under several points) is not pushed several times over.
- *   Normal impulse over the substep dt (N s, >= 0):
- *     d > 0 (not touching yet, speculative):  j_n = m_eff max(0, -d/dt - vn)
- *         - the pair may close the gap d within this substep but not more,
- *           whatever the speed: no tunnelling, and a fast impact stops at
- *           the edge of the band instead of bouncing (restitution 0);
- *     d <= 0 (inside the band):  j_n = m_eff max(0, min(beta (-d)/dt, v_out) - vn)
- *         - kills the approach and pushes out at a speed of at most
- *           beta (-d)/dt (and v_out): a stiff spring k = beta m_eff / dt^2
- *           (N/m) with the critical damper m_eff/dt, so a resting pile sits
- *           still, g dt^2 / beta inside the band.
- *   Coulomb friction: the tangential relative velocity v_t is reduced by at
- *   most mu j_n / m_eff in the substep, never reversed:
- *     j_t = min(mu j_n, m_eff |v_t|) against v_t.
- *   The force on P is F = (j_n u - j_t v_t/|v_t|) / dt (N); each corner k
- *   gets -w_k F. Forces sum to zero (to round-off: sum w = 1), and the
- *   normal force has no torque (it is parallel to P - q); friction acts at
- *   the lever |P - q| <= h, a couple of at most h |F_t|.
- *   A static push below mu N creeps at about F_t dt / m (the law sees the
- *   velocity one substep late); above mu N the point slides.
+ *   Effective mass, split (Gershgorin): 1/m_eff = c_P/m_P + sum w_k c_k/m_k
+ *   (1/kg), c_i = vertex i's share of all pairs this substep (1 per pair as
+ *   the point, w per pair as a corner). With it the Jacobi matrix is
+ *   diagonally dominant: an iteration never overshoots, however many pairs
+ *   share a vertex (a point over an edge, a corner under many points).
+ *   Target normal velocity: -d/dt when d > 0 (close the gap, never more:
+ *   no tunnelling at any speed, restitution 0), min(beta (-d)/dt, v_out)
+ *   inside the band (a gentle push out: beta = 0.1, v_out = 0.1 m/s).
+ *   Each iteration, per pair: accumulated normal impulse
+ *     J_n <- max(0, J_n + m_eff (target - vn))                 (N s)
+ *   accumulated friction impulse (Coulomb, mu = 0.6)
+ *     J_t <- clamp(J_t - m_eff v_t, |J_t| <= mu J_n)           (N s)
+ *   (v_t the tangential relative velocity), and the force of the iteration
+ *   F = (dJ_n u + dJ_t) / dt (N) on P, -w_k F on corner k. Forces sum to
+ *   zero (to round-off: sum w = 1); the normal force has no torque (it is
+ *   parallel to P - q); friction acts at the lever |P - q| <= h.
  *
- * Stiffness and the substep bound (physics.md section 2). The law scales
- * with 1/dt^2, so on its own it is stable at any dt; what it takes is a
- * fixed share of the explicit step's budget. For symplectic Euler with a
- * spring b = k dt^2/m and a damper a = c dt/m the step is stable while
- * b + 2a <= 4; the contact has a <= 1 and b <= beta (mass splitting keeps
- * each vertex's shares summing to at most one), which is the same as a
- * stiffness skin_contact_stiffness() = (1 + beta/2) m / dt^2 (N/m) added to
- * the springs' sum k in dt < sqrt(2 m / sum k). Solved for dt, the spring
- * bound shrinks by sqrt(1/2 - beta/4) (0.69 at beta = 0.1): see
- * skin_contact_dt_factor(). (The contact acts along the skin normal, where
- * the lattice is soft, and friction only while it holds, so this is
- * conservative.)
+ * Stiffness and the substep bound (physics.md section 2). Applied to v*,
+ * the velocity part is a projection (it removes approach velocity and adds
+ * none), stable at any dt; only the push-out behaves as a spring, of at
+ * most k = beta m / dt^2 per vertex. skin_contact_stiffness() returns that
+ * (N/m): added to sum k in dt < sqrt(2 m / sum k), it takes a share beta/2
+ * of the budget (skin_contact_dt_factor() = sqrt(1 - beta/2) = 0.97 on the
+ * springs-only bound). Measured: a ring dropped 2 cm onto another rests
+ * 1.00 h above it, centre still to 0.2 mm, rms speed 3 mm/s.
  *
  * Phases of one substep (a barrier between each; the parallel ones split
  * any way over vertex ranges and give the same bits):
  *   skin_contact_prepare  serial: triangle boxes (grown by h plus the
- *       fastest corner's |v| dt) binned into a hashed uniform grid,
- *       counting-sorted by bucket (triangles ascending within a bucket);
+ *       fastest corner's |v| dt) binned into a hashed uniform grid (cells
+ *       1.5 mean boxes wide), counting-sorted by bucket, triangles
+ *       ascending within a bucket, each box copied beside its entry;
  *   skin_contact_find     parallel over points: each point's box (grown by
- *       its own |v| dt) against the triangles of its cells; the pairs that
- *       are in the band or can reach it within the substep are kept, up to
- *       SKIN_CONTACT_PER_POINT per point, the nearest first;
- *   skin_contact_link     serial, O(pairs log pairs): per-vertex counts (the
- *       mass splitting), pairs sorted by triangle for the corners, per-ring
- *       counts and the ring pairs in contact;
- *   skin_contact_gather   parallel over vertices: the force on each vertex
- *       as a point (its pairs, in order) and as a corner of its six
- *       triangles (their pairs, by point index), each pair's force from one
- *       function of the pair's inputs, so both sides see the same bits.
+ *       its own |v| dt) against the triangles of its cells, each triangle
+ *       once (in the first cell both boxes share); the pairs made are kept,
+ *       up to SKIN_CONTACT_PER_POINT per point, the nearest first;
+ *   skin_contact_link     serial, O(pairs log pairs): shares, pair ids,
+ *       pairs sorted by triangle for the corners, per-ring counts and the
+ *       ring pairs in contact (for contact-start events);
+ *   skin_contact_gather   parallel over vertices, once per iteration: the
+ *       force on each vertex as a point (its pairs, by triangle) and as a
+ *       corner of its six triangles (their pairs, by point), each pair's
+ *       force from one function of the pair's inputs (the point's owner
+ *       alone stores the pair's new accumulated impulses, double-buffered),
+ *       so both sides see the same bits; the caller then adds f dt / m to
+ *       v* (its own rows) before the next iteration.
  * No float atomics, nothing scattered across threads.
  *
- * Cost: prepare O(triangles x cells each, about 3); find about 15-30 box
- * tests per point; gather O(pairs). Measured figures: tests/test_contact.c
- * prints them.
+ * Cost (tests/test_contact.c, one thread, 8 default rings of 32 x 16
+ * touching): prepare 150, find 260, link 4, gather 19 ns per vertex per
+ * iteration: about 450 ns per vertex per substep, against about 1 ns for
+ * the springs. Memory: about 150 B per vertex.
  *
- * Self-contact: a point ignores its own ring's triangles with a corner
- * within self_steps grid steps in both m and n (periodic); the rest mesh
- * then has no contacts when the grid steps exceed h. */
+ * Self-contact: a point ignores its own ring's triangles whose quad has a
+ * corner within self_steps grid steps in both m and n (periodic); the rest
+ * mesh then has no contacts when a grid step exceeds h.
+ *
+ * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
+ * near a face); on a 32 x 16 mesh with soft edge springs a vertex was seen
+ * to end inside the other ring after 60-150 ms of hard pressing at 10-20 m/s. */
 #ifndef DINGHY_SKIN_CONTACT_H
 #define DINGHY_SKIN_CONTACT_H
 
@@ -120,8 +126,9 @@ void skin_contact_free(skin_contact *c);
 /* Bytes skin_contact_create allocates (the hash and pair lists grow with use). */
 size_t skin_contact_bytes(int P, int M, int N);
 
-/* The stiffness (N/m) the contact adds for a vertex of mass m (kg) at
- * substep dt (s), to add to sum k in dt < sqrt(2 m / sum k). */
+/* The stiffness (N/m) the contact's push-out adds for a vertex of mass m
+ * (kg) at substep dt (s): beta m / dt^2, to add to sum k in
+ * dt < sqrt(2 m / sum k). */
 double skin_contact_stiffness(const skin_contact_params *k, double m, double dt);
 /* The factor on a springs-only substep bound that leaves room for the contact. */
 double skin_contact_dt_factor(const skin_contact_params *k);

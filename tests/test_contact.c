@@ -1,7 +1,9 @@
 /* Skin contact (physics/skin_contact.h) against physics.md section 9:
  * equal and opposite forces, self-contact, collisions without tunnelling
- * that keep momentum and lose energy, the same bits for any split, and
- * Coulomb friction. */
+ * that keep momentum and lose energy, the same bits for any split, a ring
+ * at rest on another, Coulomb friction, and the cost. The dynamic tests
+ * step like the core will: other forces into v*, contact iterations on v*,
+ * then x' = x + dt v'. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,8 +21,11 @@
 
 static const double PI = 3.14159265358979323846;
 /* Jacobi iterations of the contact per substep in the dynamic tests. */
-static int ITERS = 4;
-static double KS = 2000.0;
+static const int ITERS = 4;
+/* Edge springs of the collision tests, N/m: stiff enough that the rings
+ * do not fold flat at 20 m/s (at 800 N/m they do, and a vertex then
+ * slips in where two coarse edges cross: no edge-edge contact yet). */
+static const double KS = 2000.0;
 
 #define assert_close(a, b, tol)                                                             \
     do {                                                                                    \
@@ -159,6 +164,11 @@ static void test_equal_and_opposite(void **state)
         assert_close(F[j], 0.0, 1e-5 * fb);
         assert_close(T[j], 0.0, 1e-5 * fb);
     }
+    /* The stiffness for the substep bound: at dt = factor x the springs'
+     * bound, sqrt(2 m / (sum k + k_contact(dt))) is dt again. */
+    double m = w.mass[0], ksum = 5000.0, dts = sqrt(2 * m / ksum);
+    double dt = skin_contact_dt_factor(&w.k) * dts;
+    assert_close(sqrt(2 * m / (ksum + skin_contact_stiffness(&w.k, m, dt))), dt, 1e-12 * dt);
     assert_int_equal(skin_contact_ring_pairs(w.c, 0), skin_contact_pairs(w.c));
     assert_int_equal(skin_contact_ring_pairs(w.c, 1), skin_contact_pairs(w.c));
     skin_contact_start st[4];
@@ -301,7 +311,8 @@ static double worst_winding(const world *w)
 static void collide(double speed, int steps, int tilt, int M, int N)
 {
     world w;
-    const double dt = 1e-3, R = 0.4, r = 0.15, ks = KS, cs = 0.2;
+    const double dt = 1e-3, R = 0.4, r = 0.15, cs = 0.2 * 128.0 / (M * N);
+    const double ks = KS * 128.0 / (M * N); /* the same ks dt^2 / m at any mesh */
     world_init(&w, 2, M, N, dt);
     double zero[3] = {0, 0, 0}, rot[3][3], vA[3] = {speed, 0, 0};
     rot_y(tilt ? 0.6 : 0.0, rot);
@@ -375,14 +386,15 @@ static void collide(double speed, int steps, int tilt, int M, int N)
     double p0 = 2.0 * speed, vB = 0.0;
     for (int i = MN; i < w.nv; i++)
         vB += w.vx[i] / MN;
-    print_message("      %4.1f m/s%s: %d pairs at most; |dP| %.3g of %.3g N s, |dL| %.3g N m s; "
-                  "KE %.4g -> %.4g J (+ springs %.3g J), highest KE+PE %.6g J; contact: took %.4g J, "
+    print_message("      %4.1f m/s%s %d x %d: %d pairs at most; |dP| %.3g of %.3g N s, "
+                  "|dL| %.3g N m s; KE %.4g -> %.4g J (+ springs %.3g J), highest KE+PE %.6g J; "
+                  "contact: took %.4g J, "
                   "largest KE gain in a step %.3g J; vB %.3f m/s; worst winding %.3g\n",
-                  speed, tilt ? " tilted" : "", pairs_max, dP, p0, dL, ke0, ke, pe, e_max,
+                  speed, tilt ? " tilted" : "", M, N, pairs_max, dP, p0, dL, ke0, ke, pe, e_max,
                   contact_loss, max_contact_rise, vB, worst);
     assert_true(touched);
     assert_true(dP <= 1e-5 * p0);
-    if (!getenv("SOFT")) assert_true(worst < 0.5);
+    assert_true(worst < 0.5);
     /* The contact never adds kinetic energy (but for the push out of the
      * band, at most v_out); the springs' symplectic Euler wobbles by
      * (omega dt)^2 of their energy, so the total is checked loosely. */
@@ -395,19 +407,22 @@ static void collide(double speed, int steps, int tilt, int M, int N)
     world_free(&w);
 }
 
-static int CM = 16, CN = 8;
 static void test_collide_5(void **state)
 {
     (void)state;
-    collide(5.0, test_quick() ? 150 : 300, 0, CM, CN);
-    collide(5.0, test_quick() ? 150 : 300, 1, CM, CN);
+    collide(5.0, test_quick() ? 150 : 300, 0, 16, 8);
+    collide(5.0, test_quick() ? 150 : 300, 1, 16, 8);
+    if (!test_quick()) /* a finer mesh */
+        collide(5.0, 150, 1, 32, 16);
 }
 
 static void test_collide_20(void **state)
 {
     (void)state;
-    collide(20.0, test_quick() ? 80 : 200, 0, CM, CN);
-    collide(20.0, test_quick() ? 80 : 200, 1, CM, CN);
+    collide(20.0, test_quick() ? 80 : 200, 0, 16, 8);
+    collide(20.0, test_quick() ? 80 : 200, 1, 16, 8);
+    /* Known gap: on a 32 x 16 mesh at 10-20 m/s (tilted), a vertex ends up
+     * inside the other ring after 60-150 ms of pressing (see the report). */
 }
 
 /* A ring dropped 2 cm onto a fixed one (tube on tube, gravity 9.81) comes
@@ -728,13 +743,5 @@ int main(void)
         cmocka_unit_test(test_resting),
         cmocka_unit_test(test_cost),
     };
-    if (getenv("KS"))
-        KS = atof(getenv("KS"));
-    if (getenv("ITERS"))
-        ITERS = atoi(getenv("ITERS"));
-    if (getenv("CM"))
-        CM = atoi(getenv("CM")), CN = atoi(getenv("CN"));
-    if (getenv("CONTACT_ONLY"))
-        cmocka_set_test_filter(getenv("CONTACT_ONLY"));
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

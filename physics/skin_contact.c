@@ -33,8 +33,6 @@ struct skin_contact {
     size_t table;        /* buckets, a power of two */
     int *bucket_start;   /* table + 1 */
     int *entry;          /* triangle indices by bucket */
-    float *entry_box;    /* 6 per entry: the triangle's box again, so that a
-                            bucket's scan reads memory in order */
     size_t entry_cap;
     int *large;          /* triangles too big for the grid */
     int nlarge;
@@ -88,7 +86,10 @@ size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + sizeof(int)) + (size_t)P * sizeof(int);
+         + 4 * nt * sizeof(int) /* grid entries, first capacity */
+         + nt * sizeof(int) /* the list of large triangles */
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
+         + (size_t)P * sizeof(int);
 }
 
 skin_contact *skin_contact_create(int P, int M, int N)
@@ -103,7 +104,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
     c->entry_cap = 4 * nt;
     c->entry = malloc(sizeof *c->entry * c->entry_cap);
-    c->entry_box = malloc(sizeof *c->entry_box * 6 * c->entry_cap);
     c->large = malloc(sizeof *c->large * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
@@ -111,7 +111,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
-    if (!c->box || !c->bucket_start || !c->entry || !c->entry_box || !c->large || !c->npt
+    if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt
         || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
@@ -123,7 +123,7 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->entry); free(c->entry_box); free(c->large);
+    free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
@@ -377,12 +377,9 @@ static void bin_triangle(skin_contact *c, int t, int fill)
                 if (dup)
                     continue;
                 seen[ns++] = h;
-                if (fill) {
-                    int e = c->bucket_start[h + 1]++;
-                    c->entry[e] = t;
-                    memcpy(c->entry_box + 6 * (size_t)e, c->box + 6 * (size_t)t,
-                           6 * sizeof(float));
-                } else
+                if (fill)
+                    c->entry[c->bucket_start[h + 1]++] = t;
+                else
                     c->bucket_start[h + 1]++;
             }
 }
@@ -436,11 +433,7 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
         int *e = realloc(c->entry, sizeof *e * total * 2);
         if (!e)
             return -1;
-        c->entry = e;
-        float *eb = realloc(c->entry_box, sizeof *eb * 6 * total * 2);
-        if (!eb)
-            return -1;
-        c->entry_box = eb, c->entry_cap = total * 2;
+        c->entry = e, c->entry_cap = total * 2;
     }
     for (size_t h = c->table; h > 0; h--)
         c->bucket_start[h] = c->bucket_start[h - 1];
@@ -532,7 +525,7 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
                     for (int z = a[2]; z <= b[2]; z++) {
                         unsigned h = bucket_of(c, x, y, z);
                         for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++) {
-                            const float *bx = c->entry_box + 6 * (size_t)e;
+                            const float *bx = c->box + 6 * (size_t)c->entry[e];
                             if (lo[0] > bx[3] || hi[0] < bx[0] || lo[1] > bx[4] || hi[1] < bx[1]
                                 || lo[2] > bx[5] || hi[2] < bx[2])
                                 continue;

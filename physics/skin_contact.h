@@ -72,9 +72,10 @@
  * No float atomics, nothing scattered across threads.
  *
  * Cost (tests/test_contact.c, one thread, 8 default rings of 32 x 16
- * touching): prepare 150, find 260, link 4, gather 19 ns per vertex per
- * iteration: about 450 ns per vertex per substep, against about 1 ns for
- * the springs. Memory (skin_contact_bytes): about 140 B per vertex.
+ * touching): prepare 155, find 290, link 4, gather 19 ns per vertex per
+ * iteration: about 600 ns per vertex per substep with 8 iterations,
+ * against about 1 ns for the springs. Memory (skin_contact_bytes): about
+ * 140 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest

@@ -743,6 +743,104 @@ static void test_cost(void **state)
     world_free(&w);
 }
 
+
+/* ---- DINGHY_TEST_BENCH: the cost per phase in three scenes ---- */
+
+/* FNV-1a over the bytes of n floats: to see that a change keeps the bits. */
+static uint64_t hash_floats(const float *a, size_t n, uint64_t h)
+{
+    const unsigned char *b = (const unsigned char *)a;
+    for (size_t i = 0; i < n * sizeof *a; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+/* One substep's phases (prepare, find, link, ITERS gathers with the
+ * velocity updates between them, untimed), `reps` times from the same
+ * state, the fastest of each phase; prints ns per vertex per substep. */
+static void bench_case(const char *name, world *w, int reps)
+{
+    int nv = w->nv;
+    size_t bytes = sizeof(float) * (size_t)nv;
+    float *v0 = malloc(3 * bytes);
+    assert_non_null(v0);
+    memcpy(v0, w->vx, bytes), memcpy(v0 + nv, w->vy, bytes), memcpy(v0 + 2 * nv, w->vz, bytes);
+    double t[4] = {1e9, 1e9, 1e9, 1e9};
+    uint64_t h = 0;
+    for (int rep = 0; rep < reps; rep++) {
+        memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
+        double t0 = now();
+        assert_int_equal(skin_contact_prepare(w->c, &w->k, &w->st), 0);
+        double t1 = now();
+        skin_contact_find(w->c, 0, nv);
+        double t2 = now();
+        assert_int_equal(skin_contact_link(w->c), 0);
+        double t3 = now(), tg = 0.0;
+        for (int it = 0; it < ITERS; it++) {
+            double g0 = now();
+            skin_contact_gather(w->c, it, 0, nv, w->fx, w->fy, w->fz);
+            tg += now() - g0;
+            for (int i = 0; i < nv; i++) {
+                float im = w->k.dt / w->mass[i / (w->M * w->N)];
+                w->vx[i] += w->fx[i] * im, w->vy[i] += w->fy[i] * im, w->vz[i] += w->fz[i] * im;
+            }
+        }
+        t[0] = fmin(t[0], t1 - t0), t[1] = fmin(t[1], t2 - t1);
+        t[2] = fmin(t[2], t3 - t2), t[3] = fmin(t[3], tg);
+    }
+    h = hash_floats(w->vx, (size_t)nv, 14695981039346656037ull);
+    h = hash_floats(w->vy, (size_t)nv, h), h = hash_floats(w->vz, (size_t)nv, h);
+    double s = 1e9 / nv;
+    print_message("      bench %s: %d vertices, %d pairs; ns per vertex per substep: prepare %.1f, "
+                  "find %.1f, link %.1f, gather x%d %.1f, total %.1f; velocities %016llx\n",
+                  name, nv, skin_contact_pairs(w->c), t[0] * s, t[1] * s, t[2] * s, ITERS,
+                  t[3] * s, (t[0] + t[1] + t[2] + t[3]) * s, (unsigned long long)h);
+    memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
+    free(v0);
+}
+
+static void test_bench(void **state)
+{
+    (void)state;
+    if (!getenv("DINGHY_TEST_BENCH")) {
+        print_message("      (DINGHY_TEST_BENCH=1 to time the three scenes)\n");
+        return;
+    }
+    const double R = 0.8, r = 0.25;
+    int reps = atoi(getenv("DINGHY_TEST_BENCH")) > 1 ? atoi(getenv("DINGHY_TEST_BENCH")) : 20;
+    world w;
+    /* (A) rapids-like: 64 rings spread on the water, none touching, each
+     * drifting at 1 to 2.5 m/s, slightly tilted. */
+    world_init(&w, 64, 32, 16, 1e-3);
+    for (int p = 0; p < 64; p++) {
+        double c[3] = {(p % 8) * 2.6 + 0.1 * (p % 3), (p / 8) * 2.6, 0.05 * (p % 2)};
+        double v[3] = {1.0 + 0.2 * (p % 7), 0.1 * (p % 5) - 0.2, 0.05 * (p % 3)}, rot[3][3];
+        rot_y(0.03 * (p % 4), rot);
+        place_ring(&w, p, R, r, 15.0, rot, c, v);
+    }
+    bench_case("A (64 rings apart)", &w, reps);
+    world_free(&w);
+    /* (B) a pile: two layers of 4 x 2 rings, each pressing its neighbours
+     * by 5 mm, the upper layer sinking onto the lower. */
+    world_init(&w, 16, 32, 16, 1e-3);
+    for (int p = 0; p < 16; p++) {
+        int l = p / 8, j = p % 8;
+        double c[3] = {(j % 4) * (2 * (R + r) - 0.005) + l * (R + r),
+                       (j / 4) * (2 * (R + r) - 0.005), l * (2 * r + 0.004)};
+        double v[3] = {0.0, 0.0, -0.2 * l}, rot[3][3];
+        rot_y(0.02 * p, rot);
+        place_ring(&w, p, R, r, 15.0, rot, c, v);
+    }
+    bench_case("B (16 rings piled)", &w, reps);
+    world_free(&w);
+    /* (C) one ring alone, moving. */
+    world_init(&w, 1, 32, 16, 1e-3);
+    double c[3] = {0, 0, 0}, v[3] = {1.5, 0.3, 0.1};
+    place_ring(&w, 0, R, r, 15.0, NULL, c, v);
+    bench_case("C (1 ring alone)", &w, reps * 4);
+    world_free(&w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -755,6 +853,7 @@ int main(void)
         cmocka_unit_test(test_collide_20),
         cmocka_unit_test(test_resting),
         cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,10 +27,22 @@ struct skin_contact {
     const skin_contact_state *s;
     int P, nv, nt;
 
+    /* prepare: which rings can touch (the broad phase) */
+    float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m */
+    double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
+                            touch (not a neighbour) in the reference shape, m */
+    int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
+    double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
+    unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
+    unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
+    unsigned char *near;    /* [P_cap x P_cap]: rings p, q may touch each other */
+
     /* prepare: triangle boxes, the grid */
     float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
     double cell;         /* cell size, m */
-    size_t table;        /* buckets, a power of two */
+    double inv_cell;     /* 1 / cell, 1/m */
+    size_t table;        /* room for buckets, a power of two */
+    size_t tsize;        /* buckets this substep, a power of two <= table */
     int *bucket_start;   /* table + 1 */
     int *entry;          /* triangle indices by bucket */
     size_t entry_cap;
@@ -89,7 +101,8 @@ size_t skin_contact_bytes(int P, int M, int N)
          + 4 * nt * sizeof(int) /* grid entries, first capacity */
          + nt * sizeof(int) /* the list of large triangles */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
-         + (size_t)P * sizeof(int);
+         + (size_t)P * sizeof(int)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P);
 }
 
 skin_contact *skin_contact_create(int P, int M, int N)
@@ -111,6 +124,20 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
+    c->ref = malloc(sizeof *c->ref * 3 * nv);
+    c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
+    c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
+    c->rbox = malloc(sizeof *c->rbox * 6 * (size_t)P);
+    c->self_on = calloc((size_t)P, 1);
+    c->ring_on = calloc((size_t)P, 1);
+    c->near = calloc((size_t)P * P, 1);
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->rbox || !c->self_on || !c->ring_on
+        || !c->near) {
+        skin_contact_free(c);
+        return NULL;
+    }
+    for (int p = 0; p < P; p++)
+        c->ref_steps[p] = -1;
     if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt
         || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
@@ -127,6 +154,8 @@ void skin_contact_free(skin_contact *c)
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
+    free(c->ref); free(c->ref_gap); free(c->ref_steps); free(c->rbox); free(c->self_on);
+    free(c->ring_on); free(c->near);
     free(c);
 }
 
@@ -327,11 +356,218 @@ static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, 
         F[j] = (((double)nj[0] - jn_old) * g.u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
 }
 
-/* ---- phase 1: the grid of triangles ---- */
+/* ---- phase 1a: the broad phase, which rings can touch ---- */
 
-static int cell_of(double x, double cell)
+/* Whether a point at grid place (pm, pn) ignores its own ring's triangles
+ * of quad (m, n): a corner within self_steps steps both ways (periodic). */
+static int self_excluded(const skin_contact *c, int pm, int pn, int m, int n)
 {
-    double q = floor(x / cell);
+    int s = c->k->self_steps, m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    int dm = periodic_steps(pm, m, c->M), dm1 = periodic_steps(pm, m1, c->M);
+    int dn = periodic_steps(pn, n, c->N), dn1 = periodic_steps(pn, n1, c->N);
+    return (dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s;
+}
+
+static double dist3(const double a[3], const double b[3])
+{
+    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return sqrt(DOT(d, d));
+}
+
+/* Ring p's reference: its present shape about its centroid (stored in
+ * float, as used), and ref_gap, the least distance of a point from a
+ * triangle it does not ignore in that shape (exact closest points; a pair
+ * is skipped when the bound |P - a| - (longest edge) already exceeds the
+ * least so far). Once per ring and self_steps: about 3 ns per point-triangle. */
+static void capture_reference(skin_contact *c, int p)
+{
+    const skin_contact_state *s = c->s;
+    int M = c->M, N = c->N, MN = c->MN, base = p * MN;
+    double cen[3] = {0, 0, 0};
+    for (int i = base; i < base + MN; i++)
+        cen[0] += s->x[i], cen[1] += s->y[i], cen[2] += s->z[i];
+    for (int j = 0; j < 3; j++)
+        cen[j] /= MN;
+    float *y = c->ref + 3 * (size_t)base;
+    for (int i = 0; i < MN; i++) {
+        y[3 * i + 0] = (float)(s->x[base + i] - cen[0]);
+        y[3 * i + 1] = (float)(s->y[base + i] - cen[1]);
+        y[3 * i + 2] = (float)(s->z[base + i] - cen[2]);
+    }
+#define REF(i, v) double v[3] = {y[3 * (i)], y[3 * (i) + 1], y[3 * (i) + 2]}
+    double edge = 0.0; /* the longest triangle edge */
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
+            REF(m * N + n, a); REF(m1 * N + n, b); REF(m1 * N + n1, cc); REF(m * N + n1, d);
+            edge = fmax(edge, fmax(fmax(dist3(a, b), dist3(b, cc)), dist3(a, cc)));
+            edge = fmax(edge, fmax(dist3(cc, d), dist3(a, d)));
+        }
+    double best = INFINITY;
+    for (int pm = 0; pm < M; pm++)
+        for (int pn = 0; pn < N; pn++) {
+            REF(pm * N + pn, P);
+            for (int m = 0; m < M; m++)
+                for (int n = 0; n < N; n++) {
+                    if (self_excluded(c, pm, pn, m, n))
+                        continue;
+                    int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
+                    REF(m * N + n, a);
+                    if (dist3(P, a) - edge >= best)
+                        continue;
+                    REF(m1 * N + n, b); REF(m1 * N + n1, cc); REF(m * N + n1, d);
+                    const double *tri[2][3] = {{a, b, cc}, {a, cc, d}};
+                    for (int o = 0; o < 2; o++) {
+                        double w[3], q[3];
+                        closest_point(P, tri[o][0], tri[o][1], tri[o][2], w);
+                        for (int j = 0; j < 3; j++)
+                            q[j] = w[0] * tri[o][0][j] + w[1] * tri[o][1][j] + w[2] * tri[o][2][j];
+                        best = fmin(best, dist3(P, q));
+                    }
+                }
+        }
+#undef REF
+    c->ref_gap[p] = best;
+    c->ref_steps[p] = c->k->self_steps;
+}
+
+/* The polar factor of A (3x3, row-major) by Newton's iteration
+ * X <- (X + X^-T) / 2 into R; 0 when it failed (A singular, no
+ * convergence, R not orthogonal to 1e-9). */
+static int polar_rotation(const double A[9], double R[9])
+{
+    double X[9], nrm = 0.0;
+    for (int j = 0; j < 9; j++)
+        nrm += A[j] * A[j];
+    if (!(nrm > 0.0) || !(nrm < INFINITY))
+        return 0;
+    for (int j = 0; j < 9; j++)
+        X[j] = A[j] / sqrt(nrm / 3.0);
+    for (int it = 0; it < 40; it++) {
+        /* X^-T = cofactor(X) / det X */
+        double C[9] = {X[4] * X[8] - X[5] * X[7], X[5] * X[6] - X[3] * X[8],
+                       X[3] * X[7] - X[4] * X[6], X[2] * X[7] - X[1] * X[8],
+                       X[0] * X[8] - X[2] * X[6], X[1] * X[6] - X[0] * X[7],
+                       X[1] * X[5] - X[2] * X[4], X[2] * X[3] - X[0] * X[5],
+                       X[0] * X[4] - X[1] * X[3]};
+        double det = X[0] * C[0] + X[1] * C[1] + X[2] * C[2], change = 0.0;
+        if (!(fabs(det) > 1e-300))
+            return 0;
+        for (int j = 0; j < 9; j++) {
+            double nx = 0.5 * (X[j] + C[j] / det);
+            change += (nx - X[j]) * (nx - X[j]);
+            X[j] = nx;
+        }
+        if (change < 1e-28)
+            break;
+    }
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            double d = X[a] * X[b] + X[3 + a] * X[3 + b] + X[6 + a] * X[6 + b];
+            if (!(fabs(d - (a == b)) < 1e-9))
+                return 0;
+        }
+    memcpy(R, X, sizeof X);
+    return 1;
+}
+
+/* Ring p's box, fastest vertex and whether it may touch itself.
+ *
+ * Self-contact test (conservative). Let y be the reference shape, g its
+ * ref_gap, and R, t any isometry with every vertex within delta of
+ * R y_i + t now. A point of the triangle, sum w_k x_k, is within delta of
+ * R (sum w_k y_k) + t, so a point and a triangle it does not ignore are at
+ * least g - 2 delta apart now. A pair needs them within h + |v_rel| dt <=
+ * h + 2 vmax dt (pair_active). So when g - 2 delta > h + 2 vmax dt the ring
+ * has no self pair this substep. R is the rotation that fits best (the polar
+ * factor of sum (x - c) y^T; any orthogonal matrix keeps the test sound).
+ * Costs two passes over the ring (about 4 ns per vertex). */
+static void ring_bounds(skin_contact *c, int p)
+{
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int MN = c->MN, base = p * MN;
+    if (c->ref_steps[p] != k->self_steps)
+        capture_reference(c, p);
+    const float *y = c->ref + 3 * (size_t)base;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    for (int i = 0; i < MN; i++) {
+        double x[3] = {s->x[base + i], s->y[base + i], s->z[base + i]};
+        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]};
+        double vv = (double)s->vx[base + i] * s->vx[base + i]
+                  + (double)s->vy[base + i] * s->vy[base + i]
+                  + (double)s->vz[base + i] * s->vz[base + i];
+        v2 = vv > v2 ? vv : v2;
+        for (int a = 0; a < 3; a++) {
+            lo[a] = x[a] < lo[a] ? x[a] : lo[a];
+            hi[a] = x[a] > hi[a] ? x[a] : hi[a];
+            sx[a] += x[a], sy[a] += yy[a];
+            for (int b = 0; b < 3; b++)
+                A[3 * a + b] += x[a] * yy[b];
+        }
+    }
+    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6), R[9];
+    for (int a = 0; a < 3; a++)
+        cen[a] = sx[a] / MN;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            A[3 * a + b] -= cen[a] * sy[b];
+    double grow = k->h + vmax * k->dt + 1e-6;
+    double *rb = c->rbox + 6 * (size_t)p;
+    for (int a = 0; a < 3; a++)
+        rb[a] = lo[a] - grow, rb[3 + a] = hi[a] + grow;
+    int on = 1;
+    if (c->ref_gap[p] == INFINITY)
+        on = 0; /* every triangle is a neighbour */
+    else if (polar_rotation(A, R)) {
+        double d2 = 0.0;
+        for (int i = 0; i < MN; i++) {
+            double x[3] = {s->x[base + i] - cen[0], s->y[base + i] - cen[1],
+                           s->z[base + i] - cen[2]};
+            double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                double e = x[a] - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+                e2 += e * e;
+            }
+            d2 = e2 > d2 ? e2 : d2;
+        }
+        double delta = sqrt(d2) * (1.0 + 1e-6) + 1e-6;
+        on = !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
+    }
+    c->self_on[p] = (unsigned char)on;
+}
+
+/* Every ring's bounds, then the ring pairs whose grown boxes overlap (a
+ * point and a triangle within h + (|v_P| + |v_T|) dt lie in them);
+ * ring_on: the rings in any pair or touching themselves. O(P^2) box tests. */
+static void broad_phase(skin_contact *c)
+{
+    int P = c->P;
+    for (int p = 0; p < P; p++)
+        ring_bounds(c, p);
+    for (int p = 0; p < P; p++)
+        c->ring_on[p] = c->self_on[p];
+    for (int p = 0; p < P; p++) {
+        const double *a = c->rbox + 6 * (size_t)p;
+        c->near[(size_t)p * P + p] = 0;
+        for (int q = p + 1; q < P; q++) {
+            const double *b = c->rbox + 6 * (size_t)q;
+            unsigned char on = !(a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4]
+                                 || a[2] > b[5] || b[2] > a[5]);
+            c->near[(size_t)p * P + q] = c->near[(size_t)q * P + p] = on;
+            c->ring_on[p] |= on, c->ring_on[q] |= on;
+        }
+    }
+}
+
+/* ---- phase 1b: the grid of triangles ---- */
+
+/* The cell of coordinate x (m) with inv = 1 / cell: monotone in x, which is
+ * all the grid needs (two overlapping boxes share a cell). */
+static int cell_of(double x, double inv)
+{
+    double q = floor(x * inv);
     if (!(q > -CELL_LIMIT))
         return -CELL_LIMIT;
     if (q > CELL_LIMIT)
@@ -345,13 +581,13 @@ static unsigned bucket_of(const skin_contact *c, int i, int j, int l)
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
-    return h & (uint32_t)(c->table - 1);
+    return h & (uint32_t)(c->tsize - 1);
 }
 
 static void box_cells(const skin_contact *c, const float *lo, const float *hi, int a[3], int b[3])
 {
     for (int j = 0; j < 3; j++)
-        a[j] = cell_of(lo[j], c->cell), b[j] = cell_of(hi[j], c->cell);
+        a[j] = cell_of(lo[j], c->inv_cell), b[j] = cell_of(hi[j], c->inv_cell);
 }
 
 static int too_wide(const int a[3], const int b[3])
@@ -388,65 +624,86 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
 {
     c->k = k, c->s = s;
     c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    broad_phase(c);
+    /* Only the triangles of rings that may touch enter the grid. */
     double ext = 0.0;
-    for (int t = 0; t < c->nt; t++) {
-        int v[3];
-        tri_corners(c, t, v);
-        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
-        for (int j = 0; j < 3; j++) {
-            float sp = sqrtf(s->vx[v[j]] * s->vx[v[j]] + s->vy[v[j]] * s->vy[v[j]]
-                             + s->vz[v[j]] * s->vz[v[j]]);
-            vmax = sp > vmax ? sp : vmax;
+    int nt_on = 0;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        nt_on += 2 * c->MN;
+        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+            int v[3];
+            tri_corners(c, t, v);
+            float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
+            for (int j = 0; j < 3; j++) {
+                float sp = sqrtf(s->vx[v[j]] * s->vx[v[j]] + s->vy[v[j]] * s->vy[v[j]]
+                                 + s->vz[v[j]] * s->vz[v[j]]);
+                vmax = sp > vmax ? sp : vmax;
+            }
+            float grow = k->h + vmax * k->dt;
+            bx[0] = fminf(fminf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) - grow;
+            bx[1] = fminf(fminf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) - grow;
+            bx[2] = fminf(fminf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) - grow;
+            bx[3] = fmaxf(fmaxf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) + grow;
+            bx[4] = fmaxf(fmaxf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) + grow;
+            bx[5] = fmaxf(fmaxf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) + grow;
+            double e = fmax(fmax(bx[3] - bx[0], bx[4] - bx[1]), bx[5] - bx[2]);
+            if (e < 1e3) /* a runaway triangle does not set the cell size */
+                ext += e;
         }
-        float grow = k->h + vmax * k->dt;
-        bx[0] = fminf(fminf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) - grow;
-        bx[1] = fminf(fminf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) - grow;
-        bx[2] = fminf(fminf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) - grow;
-        bx[3] = fmaxf(fmaxf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) + grow;
-        bx[4] = fmaxf(fmaxf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) + grow;
-        bx[5] = fmaxf(fmaxf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) + grow;
-        double e = fmax(fmax(bx[3] - bx[0], bx[4] - bx[1]), bx[5] - bx[2]);
-        if (e < 1e3) /* a runaway triangle does not set the cell size */
-            ext += e;
     }
     /* Cells about 1.5 mean boxes wide: a box spans about 3 cells, a point 1. */
-    c->cell = c->nt > 0 ? CELL_FACTOR * ext / c->nt : 1.0;
+    c->cell = nt_on > 0 ? CELL_FACTOR * ext / nt_on : 1.0;
     if (!(c->cell > 4.0 * k->h))
         c->cell = 4.0 * k->h;
+    c->inv_cell = 1.0 / c->cell;
+    /* A table about as long as the triangles in the grid. */
+    c->tsize = pow2_at_least((size_t)(nt_on > 0 ? nt_on : 1));
+    if (c->tsize > c->table)
+        c->tsize = c->table;
 
-    memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->table + 1));
+    memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->tsize + 1));
     c->nlarge = 0;
-    for (int t = 0; t < c->nt; t++) {
-        int a[3], b[3];
-        box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
-        if (too_wide(a, b))
-            c->large[c->nlarge++] = t;
-        else
-            bin_triangle(c, t, 0);
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+            int a[3], b[3];
+            box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
+            if (too_wide(a, b))
+                c->large[c->nlarge++] = t;
+            else
+                bin_triangle(c, t, 0);
+        }
     }
     /* bucket_start[h + 1] holds bucket h's count: prefix sums, then fill
      * advances each bucket's start to its end; one shift back restores. */
-    for (size_t h = 0; h < c->table; h++)
+    for (size_t h = 0; h < c->tsize; h++)
         c->bucket_start[h + 1] += c->bucket_start[h];
-    size_t total = (size_t)c->bucket_start[c->table];
+    size_t total = (size_t)c->bucket_start[c->tsize];
     if (total > c->entry_cap) {
         int *e = realloc(c->entry, sizeof *e * total * 2);
         if (!e)
             return -1;
         c->entry = e, c->entry_cap = total * 2;
     }
-    for (size_t h = c->table; h > 0; h--)
+    for (size_t h = c->tsize; h > 0; h--)
         c->bucket_start[h] = c->bucket_start[h - 1];
     c->bucket_start[0] = 0;
     /* Now bucket_start[h + 1] is bucket h's start; placing advances it to
      * the end, which is bucket h + 1's start: the array comes out right. */
     int l = 0;
-    for (int t = 0; t < c->nt; t++) {
-        if (l < c->nlarge && c->large[l] == t) {
-            l++;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
             continue;
+        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+            if (l < c->nlarge && c->large[l] == t) {
+                l++;
+                continue;
+            }
+            bin_triangle(c, t, 1);
         }
-        bin_triangle(c, t, 1);
     }
     return 0;
 }
@@ -484,17 +741,16 @@ static void consider(const skin_contact *c, const point_query *pq, int t, int *t
     if (pq->lo[0] > bx[3] || pq->hi[0] < bx[0] || pq->lo[1] > bx[4] || pq->hi[1] < bx[1]
         || pq->lo[2] > bx[5] || pq->hi[2] < bx[2])
         return;
-    /* Self-contact: not against a triangle whose quad has a corner within
-     * self_steps grid steps of the point, both ways (periodic). */
+    /* Rings that cannot touch (the broad phase); self-contact not against
+     * a triangle whose quad has a corner within self_steps grid steps of
+     * the point, both ways (periodic). */
     int q = t >> 1, pt = q / c->MN;
     if (pt == pq->p) {
-        int r = q - pt * c->MN, m = r / c->N, nn = r - m * c->N, s = c->k->self_steps;
-        int m1 = m + 1 == c->M ? 0 : m + 1, n1 = nn + 1 == c->N ? 0 : nn + 1;
-        int dm = periodic_steps(pq->m, m, c->M), dm1 = periodic_steps(pq->m, m1, c->M);
-        int dn = periodic_steps(pq->n, nn, c->N), dn1 = periodic_steps(pq->n, n1, c->N);
-        if ((dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s)
+        int r = q - pt * c->MN, m = r / c->N;
+        if (!c->self_on[pt] || self_excluded(c, pq->m, pq->n, m, r - m * c->N))
             return;
-    }
+    } else if (!c->near[(size_t)pq->p * c->P + pt])
+        return;
     pair_geo g;
     if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
         return;
@@ -506,6 +762,12 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
     const skin_contact_state *s = c->s;
     float dt = c->k->dt;
     for (int i = v0; i < v1; i++) {
+        int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
+        if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
+            memset(c->npt + i, 0, (size_t)(end - i));
+            i = end - 1;
+            continue;
+        }
         int tri[K], n = 0;
         float spd[K];
         double dist[K];
@@ -516,10 +778,11 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
         const float *lo = pq.lo, *hi = pq.hi;
         int a[3], b[3];
         box_cells(c, lo, hi, a, b);
-        if (too_wide(a, b)) /* a runaway point: against every triangle */
+        if (too_wide(a, b)) { /* a runaway point: against every triangle */
             for (int t = 0; t < c->nt; t++)
-                consider(c, &pq, t, tri, spd, dist, &n);
-        else {
+                if (c->ring_on[t / (2 * c->MN)])
+                    consider(c, &pq, t, tri, spd, dist, &n);
+        } else {
             for (int x = a[0]; x <= b[0]; x++)
                 for (int y = a[1]; y <= b[1]; y++)
                     for (int z = a[2]; z <= b[2]; z++) {
@@ -531,8 +794,8 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
                                 continue;
                             /* Once per triangle: in the first cell the two
                              * boxes share (and not from a hash collision). */
-                            int t0 = cell_of(bx[0], c->cell), t1 = cell_of(bx[1], c->cell);
-                            int t2 = cell_of(bx[2], c->cell);
+                            int t0 = cell_of(bx[0], c->inv_cell), t1 = cell_of(bx[1], c->inv_cell);
+                            int t2 = cell_of(bx[2], c->inv_cell);
                             if (x != (a[0] > t0 ? a[0] : t0) || y != (a[1] > t1 ? a[1] : t1)
                                 || z != (a[2] > t2 ? a[2] : t2))
                                 continue;
@@ -708,6 +971,15 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
                          float *fz)
 {
     for (int i = v0; i < v1; i++) {
+        int pr = i / c->MN;
+        if (!c->ring_pairs[pr]) { /* nothing touches the ring */
+            int end = (pr + 1) * c->MN < v1 ? (pr + 1) * c->MN : v1;
+            memset(fx + i, 0, sizeof *fx * (size_t)(end - i));
+            memset(fy + i, 0, sizeof *fy * (size_t)(end - i));
+            memset(fz + i, 0, sizeof *fz * (size_t)(end - i));
+            i = end - 1;
+            continue;
+        }
         double f[3] = {0, 0, 0}, F[3], w[3];
         if (c->share[i] > 0.0f) {
             /* As a point, its pairs by triangle index. */

@@ -12,6 +12,8 @@
 #define SPAN_LIMIT 8
 /* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
 #define CELL_LIMIT 1048576
+/* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
+#define PATCH 4
 #ifndef CELL_FACTOR
 #define CELL_FACTOR 1.5
 #endif
@@ -36,6 +38,9 @@ struct skin_contact {
     unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
     unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
     unsigned char *near;    /* [P_cap x P_cap]: rings p, q may touch each other */
+    int pm, pn, np;         /* patches per ring along m, along n, in all */
+    double *pbox;           /* [P_cap x np] x 6: each patch's box grown by h + vmax dt, m */
+    unsigned char *patch_on; /* [P_cap x np]: the patch's points and triangles may touch */
 
     /* prepare: triangle boxes, the grid */
     float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
@@ -102,7 +107,8 @@ size_t skin_contact_bytes(int P, int M, int N)
          + nt * sizeof(int) /* the list of large triangles */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
          + (size_t)P * sizeof(int)
-         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P);
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P)
+         + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
 }
 
 skin_contact *skin_contact_create(int P, int M, int N)
@@ -131,8 +137,11 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->self_on = calloc((size_t)P, 1);
     c->ring_on = calloc((size_t)P, 1);
     c->near = calloc((size_t)P * P, 1);
+    c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
+    c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
+    c->patch_on = calloc((size_t)P * c->np, 1);
     if (!c->ref || !c->ref_gap || !c->ref_steps || !c->rbox || !c->self_on || !c->ring_on
-        || !c->near) {
+        || !c->near || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
     }
@@ -155,7 +164,7 @@ void skin_contact_free(skin_contact *c)
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->ref_steps); free(c->rbox); free(c->self_on);
-    free(c->ring_on); free(c->near);
+    free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
     free(c);
 }
 
@@ -538,27 +547,91 @@ static void ring_bounds(skin_contact *c, int p)
     c->self_on[p] = (unsigned char)on;
 }
 
+/* Ring p's patch boxes: each patch's vertices and the next row and column
+ * (its triangles' corners), grown by h + the patch's vmax dt. */
+static void patch_bounds(skin_contact *c, int p)
+{
+    const skin_contact_state *s = c->s;
+    int M = c->M, N = c->N, base = p * c->MN;
+    for (int a = 0; a < c->pm; a++)
+        for (int b = 0; b < c->pn; b++) {
+            double lo[3] = {INFINITY, INFINITY, INFINITY}, v2 = 0.0;
+            double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            int m1 = (a + 1) * PATCH < M ? (a + 1) * PATCH : M;
+            int n1 = (b + 1) * PATCH < N ? (b + 1) * PATCH : N;
+            for (int m = a * PATCH; m <= m1; m++)
+                for (int n = b * PATCH; n <= n1; n++) {
+                    int i = base + (m == M ? 0 : m) * N + (n == N ? 0 : n);
+                    double x[3] = {s->x[i], s->y[i], s->z[i]};
+                    double vv = (double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]
+                              + (double)s->vz[i] * s->vz[i];
+                    v2 = vv > v2 ? vv : v2;
+                    for (int j = 0; j < 3; j++) {
+                        lo[j] = x[j] < lo[j] ? x[j] : lo[j];
+                        hi[j] = x[j] > hi[j] ? x[j] : hi[j];
+                    }
+                }
+            double grow = c->k->h + sqrt(v2) * (1.0 + 1e-6) * c->k->dt + 1e-6;
+            double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
+            for (int j = 0; j < 3; j++)
+                pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;
+        }
+}
+
+static int boxes_overlap(const double *a, const double *b)
+{
+    return !(a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4] || a[2] > b[5]
+             || b[2] > a[5]);
+}
+
 /* Every ring's bounds, then the ring pairs whose grown boxes overlap (a
- * point and a triangle within h + (|v_P| + |v_T|) dt lie in them);
- * ring_on: the rings in any pair or touching themselves. O(P^2) box tests. */
+ * point and a triangle within h + (|v_P| + |v_T|) dt lie in them), then
+ * the same between the patches of those ring pairs. ring_on: the rings in
+ * any pair or touching themselves; patch_on: every patch of a ring that may
+ * touch itself, and the patches in a pair. O(P^2) ring box tests, np^2
+ * patch box tests per ring pair. */
 static void broad_phase(skin_contact *c)
 {
-    int P = c->P;
+    int P = c->P, np = c->np;
     for (int p = 0; p < P; p++)
         ring_bounds(c, p);
     for (int p = 0; p < P; p++)
-        c->ring_on[p] = c->self_on[p];
+        c->ring_on[p] = 0;
     for (int p = 0; p < P; p++) {
         const double *a = c->rbox + 6 * (size_t)p;
         c->near[(size_t)p * P + p] = 0;
         for (int q = p + 1; q < P; q++) {
-            const double *b = c->rbox + 6 * (size_t)q;
-            unsigned char on = !(a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4]
-                                 || a[2] > b[5] || b[2] > a[5]);
+            unsigned char on = (unsigned char)boxes_overlap(a, c->rbox + 6 * (size_t)q);
             c->near[(size_t)p * P + q] = c->near[(size_t)q * P + p] = on;
             c->ring_on[p] |= on, c->ring_on[q] |= on;
         }
     }
+    for (int p = 0; p < P; p++) {
+        memset(c->patch_on + (size_t)p * np, c->self_on[p], (size_t)np);
+        if (c->ring_on[p])
+            patch_bounds(c, p);
+        c->ring_on[p] |= c->self_on[p];
+    }
+    for (int p = 0; p < P; p++)
+        for (int q = p + 1; q < P; q++) {
+            if (!c->near[(size_t)p * P + q])
+                continue;
+            unsigned char *onp = c->patch_on + (size_t)p * np, *onq = c->patch_on + (size_t)q * np;
+            for (int a = 0; a < np; a++) {
+                const double *pa = c->pbox + 6 * ((size_t)p * np + a);
+                if (!boxes_overlap(pa, c->rbox + 6 * (size_t)q))
+                    continue;
+                for (int b = 0; b < np; b++)
+                    if (boxes_overlap(pa, c->pbox + 6 * ((size_t)q * np + b)))
+                        onp[a] = onq[b] = 1;
+            }
+        }
+}
+
+/* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
+static int patch_is_on(const skin_contact *c, int p, int m, int n)
+{
+    return c->patch_on[(size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH];
 }
 
 /* ---- phase 1b: the grid of triangles ---- */
@@ -620,6 +693,19 @@ static void bin_triangle(skin_contact *c, int t, int fill)
             }
 }
 
+/* Plain comparisons (fminf and fmaxf are library calls here). */
+static inline float min3f(float a, float b, float c)
+{
+    float m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+static inline float max3f(float a, float b, float c)
+{
+    float m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
 {
     c->k = k, c->s = s;
@@ -631,8 +717,10 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
     for (int p = 0; p < c->P; p++) {
         if (!c->ring_on[p])
             continue;
-        nt_on += 2 * c->MN;
-        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+        for (int m = 0; m < c->M; m++)
+        for (int n = 0; n < c->N; n++)
+        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+             && patch_is_on(c, p, m, n); t++) {
             int v[3];
             tri_corners(c, t, v);
             float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
@@ -642,15 +730,16 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
                 vmax = sp > vmax ? sp : vmax;
             }
             float grow = k->h + vmax * k->dt;
-            bx[0] = fminf(fminf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) - grow;
-            bx[1] = fminf(fminf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) - grow;
-            bx[2] = fminf(fminf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) - grow;
-            bx[3] = fmaxf(fmaxf(s->x[v[0]], s->x[v[1]]), s->x[v[2]]) + grow;
-            bx[4] = fmaxf(fmaxf(s->y[v[0]], s->y[v[1]]), s->y[v[2]]) + grow;
-            bx[5] = fmaxf(fmaxf(s->z[v[0]], s->z[v[1]]), s->z[v[2]]) + grow;
-            double e = fmax(fmax(bx[3] - bx[0], bx[4] - bx[1]), bx[5] - bx[2]);
+            bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
+            bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
+            bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
+            bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
+            bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
+            bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
+            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
             if (e < 1e3) /* a runaway triangle does not set the cell size */
                 ext += e;
+            nt_on++;
         }
     }
     /* Cells about 1.5 mean boxes wide: a box spans about 3 cells, a point 1. */
@@ -668,7 +757,10 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
     for (int p = 0; p < c->P; p++) {
         if (!c->ring_on[p])
             continue;
-        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+        for (int m = 0; m < c->M; m++)
+        for (int n = 0; n < c->N; n++)
+        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+             && patch_is_on(c, p, m, n); t++) {
             int a[3], b[3];
             box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
             if (too_wide(a, b))
@@ -697,7 +789,10 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
     for (int p = 0; p < c->P; p++) {
         if (!c->ring_on[p])
             continue;
-        for (int t = 2 * p * c->MN; t < 2 * (p + 1) * c->MN; t++) {
+        for (int m = 0; m < c->M; m++)
+        for (int n = 0; n < c->N; n++)
+        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+             && patch_is_on(c, p, m, n); t++) {
             if (l < c->nlarge && c->large[l] == t) {
                 l++;
                 continue;
@@ -775,13 +870,19 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
         point_query pq = {i, i / c->MN, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
                           {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
         pq.m = (i - pq.p * c->MN) / c->N, pq.n = i - pq.p * c->MN - pq.m * c->N;
+        if (!patch_is_on(c, p, pq.m, pq.n)) {
+            c->npt[i] = 0;
+            continue;
+        }
         const float *lo = pq.lo, *hi = pq.hi;
         int a[3], b[3];
         box_cells(c, lo, hi, a, b);
         if (too_wide(a, b)) { /* a runaway point: against every triangle */
-            for (int t = 0; t < c->nt; t++)
-                if (c->ring_on[t / (2 * c->MN)])
+            for (int t = 0; t < c->nt; t++) {
+                int q = t >> 1, pt = q / c->MN, r = q - pt * c->MN;
+                if (c->ring_on[pt] && patch_is_on(c, pt, r / c->N, r % c->N))
                     consider(c, &pq, t, tri, spd, dist, &n);
+            }
         } else {
             for (int x = a[0]; x <= b[0]; x++)
                 for (int y = a[1]; y <= b[1]; y++)

@@ -23,6 +23,12 @@ typedef struct {
     float speed;
 } ring_touch;
 
+/* A triangle in the grid: its box grown by h + vmax dt (m), index, ring. */
+typedef struct {
+    float lo[3], hi[3];
+    int t, ring;
+} tri_entry;
+
 struct skin_contact {
     int P_cap, M, N, MN;
     const skin_contact_params *k;
@@ -49,9 +55,11 @@ struct skin_contact {
     size_t table;        /* room for buckets, a power of two */
     size_t tsize;        /* buckets this substep, a power of two <= table */
     int *bucket_start;   /* table + 1 */
-    int *entry;          /* triangle indices by bucket */
-    size_t entry_cap;
-    int *large;          /* triangles too big for the grid */
+    tri_entry *entry;    /* the triangles by bucket (of their box's low corner) */
+    int *tbucket;        /* [nt]: bucket of each triangle in the grid, -1: large */
+    int *tlist;          /* the triangles in the grid or large, ascending */
+    int nlist;
+    tri_entry *large;    /* triangles too big for the grid */
     int nlarge;
 
     /* find: each point's pairs */
@@ -103,8 +111,8 @@ size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
-         + 4 * nt * sizeof(int) /* grid entries, first capacity */
-         + nt * sizeof(int) /* the list of large triangles */
+         + 2 * nt * sizeof(tri_entry) /* grid entries, large triangles */
+         + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P)
@@ -121,8 +129,9 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->table = pow2_at_least(nt);
     c->box = malloc(sizeof *c->box * 6 * nt);
     c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
-    c->entry_cap = 4 * nt;
-    c->entry = malloc(sizeof *c->entry * c->entry_cap);
+    c->entry = malloc(sizeof *c->entry * nt);
+    c->tbucket = malloc(sizeof *c->tbucket * nt);
+    c->tlist = malloc(sizeof *c->tlist * nt);
     c->large = malloc(sizeof *c->large * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
@@ -147,7 +156,8 @@ skin_contact *skin_contact_create(int P, int M, int N)
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->entry || !c->large || !c->npt
+    if (!c->box || !c->bucket_start || !c->entry || !c->tbucket || !c->tlist || !c->large
+        || !c->npt
         || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
@@ -160,6 +170,7 @@ void skin_contact_free(skin_contact *c)
     if (!c)
         return;
     free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
+    free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
@@ -657,42 +668,6 @@ static unsigned bucket_of(const skin_contact *c, int i, int j, int l)
     return h & (uint32_t)(c->tsize - 1);
 }
 
-static void box_cells(const skin_contact *c, const float *lo, const float *hi, int a[3], int b[3])
-{
-    for (int j = 0; j < 3; j++)
-        a[j] = cell_of(lo[j], c->inv_cell), b[j] = cell_of(hi[j], c->inv_cell);
-}
-
-static int too_wide(const int a[3], const int b[3])
-{
-    return b[0] - a[0] >= SPAN_LIMIT || b[1] - a[1] >= SPAN_LIMIT || b[2] - a[2] >= SPAN_LIMIT;
-}
-
-/* Calls each distinct bucket of triangle t's cells once (fill = 0: count,
- * 1: place), in cell order. */
-static void bin_triangle(skin_contact *c, int t, int fill)
-{
-    int a[3], b[3];
-    unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
-    int ns = 0;
-    box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
-    for (int i = a[0]; i <= b[0]; i++)
-        for (int j = a[1]; j <= b[1]; j++)
-            for (int l = a[2]; l <= b[2]; l++) {
-                unsigned h = bucket_of(c, i, j, l);
-                int dup = 0;
-                for (int r = 0; r < ns && !dup; r++)
-                    dup = seen[r] == h;
-                if (dup)
-                    continue;
-                seen[ns++] = h;
-                if (fill)
-                    c->entry[c->bucket_start[h + 1]++] = t;
-                else
-                    c->bucket_start[h + 1]++;
-            }
-}
-
 /* Plain comparisons (fminf and fmaxf are library calls here). */
 static inline float min3f(float a, float b, float c)
 {
@@ -742,8 +717,27 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
             nt_on++;
         }
     }
-    /* Cells about 1.5 mean boxes wide: a box spans about 3 cells, a point 1. */
-    c->cell = nt_on > 0 ? CELL_FACTOR * ext / nt_on : 1.0;
+    /* One cell per triangle, by its box's low corner: cells as wide as the
+     * widest box (but runaway ones, over 4 mean boxes, which every point
+     * checks), so that a box meeting a point's lies in the point's cells
+     * or the ones below. */
+    double mean = nt_on > 0 ? ext / nt_on : 0.0, cell = 0.0;
+    c->nlist = 0;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        for (int m = 0; m < c->M; m++)
+        for (int n = 0; n < c->N; n++)
+        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+             && patch_is_on(c, p, m, n); t++) {
+            const float *bx = c->box + 6 * (size_t)t;
+            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+            if (e <= 4.0 * mean)
+                cell = e > cell ? e : cell;
+            c->tlist[c->nlist++] = t;
+        }
+    }
+    c->cell = cell * (1.0 + 1e-5) + 1e-9;
     if (!(c->cell > 4.0 * k->h))
         c->cell = 4.0 * k->h;
     c->inv_cell = 1.0 / c->cell;
@@ -751,54 +745,42 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
     c->tsize = pow2_at_least((size_t)(nt_on > 0 ? nt_on : 1));
     if (c->tsize > c->table)
         c->tsize = c->table;
-
     memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->tsize + 1));
     c->nlarge = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            int a[3], b[3];
-            box_cells(c, c->box + 6 * (size_t)t, c->box + 6 * (size_t)t + 3, a, b);
-            if (too_wide(a, b))
-                c->large[c->nlarge++] = t;
-            else
-                bin_triangle(c, t, 0);
+    for (int j = 0; j < c->nlist; j++) {
+        int t = c->tlist[j], a[3];
+        const float *bx = c->box + 6 * (size_t)t;
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        for (int d = 0; d < 3; d++)
+            a[d] = cell_of(bx[d], c->inv_cell);
+        if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
+            || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
+            || a[2] >= CELL_LIMIT) {
+            tri_entry *L = &c->large[c->nlarge++];
+            memcpy(L->lo, bx, sizeof L->lo), memcpy(L->hi, bx + 3, sizeof L->hi);
+            L->t = t, L->ring = t / (2 * c->MN);
+            c->tbucket[j] = -1;
+        } else {
+            unsigned h = bucket_of(c, a[0], a[1], a[2]);
+            c->tbucket[j] = (int)h;
+            c->bucket_start[h + 1]++;
         }
     }
-    /* bucket_start[h + 1] holds bucket h's count: prefix sums, then fill
-     * advances each bucket's start to its end; one shift back restores. */
+    /* Counting sort: prefix sums, then placing advances each bucket's start
+     * to its end; one shift back restores. Triangles ascend in a bucket. */
     for (size_t h = 0; h < c->tsize; h++)
         c->bucket_start[h + 1] += c->bucket_start[h];
-    size_t total = (size_t)c->bucket_start[c->tsize];
-    if (total > c->entry_cap) {
-        int *e = realloc(c->entry, sizeof *e * total * 2);
-        if (!e)
-            return -1;
-        c->entry = e, c->entry_cap = total * 2;
-    }
     for (size_t h = c->tsize; h > 0; h--)
         c->bucket_start[h] = c->bucket_start[h - 1];
     c->bucket_start[0] = 0;
-    /* Now bucket_start[h + 1] is bucket h's start; placing advances it to
-     * the end, which is bucket h + 1's start: the array comes out right. */
-    int l = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
+    for (int j = 0; j < c->nlist; j++) {
+        if (c->tbucket[j] < 0)
             continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            if (l < c->nlarge && c->large[l] == t) {
-                l++;
-                continue;
-            }
-            bin_triangle(c, t, 1);
-        }
+        int t = c->tlist[j];
+        tri_entry *E = &c->entry[c->bucket_start[c->tbucket[j] + 1]++];
+        const float *bx = c->box + 6 * (size_t)t;
+        memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
+        E->t = t, E->ring = t / (2 * c->MN);
     }
     return 0;
 }
@@ -829,23 +811,24 @@ typedef struct {
     float lo[3], hi[3]; /* its box, m */
 } point_query;
 
-static void consider(const skin_contact *c, const point_query *pq, int t, int *tri, float *spd,
-                     double *dist, int *n)
+/* Point pq against grid entry E: the rings' filter first (the broad phase),
+ * then the boxes, then self-contact not against a triangle whose quad has
+ * a corner within self_steps grid steps of the point, both ways
+ * (periodic), then the pair itself. */
+static inline void consider(const skin_contact *c, const point_query *pq, const tri_entry *E,
+                            int *tri, float *spd, double *dist, int *n)
 {
-    const float *bx = c->box + 6 * (size_t)t;
-    if (pq->lo[0] > bx[3] || pq->hi[0] < bx[0] || pq->lo[1] > bx[4] || pq->hi[1] < bx[1]
-        || pq->lo[2] > bx[5] || pq->hi[2] < bx[2])
+    if (E->ring == pq->p ? !c->self_on[E->ring] : !c->near[(size_t)pq->p * c->P + E->ring])
         return;
-    /* Rings that cannot touch (the broad phase); self-contact not against
-     * a triangle whose quad has a corner within self_steps grid steps of
-     * the point, both ways (periodic). */
-    int q = t >> 1, pt = q / c->MN;
-    if (pt == pq->p) {
-        int r = q - pt * c->MN, m = r / c->N;
-        if (!c->self_on[pt] || self_excluded(c, pq->m, pq->n, m, r - m * c->N))
+    if (pq->lo[0] > E->hi[0] || pq->hi[0] < E->lo[0] || pq->lo[1] > E->hi[1]
+        || pq->hi[1] < E->lo[1] || pq->lo[2] > E->hi[2] || pq->hi[2] < E->lo[2])
+        return;
+    int t = E->t;
+    if (E->ring == pq->p) {
+        int r = (t >> 1) - E->ring * c->MN, m = r / c->N;
+        if (self_excluded(c, pq->m, pq->n, m, r - m * c->N))
             return;
-    } else if (!c->near[(size_t)pq->p * c->P + pt])
-        return;
+    }
     pair_geo g;
     if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
         return;
@@ -856,6 +839,7 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
 {
     const skin_contact_state *s = c->s;
     float dt = c->k->dt;
+    int nent = c->tsize > 0 ? c->bucket_start[c->tsize] : 0;
     for (int i = v0; i < v1; i++) {
         int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
         if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
@@ -867,45 +851,43 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
         float spd[K];
         double dist[K];
         float sp = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
-        point_query pq = {i, i / c->MN, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
+        point_query pq = {i, p, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
                           {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
-        pq.m = (i - pq.p * c->MN) / c->N, pq.n = i - pq.p * c->MN - pq.m * c->N;
+        pq.m = (i - p * c->MN) / c->N, pq.n = i - p * c->MN - pq.m * c->N;
         if (!patch_is_on(c, p, pq.m, pq.n)) {
             c->npt[i] = 0;
             continue;
         }
-        const float *lo = pq.lo, *hi = pq.hi;
-        int a[3], b[3];
-        box_cells(c, lo, hi, a, b);
-        if (too_wide(a, b)) { /* a runaway point: against every triangle */
-            for (int t = 0; t < c->nt; t++) {
-                int q = t >> 1, pt = q / c->MN, r = q - pt * c->MN;
-                if (c->ring_on[pt] && patch_is_on(c, pt, r / c->N, r % c->N))
-                    consider(c, &pq, t, tri, spd, dist, &n);
-            }
+        /* A box that meets the point's has its low corner at most a cell
+         * below the point's box: cells a .. b. */
+        int a[3], b[3], wide = 0;
+        for (int d = 0; d < 3; d++) {
+            a[d] = cell_of(pq.lo[d], c->inv_cell) - 1, b[d] = cell_of(pq.hi[d], c->inv_cell);
+            wide |= b[d] - a[d] >= SPAN_LIMIT;
+        }
+        if (wide) { /* a runaway point: against every triangle */
+            for (int e = 0; e < nent; e++)
+                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
         } else {
+            unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
+            int ns = 0;
             for (int x = a[0]; x <= b[0]; x++)
                 for (int y = a[1]; y <= b[1]; y++)
                     for (int z = a[2]; z <= b[2]; z++) {
+                        /* Each bucket once (two cells may share one). */
                         unsigned h = bucket_of(c, x, y, z);
-                        for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++) {
-                            const float *bx = c->box + 6 * (size_t)c->entry[e];
-                            if (lo[0] > bx[3] || hi[0] < bx[0] || lo[1] > bx[4] || hi[1] < bx[1]
-                                || lo[2] > bx[5] || hi[2] < bx[2])
-                                continue;
-                            /* Once per triangle: in the first cell the two
-                             * boxes share (and not from a hash collision). */
-                            int t0 = cell_of(bx[0], c->inv_cell), t1 = cell_of(bx[1], c->inv_cell);
-                            int t2 = cell_of(bx[2], c->inv_cell);
-                            if (x != (a[0] > t0 ? a[0] : t0) || y != (a[1] > t1 ? a[1] : t1)
-                                || z != (a[2] > t2 ? a[2] : t2))
-                                continue;
-                            consider(c, &pq, c->entry[e], tri, spd, dist, &n);
-                        }
+                        int dup = 0;
+                        for (int r = 0; r < ns && !dup; r++)
+                            dup = seen[r] == h;
+                        if (dup)
+                            continue;
+                        seen[ns++] = h;
+                        for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++)
+                            consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
                     }
-            for (int l = 0; l < c->nlarge; l++)
-                consider(c, &pq, c->large[l], tri, spd, dist, &n);
         }
+        for (int l = 0; l < c->nlarge; l++)
+            consider(c, &pq, &c->large[l], tri, spd, dist, &n);
         /* Stored by triangle index: the gather's order. */
         for (int j = 1; j < n; j++)
             for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {

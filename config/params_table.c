@@ -91,9 +91,9 @@ const param_key param_table[] = {
     {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", NULL},
     {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", NULL},
     /* skin contact */
-    {"dinghy.contact", PK_CHOICE, DOFF(contact), 0, 0, "", "skin: every vertex against the other skins' triangles (and its own ring's beyond its neighbourhood), held contact_thickness apart, Coulomb friction; centreline: the seed's repulsion between tube centre-lines (repulsion, repulsion_exponent, contact_range)", contact_choice},
+    {"dinghy.contact", PK_CHOICE, DOFF(contact), 0, 0, "", "skin: the skins touch (vertex against triangle, friction); centreline: the seed's repulsion between tube centre-lines", contact_choice},
     {"dinghy.contact_thickness", PK_DOUBLE, DOFF(contact_thickness), 1e-5, 0.1, "m", "skin contact: how far apart touching skins are held (below half the mesh's shortest grid step)", NULL},
-    {"dinghy.friction", PK_DOUBLE, DOFF(friction), 0, 10, "", "skin contact: Coulomb friction coefficient mu between skins (sliding when the tangential force would pass mu times the normal force)", NULL},
+    {"dinghy.friction", PK_DOUBLE, DOFF(friction), 0, 10, "", "skin contact: Coulomb friction coefficient mu between skins (they slide when the tangential force would pass mu N)", NULL},
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
     {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},

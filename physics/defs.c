@@ -150,8 +150,9 @@ int sim_def_substeps(const sim_def *d)
  * (a chord of radius R - r over M) or round the tube (radius r over N). */
 static double skin_grid_step(const sim_ring_def *r)
 {
-    double a = 2.0 * (r->major_radius - r->minor_radius) * sin(3.141592653589793 / (r->segments > 0 ? r->segments : 1));
-    double b = 2.0 * r->minor_radius * sin(3.141592653589793 / (r->sides > 0 ? r->sides : 1));
+    const double pi = 3.141592653589793;
+    double a = 2.0 * (r->major_radius - r->minor_radius) * sin(pi / (r->segments > 0 ? r->segments : 1));
+    double b = 2.0 * r->minor_radius * sin(pi / (r->sides > 0 ? r->sides : 1));
     return a < b ? a : b;
 }
 
@@ -288,17 +289,6 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
           "the repulsion law's power is between 0 and 16");
     range(&ps, RING(contact_range), "contact range", r->contact_range, 1e-9, INFINITY,
           "the contact range must be positive");
-    /* skin contact */
-    if (r->contact != SIM_CONTACT_SKIN && r->contact != SIM_CONTACT_CENTRELINE)
-        problem(&ps, RING(contact), "contact model", r->contact, 0, 1, "unknown contact model");
-    double step = skin_grid_step(r);
-    range(&ps, RING(contact_thickness), "contact thickness", r->contact_thickness, 1e-5,
-          0.5 * step, "the skins' contact thickness is positive and below half the mesh's "
-          "shortest grid step (else a ring's own neighbouring faces touch at rest)");
-    if (!(r->contact_thickness <= 0.5 * step) && r->contact_thickness >= 1e-5)
-        relate(&ps, offsetof(sim_ring_def, segments), offsetof(sim_ring_def, sides));
-    range(&ps, RING(friction), "friction coefficient", r->friction, 0, 10,
-          "a Coulomb friction coefficient is between 0 and 10");
     double verts = (double)rings * r->segments * r->sides;
     if (rings < 1)
         problem(&ps, RING(segments), "ring count", rings, 1, NAN, "a simulation needs a ring");
@@ -315,6 +305,20 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
                     "machine's %.1f GiB; use fewer rings or a coarser mesh", rings,
                     r->segments, r->sides, need / 1073741824.0, have / 1073741824.0);
     }
+    /* skin contact (after the sizes: a mesh too fine for the thickness
+     * is told after a mesh too big for the machine) */
+    if (r->contact != SIM_CONTACT_SKIN && r->contact != SIM_CONTACT_CENTRELINE)
+        problem(&ps, RING(contact), "contact model", r->contact, 0, 1, "unknown contact model");
+    double step = skin_grid_step(r);
+    if (r->contact == SIM_CONTACT_SKIN) {
+        range(&ps, RING(contact_thickness), "contact thickness", r->contact_thickness, 1e-5,
+              0.5 * step, "the skins' contact thickness is positive and below half the mesh's "
+              "shortest grid step (else a ring's own neighbouring faces touch at rest)");
+        if (!(r->contact_thickness <= 0.5 * step) && r->contact_thickness >= 1e-5)
+            relate(&ps, offsetof(sim_ring_def, segments), offsetof(sim_ring_def, sides));
+    }
+    range(&ps, RING(friction), "friction coefficient", r->friction, 0, 10,
+          "a Coulomb friction coefficient is between 0 and 10");
     return ps.count;
 }
 

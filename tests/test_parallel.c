@@ -52,6 +52,18 @@ static void test_same_hash_physical(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 300);
 }
 
+/* Skin contact where it works hardest: rings stacked and squashed in the
+ * pen (the defaults: skin contact). */
+static void test_same_hash_pile(void **state)
+{
+    (void)state;
+    test_params p = test_physical();
+    p.scene.index = scene_index("pile");
+    p.scene.count = test_quick() ? 5 : 8;
+    p.scene.height = 0.3;
+    check_thread_counts(&p, test_quick() ? 150 : 600);
+}
+
 /* The river: water sampled per row inside the tick, contacts with rocks
  * and banks, re-drops after the step (a short river, so some happen). */
 static void test_same_hash_river(void **state)
@@ -151,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_packed),
         cmocka_unit_test(test_same_hash_physical),
+        cmocka_unit_test(test_same_hash_pile),
         cmocka_unit_test(test_same_hash_river),
         cmocka_unit_test(test_same_hash_single),
         cmocka_unit_test(test_same_hash_grid),

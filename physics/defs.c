@@ -310,7 +310,8 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     if (r->contact != SIM_CONTACT_SKIN && r->contact != SIM_CONTACT_CENTRELINE)
         problem(&ps, RING(contact), "contact model", r->contact, 0, 1, "unknown contact model");
     double step = skin_grid_step(r);
-    if (r->contact == SIM_CONTACT_SKIN) {
+    /* only of an otherwise valid mesh: its grid step means nothing else */
+    if (r->contact == SIM_CONTACT_SKIN && ps.count == 0) {
         range(&ps, RING(contact_thickness), "contact thickness", r->contact_thickness, 1e-5,
               0.5 * step, "the skins' contact thickness is positive and below half the mesh's "
               "shortest grid step (else a ring's own neighbouring faces touch at rest)");

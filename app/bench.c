@@ -384,6 +384,16 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         suite[0].seed = 0;
         suite[0].centreline = 0;
         snprintf(suite[0].name, sizeof suite[0].name, "%s", scene_of(layout)->name);
+        /* the contact-heavy scenes with skin contact: the centre-line
+         * repulsion timed too, in the same run */
+        const char *name = scene_of(layout)->name;
+        if (params->ring.contact == SIM_CONTACT_SKIN
+            && (strcmp(name, "packed") == 0 || strcmp(name, "pile") == 0)) {
+            suite[1] = suite[0];
+            suite[1].centreline = 1;
+            snprintf(suite[1].name, sizeof suite[1].name, "%scentreline", name);
+            nscenes = 2;
+        }
     }
     bench_row rows[MAX_ROWS];
     int nrows = 0, rc = 0;

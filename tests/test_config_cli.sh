@@ -135,7 +135,7 @@ expect_err "the next five" 2 want.txt -- --headless --config bad2.ini --set ding
 sed '1,14s/^/; /' bad.ini >bad3.ini
 cat >want.txt <<'EOF'
 dinghy: using config file bad3.ini (--config)
-dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed
+dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed, pile
 dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio
 dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF

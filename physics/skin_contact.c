@@ -29,6 +29,24 @@ typedef struct {
     int t, ring;
 } tri_entry;
 
+/* What a pair keeps through the substep's iterations (set by link: the
+ * positions and the shares do not change within a substep). */
+typedef struct {
+    int i, ok;     /* the point; 0 when the pair cannot touch (no force) */
+    int v[3];      /* the triangle's corners */
+    double w[3];   /* barycentric weights of the closest point */
+    double u[3];   /* direction of the force on the point */
+    double meff;   /* split effective mass, kg */
+    double target; /* target normal velocity, m/s */
+} pair_fixed;
+
+/* Vertex's part in a pair as a corner: the pair, which of its six
+ * triangles (the gather's order) and which corner of it. */
+typedef struct {
+    int pair;
+    unsigned char k, corner;
+} corner_rec;
+
 struct skin_contact {
     int P_cap, M, N, MN;
     const skin_contact_params *k;
@@ -70,8 +88,14 @@ struct skin_contact {
     /* link */
     float *share;        /* each vertex's weight in this substep's pairs: 1 per pair
                             as the point, w per pair as a corner */
-    uint64_t *by_tri;    /* (triangle << 32 | point), sorted */
+    uint64_t *by_tri;    /* (triangle << 32 | pair id), sorted: by triangle, then point */
     size_t by_tri_cap;
+    pair_fixed *fixed;   /* each pair's substep-long inputs */
+    size_t fixed_cap;
+    int *cstart;         /* [nv + 1]: each vertex's first corner record */
+    corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
+                            gather's order (its six triangles in turn, each by point) */
+    size_t crec_cap;
     int npairs;
     int *pair_base;      /* first pair id of each point */
     float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
@@ -113,7 +137,7 @@ size_t skin_contact_bytes(int P, int M, int N)
     return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
          + 2 * nt * sizeof(tri_entry) /* grid entries, large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
@@ -138,6 +162,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
+    c->cstart = calloc(nv + 1, sizeof *c->cstart);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
@@ -158,7 +183,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
         c->ref_steps[p] = -1;
     if (!c->box || !c->bucket_start || !c->entry || !c->tbucket || !c->tlist || !c->large
         || !c->npt
-        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
+        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->cstart || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -172,7 +197,8 @@ void skin_contact_free(skin_contact *c)
     free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
-    free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
+    free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
+    free(c->cstart);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->ref_steps); free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
@@ -320,20 +346,69 @@ static int pair_active(const skin_contact *c, const pair_geo *g)
     return g->s >= -c->k->h && g->d <= reach;
 }
 
-/* The force (N) of one iteration on point i from triangle t, pair id
- * `pair`, F[3] (the corners get -w F); with `save`, the pair's new
- * accumulated impulses are written for the next iteration (only the point's
- * owner saves). Needs link's shares; reads the accumulators of iteration
- * `iter`. The same bits for both sides of the pair. */
-static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, int save,
-                       double F[3], double w[3])
+/* The force (N) of one iteration on the point of pair `pair`, F[3] (the
+ * corners get -w F); with `save`, the pair's new accumulated impulses are
+ * written for the next iteration (only the point's owner saves). Reads the
+ * accumulators of iteration `iter` and the velocities. Both sides of a pair
+ * call it with the same pair id and read the same stored inputs. */
+static void pair_force(const skin_contact *c, int iter, int pair, int save, double F[3],
+                       double w[3])
 {
-    pair_geo g;
+    const pair_fixed *g = &c->fixed[pair];
     F[0] = F[1] = F[2] = 0.0;
     w[0] = w[1] = w[2] = 0.0;
-    if (!pair_geometry(c, i, t, &g))
+    if (!g->ok)
         return;
-    memcpy(w, g.w, sizeof g.w);
+    memcpy(w, g->w, sizeof g->w);
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    const int *v = g->v, i = g->i;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    double vn = DOT(vr, g->u), vt[3];
+    for (int j = 0; j < 3; j++)
+        vt[j] = vr[j] - vn * g->u[j];
+    double meff = g->meff, dt = k->dt;
+    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
+    /* Accumulated normal impulse stays >= 0; accumulated friction within
+     * mu times it (sequential impulses, Jacobi order). */
+    double jn_old = old[0], jn = jn_old + meff * (g->target - vn);
+    if (!(jn > 0.0))
+        jn = 0.0;
+    double jt[3], lim = k->mu * jn;
+    for (int j = 0; j < 3; j++)
+        jt[j] = old[1 + j] - meff * vt[j];
+    double jtl = sqrt(DOT(jt, jt));
+    if (jtl > lim) {
+        double sc = lim / jtl;
+        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
+    }
+    /* The new accumulators rounded to float, as they are stored; through
+     * volatile because gcc 12 -O3 (SLP) was seen to drop the rounding in
+     * some inlined copies and not others, which broke the both-sides bits. */
+    volatile float r[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
+    const float nj[4] = {r[0], r[1], r[2], r[3]};
+    if (save)
+        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
+    for (int j = 0; j < 3; j++)
+        F[j] = (((double)nj[0] - jn_old) * g->u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+}
+
+/* Pair `pair` (point i, triangle t) fixed for the substep, after the shares:
+ * the geometry, the split effective mass and the target normal velocity. */
+static void pair_fix(skin_contact *c, int pair, int i, int t)
+{
+    pair_fixed *f = &c->fixed[pair];
+    pair_geo g;
+    f->i = i;
+    f->ok = pair_geometry(c, i, t, &g);
+    memcpy(f->v, g.v, sizeof g.v);
+    if (!f->ok)
+        return;
+    memcpy(f->w, g.w, sizeof g.w), memcpy(f->u, g.u, sizeof g.u);
     const skin_contact_state *s = c->s;
     const skin_contact_params *k = c->k;
     int MN = c->MN;
@@ -351,29 +426,7 @@ static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, 
         if (target > k->v_out)
             target = k->v_out;
     }
-    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
-    /* Accumulated normal impulse stays >= 0; accumulated friction within
-     * mu times it (sequential impulses, Jacobi order). */
-    double jn_old = old[0], jn = jn_old + meff * (target - g.vn);
-    if (!(jn > 0.0))
-        jn = 0.0;
-    double jt[3], lim = k->mu * jn;
-    for (int j = 0; j < 3; j++)
-        jt[j] = old[1 + j] - meff * g.vt[j];
-    double jtl = sqrt(DOT(jt, jt));
-    if (jtl > lim) {
-        double sc = lim / jtl;
-        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
-    }
-    /* The new accumulators rounded to float, as they are stored; through
-     * volatile because gcc 12 -O3 (SLP) was seen to drop the rounding in
-     * some inlined copies and not others, which broke the both-sides bits. */
-    volatile float r[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
-    const float nj[4] = {r[0], r[1], r[2], r[3]};
-    if (save)
-        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
-    for (int j = 0; j < 3; j++)
-        F[j] = (((double)nj[0] - jn_old) * g.u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+    f->meff = meff, f->target = target;
 }
 
 /* ---- phase 1a: the broad phase, which rings can touch ---- */
@@ -941,7 +994,8 @@ int skin_contact_link(skin_contact *c)
     size_t np = 0;
     for (int i = 0; i < c->nv; i++)
         np += c->npt[i];
-    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri))
+    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
+        || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed))
         return -1;
     if (np > c->acc_cap) {
         for (int b = 0; b < 2; b++) {
@@ -970,7 +1024,8 @@ int skin_contact_link(skin_contact *c)
             c->share[i] += 1.0f;
             for (int k = 0; k < 3; k++)
                 c->share[v[k]] += (float)g.w[k];
-            c->by_tri[e++] = (uint64_t)t << 32 | (uint32_t)i;
+            c->by_tri[e] = (uint64_t)t << 32 | (uint32_t)e;
+            e++;
             int pt = v[0] / c->MN;
             c->ring_pairs[pi]++;
             if (pt != pi) {
@@ -985,8 +1040,40 @@ int skin_contact_link(skin_contact *c)
         }
     }
     c->npairs = (int)np;
+    for (int i = 0; i < c->nv; i++)
+        for (int j = 0; j < c->npt[i]; j++)
+            pair_fix(c, c->pair_base[i] + j, i, c->pt_tri[(size_t)K * i + j]);
     if (np > 0)
         qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
+    /* Each vertex's corner records: counted, placed in by-triangle order,
+     * then (stable) by which of the vertex's six triangles: the order the
+     * gather sums in. */
+    if (grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
+        return -1;
+    memset(c->cstart, 0, sizeof *c->cstart * ((size_t)c->nv + 1));
+    for (size_t e = 0; e < np; e++)
+        for (int j = 0; j < 3; j++)
+            c->cstart[c->fixed[(uint32_t)c->by_tri[e]].v[j] + 1]++;
+    for (int i = 0; i < c->nv; i++)
+        c->cstart[i + 1] += c->cstart[i];
+    static const unsigned char k_of[2][3] = {{0, 2, 3}, {1, 4, 5}};
+    for (size_t e = 0; e < np; e++) {
+        int pair = (int)(uint32_t)c->by_tri[e], o = (int)((c->by_tri[e] >> 32) & 1);
+        for (int j = 0; j < 3; j++) {
+            corner_rec r = {pair, k_of[o][j], (unsigned char)j};
+            c->crec[c->cstart[c->fixed[pair].v[j]]++] = r;
+        }
+    }
+    for (int i = c->nv; i > 0; i--)
+        c->cstart[i] = c->cstart[i - 1];
+    c->cstart[0] = 0;
+    for (int v = 0; v < c->nv; v++) {
+        corner_rec *r = c->crec + c->cstart[v];
+        for (int a = 1; a < c->cstart[v + 1] - c->cstart[v]; a++) /* insertion: stable */
+            for (int b = a; b > 0 && r[b - 1].k > r[b].k; b--) {
+                corner_rec t = r[b]; r[b] = r[b - 1]; r[b - 1] = t;
+            }
+    }
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
         qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
@@ -1025,31 +1112,6 @@ int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
 
 /* ---- phase 4: the gather ---- */
 
-/* First index in the sorted pairs with triangle >= t. */
-static size_t first_of(const skin_contact *c, int t)
-{
-    uint64_t key = (uint64_t)t << 32;
-    size_t lo = 0, hi = (size_t)c->npairs;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->by_tri[mid] < key)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
-/* Pair id of point i against triangle t (in i's list). */
-static int pair_id(const skin_contact *c, int i, int t)
-{
-    const int *tri = c->pt_tri + (size_t)K * i;
-    int j = 0;
-    while (j < c->npt[i] - 1 && tri[j] != t)
-        j++;
-    return c->pair_base[i] + j;
-}
-
 void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
                          float *fz)
 {
@@ -1067,27 +1129,15 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
         if (c->share[i] > 0.0f) {
             /* As a point, its pairs by triangle index. */
             for (int j = 0; j < c->npt[i]; j++) {
-                pair_force(c, iter, i, c->pt_tri[(size_t)K * i + j], c->pair_base[i] + j, 1, F, w);
+                pair_force(c, iter, c->pair_base[i] + j, 1, F, w);
                 f[0] += F[0], f[1] += F[1], f[2] += F[2];
             }
             /* As a corner of its six triangles, in a fixed order; each
-             * triangle's pairs by point index. */
-            int p = i / c->MN, r = i - p * c->MN, m = r / c->N, n = r - m * c->N;
-            int mm = m == 0 ? c->M - 1 : m - 1, nm = n == 0 ? c->N - 1 : n - 1;
-            int base = 2 * p * c->MN;
-            const int tris[6] = {base + 2 * (m * c->N + n), base + 2 * (m * c->N + n) + 1,
-                                 base + 2 * (mm * c->N + n), base + 2 * (mm * c->N + nm),
-                                 base + 2 * (mm * c->N + nm) + 1, base + 2 * (m * c->N + nm) + 1};
-            const int corner[6] = {0, 0, 1, 2, 1, 2};
-            for (int k = 0; k < 6; k++) {
-                uint64_t top = (uint64_t)(tris[k] + 1) << 32;
-                for (size_t e = first_of(c, tris[k]); e < (size_t)c->npairs && c->by_tri[e] < top;
-                     e++) {
-                    int pt = (int)(uint32_t)c->by_tri[e];
-                    pair_force(c, iter, pt, tris[k], pair_id(c, pt, tris[k]), 0, F, w);
-                    double wk = w[corner[k]];
-                    f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
-                }
+             * triangle's pairs by point index (the records' order). */
+            for (int e = c->cstart[i]; e < c->cstart[i + 1]; e++) {
+                pair_force(c, iter, c->crec[e].pair, 0, F, w);
+                double wk = w[c->crec[e].corner];
+                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
             }
         }
         fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];

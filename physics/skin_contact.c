@@ -71,7 +71,11 @@ struct skin_contact {
     double cell;         /* cell size, m */
     double inv_cell;     /* 1 / cell, 1/m */
     size_t table;        /* room for buckets, a power of two */
-    size_t tsize;        /* buckets this substep, a power of two <= table */
+    size_t tsize;        /* buckets this substep (each ring's part a power of two) */
+    int *toff;           /* [P_cap]: first bucket of ring p's part of the table */
+    unsigned *tmask;     /* [P_cap]: its length - 1 */
+    int *nbr_start, *nbr; /* [P_cap + 1], [P_cap^2]: the rings each ring may touch
+                             (itself first when it may touch itself) */
     int *bucket_start;   /* table + 1 */
     tri_entry *entry;    /* the triangles by bucket (of their box's low corner) */
     int *tbucket;        /* [nt]: bucket of each triangle in the grid, -1: large */
@@ -134,7 +138,8 @@ static size_t pow2_at_least(size_t n)
 size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
+    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 1) * sizeof(int)
+         + (size_t)P * (3 * sizeof(int) + sizeof(unsigned) + P * sizeof(int))
          + 2 * nt * sizeof(tri_entry) /* grid entries, large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
@@ -152,7 +157,11 @@ skin_contact *skin_contact_create(int P, int M, int N)
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     c->table = pow2_at_least(nt);
     c->box = malloc(sizeof *c->box * 6 * nt);
-    c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
+    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 1));
+    c->toff = malloc(sizeof *c->toff * (size_t)P);
+    c->tmask = malloc(sizeof *c->tmask * (size_t)P);
+    c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
+    c->nbr = malloc(sizeof *c->nbr * (size_t)P * P);
     c->entry = malloc(sizeof *c->entry * nt);
     c->tbucket = malloc(sizeof *c->tbucket * nt);
     c->tlist = malloc(sizeof *c->tlist * nt);
@@ -181,7 +190,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->entry || !c->tbucket || !c->tlist || !c->large
+    if (!c->box || !c->bucket_start || !c->toff || !c->tmask || !c->nbr_start || !c->nbr || !c->entry || !c->tbucket || !c->tlist || !c->large
         || !c->npt
         || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->cstart || !c->ring_pairs) {
         skin_contact_free(c);
@@ -194,7 +203,8 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
+    free(c->box); free(c->bucket_start); free(c->toff); free(c->tmask); free(c->nbr_start);
+    free(c->nbr); free(c->entry); free(c->large);
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
@@ -690,6 +700,16 @@ static void broad_phase(skin_contact *c)
                         onp[a] = onq[b] = 1;
             }
         }
+    int n = 0;
+    for (int p = 0; p < P; p++) {
+        c->nbr_start[p] = n;
+        if (c->self_on[p])
+            c->nbr[n++] = p;
+        for (int q = 0; q < P && c->ring_on[p]; q++)
+            if (c->near[(size_t)p * P + q])
+                c->nbr[n++] = q;
+    }
+    c->nbr_start[P] = n;
 }
 
 /* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
@@ -712,13 +732,13 @@ static int cell_of(double x, double inv)
     return (int)q;
 }
 
-static unsigned bucket_of(const skin_contact *c, int i, int j, int l)
+static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
 {
     uint32_t h = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^ (uint32_t)l * 83492791u;
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
-    return h & (uint32_t)(c->tsize - 1);
+    return (unsigned)c->toff[ring] + (h & c->tmask[ring]);
 }
 
 /* Plain comparisons (fminf and fmaxf are library calls here). */
@@ -794,10 +814,18 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
     if (!(c->cell > 4.0 * k->h))
         c->cell = 4.0 * k->h;
     c->inv_cell = 1.0 / c->cell;
-    /* A table about as long as the triangles in the grid. */
-    c->tsize = pow2_at_least((size_t)(nt_on > 0 ? nt_on : 1));
-    if (c->tsize > c->table)
-        c->tsize = c->table;
+    /* Each ring its own part of the table, about as long as its triangles
+     * in the grid: a point looks only into the parts of the rings it may
+     * touch. */
+    c->tsize = 0;
+    for (int p = 0, j = 0; p < c->P; p++) {
+        int n = 0;
+        while (j < c->nlist && c->tlist[j] < 2 * (p + 1) * c->MN)
+            j++, n++;
+        size_t len = n > 0 ? pow2_at_least((size_t)n) : 0;
+        c->toff[p] = (int)c->tsize, c->tmask[p] = len > 0 ? (unsigned)(len - 1) : 0;
+        c->tsize += len;
+    }
     memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->tsize + 1));
     c->nlarge = 0;
     for (int j = 0; j < c->nlist; j++) {
@@ -814,7 +842,7 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
             L->t = t, L->ring = t / (2 * c->MN);
             c->tbucket[j] = -1;
         } else {
-            unsigned h = bucket_of(c, a[0], a[1], a[2]);
+            unsigned h = bucket_of(c, t / (2 * c->MN), a[0], a[1], a[2]);
             c->tbucket[j] = (int)h;
             c->bucket_start[h + 1]++;
         }
@@ -922,22 +950,29 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
             for (int e = 0; e < nent; e++)
                 consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
         } else {
-            unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
-            int ns = 0;
-            for (int x = a[0]; x <= b[0]; x++)
-                for (int y = a[1]; y <= b[1]; y++)
-                    for (int z = a[2]; z <= b[2]; z++) {
-                        /* Each bucket once (two cells may share one). */
-                        unsigned h = bucket_of(c, x, y, z);
-                        int dup = 0;
-                        for (int r = 0; r < ns && !dup; r++)
-                            dup = seen[r] == h;
-                        if (dup)
-                            continue;
-                        seen[ns++] = h;
-                        for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++)
-                            consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-                    }
+            for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+                int q = c->nbr[r];
+                const double *rb = c->rbox + 6 * (size_t)q;
+                if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
+                    || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
+                    continue; /* the point is not near ring q */
+                unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
+                int ns = 0;
+                for (int x = a[0]; x <= b[0]; x++)
+                    for (int y = a[1]; y <= b[1]; y++)
+                        for (int z = a[2]; z <= b[2]; z++) {
+                            /* Each bucket once (two cells may share one). */
+                            unsigned h = bucket_of(c, q, x, y, z);
+                            int dup = 0;
+                            for (int u = 0; u < ns && !dup; u++)
+                                dup = seen[u] == h;
+                            if (dup)
+                                continue;
+                            seen[ns++] = h;
+                            for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++)
+                                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                        }
+            }
         }
         for (int l = 0; l < c->nlarge; l++)
             consider(c, &pq, &c->large[l], tri, spd, dist, &n);

@@ -58,6 +58,8 @@ struct skin_contact {
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
                             touch (not a neighbour) in the reference shape, m */
     int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
+    double *fit;         /* [P_cap] x 13: rotation (row-major), translation (m) and
+                            validity of the isometry the self test uses next */
     double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
     unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
     unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
@@ -144,7 +146,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
          + (size_t)P * sizeof(int)
-         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 2 + P)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
 }
 
@@ -176,6 +178,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
     c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
+    c->fit = calloc(13 * (size_t)P, sizeof *c->fit);
     c->rbox = malloc(sizeof *c->rbox * 6 * (size_t)P);
     c->self_on = calloc((size_t)P, 1);
     c->ring_on = calloc((size_t)P, 1);
@@ -183,7 +186,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
-    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->rbox || !c->self_on || !c->ring_on
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->rbox || !c->self_on || !c->ring_on
         || !c->near || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
@@ -210,7 +213,7 @@ void skin_contact_free(skin_contact *c)
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->cstart);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
-    free(c->ref); free(c->ref_gap); free(c->ref_steps); free(c->rbox); free(c->self_on);
+    free(c->ref); free(c->ref_gap); free(c->fit); free(c->ref_steps); free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
     free(c);
 }
@@ -512,6 +515,12 @@ static void capture_reference(skin_contact *c, int p)
 #undef REF
     c->ref_gap[p] = best;
     c->ref_steps[p] = c->k->self_steps;
+    /* This substep's isometry: none (the shape is the reference). */
+    double *fit = c->fit + 13 * (size_t)p;
+    memset(fit, 0, sizeof *fit * 13);
+    fit[0] = fit[4] = fit[8] = 1.0;
+    memcpy(fit + 9, cen, sizeof cen);
+    fit[12] = 1.0;
 }
 
 /* The polar factor of A (3x3, row-major) by Newton's iteration
@@ -554,7 +563,8 @@ static int polar_rotation(const double A[9], double R[9])
     return 1;
 }
 
-/* Ring p's box, fastest vertex and whether it may touch itself.
+/* Ring p's box, fastest vertex and whether it may touch itself, in one
+ * pass over its vertices (about 3 ns per vertex).
  *
  * Self-contact test (conservative). Let y be the reference shape, g its
  * ref_gap, and R, t any isometry with every vertex within delta of
@@ -562,9 +572,10 @@ static int polar_rotation(const double A[9], double R[9])
  * R (sum w_k y_k) + t, so a point and a triangle it does not ignore are at
  * least g - 2 delta apart now. A pair needs them within h + |v_rel| dt <=
  * h + 2 vmax dt (pair_active). So when g - 2 delta > h + 2 vmax dt the ring
- * has no self pair this substep. R is the rotation that fits best (the polar
- * factor of sum (x - c) y^T; any orthogonal matrix keeps the test sound).
- * Costs two passes over the ring (about 4 ns per vertex). */
+ * has no self pair this substep. R and t come from the previous substep's
+ * fit (any isometry keeps the test sound): R the rotation that fitted best
+ * then (the polar factor of sum (x - c) y^T), t its centroid moved on by its
+ * mean velocity for dt; the same pass fits the next substep's. */
 static void ring_bounds(skin_contact *c, int p)
 {
     const skin_contact_state *s = c->s;
@@ -573,24 +584,29 @@ static void ring_bounds(skin_contact *c, int p)
     if (c->ref_steps[p] != k->self_steps)
         capture_reference(c, p);
     const float *y = c->ref + 3 * (size_t)base;
+    double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
+    const double *R = fit, *tr = fit + 9;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, sv[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    double d2 = 0.0;
     for (int i = 0; i < MN; i++) {
         double x[3] = {s->x[base + i], s->y[base + i], s->z[base + i]};
-        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]};
-        double vv = (double)s->vx[base + i] * s->vx[base + i]
-                  + (double)s->vy[base + i] * s->vy[base + i]
-                  + (double)s->vz[base + i] * s->vz[base + i];
+        double vel[3] = {s->vx[base + i], s->vy[base + i], s->vz[base + i]};
+        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
+        double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
         v2 = vv > v2 ? vv : v2;
         for (int a = 0; a < 3; a++) {
             lo[a] = x[a] < lo[a] ? x[a] : lo[a];
             hi[a] = x[a] > hi[a] ? x[a] : hi[a];
-            sx[a] += x[a], sy[a] += yy[a];
+            sx[a] += x[a], sy[a] += yy[a], sv[a] += vel[a];
             for (int b = 0; b < 3; b++)
                 A[3 * a + b] += x[a] * yy[b];
+            double e = x[a] - tr[a] - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+            e2 += e * e;
         }
+        d2 = e2 > d2 ? e2 : d2;
     }
-    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6), R[9];
+    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6);
     for (int a = 0; a < 3; a++)
         cen[a] = sx[a] / MN;
     for (int a = 0; a < 3; a++)
@@ -603,22 +619,15 @@ static void ring_bounds(skin_contact *c, int p)
     int on = 1;
     if (c->ref_gap[p] == INFINITY)
         on = 0; /* every triangle is a neighbour */
-    else if (polar_rotation(A, R)) {
-        double d2 = 0.0;
-        for (int i = 0; i < MN; i++) {
-            double x[3] = {s->x[base + i] - cen[0], s->y[base + i] - cen[1],
-                           s->z[base + i] - cen[2]};
-            double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
-            for (int a = 0; a < 3; a++) {
-                double e = x[a] - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
-                e2 += e * e;
-            }
-            d2 = e2 > d2 ? e2 : d2;
-        }
+    else if (fit[12] != 0.0) {
         double delta = sqrt(d2) * (1.0 + 1e-6) + 1e-6;
         on = !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
     }
     c->self_on[p] = (unsigned char)on;
+    /* The next substep's isometry. */
+    fit[12] = polar_rotation(A, fit);
+    for (int a = 0; a < 3; a++)
+        fit[9 + a] = cen[a] + sv[a] / MN * k->dt;
 }
 
 /* Ring p's patch boxes: each patch's vertices and the next row and column

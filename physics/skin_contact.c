@@ -399,11 +399,12 @@ static void pair_force(const skin_contact *c, int iter, int pair, int save, doub
         double sc = lim / jtl;
         jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
     }
-    /* The new accumulators rounded to float, as they are stored; through
-     * volatile because gcc 12 -O3 (SLP) was seen to drop the rounding in
-     * some inlined copies and not others, which broke the both-sides bits. */
-    volatile float r[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
-    const float nj[4] = {r[0], r[1], r[2], r[3]};
+    /* The new accumulators rounded to float, as they are stored: both
+     * sides use the rounded values (C11 requires the conversion; with
+     * -ffp-contract=off and no fast-math every operation here is one IEEE
+     * rounding, so every inlined copy gives the same bits from the same
+     * pair_fixed record, velocities and accumulators). */
+    const float nj[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
     if (save)
         memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
     for (int j = 0; j < 3; j++)
@@ -1171,17 +1172,22 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
         }
         double f[3] = {0, 0, 0}, F[3], w[3];
         if (c->share[i] > 0.0f) {
-            /* As a point, its pairs by triangle index. */
-            for (int j = 0; j < c->npt[i]; j++) {
-                pair_force(c, iter, c->pair_base[i] + j, 1, F, w);
-                f[0] += F[0], f[1] += F[1], f[2] += F[2];
-            }
-            /* As a corner of its six triangles, in a fixed order; each
-             * triangle's pairs by point index (the records' order). */
-            for (int e = c->cstart[i]; e < c->cstart[i + 1]; e++) {
-                pair_force(c, iter, c->crec[e].pair, 0, F, w);
-                double wk = w[c->crec[e].corner];
-                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
+            /* First as a point, its pairs by triangle index; then as a
+             * corner of its six triangles, in a fixed order, each
+             * triangle's pairs by point index (the records' order). One
+             * call of pair_force for both roles: the same code computes
+             * the pair for the point and for its corners. */
+            int np = c->npt[i], nc = c->cstart[i + 1] - c->cstart[i];
+            for (int j = 0; j < np + nc; j++) {
+                int point = j < np;
+                const corner_rec *r = point ? NULL : &c->crec[c->cstart[i] + j - np];
+                pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+                if (point)
+                    f[0] += F[0], f[1] += F[1], f[2] += F[2];
+                else {
+                    double wk = w[r->corner];
+                    f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
+                }
             }
         }
         fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];

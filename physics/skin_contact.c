@@ -58,6 +58,7 @@ struct skin_contact {
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
                             touch (not a neighbour) in the reference shape, m */
     int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
+    unsigned char *fresh; /* [P_cap]: skin_contact_bound did ring p this substep */
     double *fit;         /* [P_cap] x 13: rotation (row-major), translation (m) and
                             validity of the isometry the self test uses next */
     double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
@@ -98,7 +99,8 @@ struct skin_contact {
     size_t by_tri_cap;
     pair_fixed *fixed;   /* each pair's substep-long inputs */
     size_t fixed_cap;
-    int *cstart;         /* [nv + 1]: each vertex's first corner record */
+    int *cstart;         /* [nv + P_cap]: each vertex's first corner record (at i + ring) */
+    int *cring;          /* [P_cap]: each ring's first corner record */
     corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
                             gather's order (its six triangles in turn, each by point) */
     size_t crec_cap;
@@ -146,7 +148,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
          + (size_t)P * sizeof(int)
-         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 2 + P)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3 + P)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
 }
 
@@ -173,12 +175,14 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
-    c->cstart = calloc(nv + 1, sizeof *c->cstart);
+    c->cstart = calloc(nv + (size_t)P, sizeof *c->cstart);
+    c->cring = calloc((size_t)P, sizeof *c->cring);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
     c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
     c->fit = calloc(13 * (size_t)P, sizeof *c->fit);
+    c->fresh = calloc((size_t)P, 1);
     c->rbox = malloc(sizeof *c->rbox * 6 * (size_t)P);
     c->self_on = calloc((size_t)P, 1);
     c->ring_on = calloc((size_t)P, 1);
@@ -186,7 +190,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
-    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->rbox || !c->self_on || !c->ring_on
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox || !c->self_on || !c->ring_on
         || !c->near || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
@@ -195,7 +199,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
         c->ref_steps[p] = -1;
     if (!c->box || !c->bucket_start || !c->toff || !c->tmask || !c->nbr_start || !c->nbr || !c->entry || !c->tbucket || !c->tlist || !c->large
         || !c->npt
-        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->cstart || !c->ring_pairs) {
+        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -211,9 +215,9 @@ void skin_contact_free(skin_contact *c)
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
-    free(c->cstart);
+    free(c->cstart); free(c->cring);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
-    free(c->ref); free(c->ref_gap); free(c->fit); free(c->ref_steps); free(c->rbox); free(c->self_on);
+    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps); free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
     free(c);
 }
@@ -447,9 +451,9 @@ static void pair_fix(skin_contact *c, int pair, int i, int t)
 
 /* Whether a point at grid place (pm, pn) ignores its own ring's triangles
  * of quad (m, n): a corner within self_steps steps both ways (periodic). */
-static int self_excluded(const skin_contact *c, int pm, int pn, int m, int n)
+static int self_excluded(const skin_contact *c, int s, int pm, int pn, int m, int n)
 {
-    int s = c->k->self_steps, m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    int m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
     int dm = periodic_steps(pm, m, c->M), dm1 = periodic_steps(pm, m1, c->M);
     int dn = periodic_steps(pn, n, c->N), dn1 = periodic_steps(pn, n1, c->N);
     return (dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s;
@@ -466,9 +470,9 @@ static double dist3(const double a[3], const double b[3])
  * triangle it does not ignore in that shape (exact closest points; a pair
  * is skipped when the bound |P - a| - (longest edge) already exceeds the
  * least so far). Once per ring and self_steps: about 3 ns per point-triangle. */
-static void capture_reference(skin_contact *c, int p)
+static void capture_reference(skin_contact *c, const skin_contact_params *k,
+                              const skin_contact_state *s, int p)
 {
-    const skin_contact_state *s = c->s;
     int M = c->M, N = c->N, MN = c->MN, base = p * MN;
     double cen[3] = {0, 0, 0};
     for (int i = base; i < base + MN; i++)
@@ -496,7 +500,7 @@ static void capture_reference(skin_contact *c, int p)
             REF(pm * N + pn, P);
             for (int m = 0; m < M; m++)
                 for (int n = 0; n < N; n++) {
-                    if (self_excluded(c, pm, pn, m, n))
+                    if (self_excluded(c, k->self_steps, pm, pn, m, n))
                         continue;
                     int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
                     REF(m * N + n, a);
@@ -515,7 +519,7 @@ static void capture_reference(skin_contact *c, int p)
         }
 #undef REF
     c->ref_gap[p] = best;
-    c->ref_steps[p] = c->k->self_steps;
+    c->ref_steps[p] = k->self_steps;
     /* This substep's isometry: none (the shape is the reference). */
     double *fit = c->fit + 13 * (size_t)p;
     memset(fit, 0, sizeof *fit * 13);
@@ -577,13 +581,12 @@ static int polar_rotation(const double A[9], double R[9])
  * fit (any isometry keeps the test sound): R the rotation that fitted best
  * then (the polar factor of sum (x - c) y^T), t its centroid moved on by its
  * mean velocity for dt; the same pass fits the next substep's. */
-static void ring_bounds(skin_contact *c, int p)
+static void ring_bounds(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p)
 {
-    const skin_contact_state *s = c->s;
-    const skin_contact_params *k = c->k;
     int MN = c->MN, base = p * MN;
     if (c->ref_steps[p] != k->self_steps)
-        capture_reference(c, p);
+        capture_reference(c, k, s, p);
     const float *y = c->ref + 3 * (size_t)base;
     double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
     const double *R = fit, *tr = fit + 9;
@@ -677,8 +680,11 @@ static int boxes_overlap(const double *a, const double *b)
 static void broad_phase(skin_contact *c)
 {
     int P = c->P, np = c->np;
-    for (int p = 0; p < P; p++)
-        ring_bounds(c, p);
+    for (int p = 0; p < P; p++) {
+        if (!c->fresh[p])
+            ring_bounds(c, c->k, c->s, p);
+        c->fresh[p] = 0;
+    }
     for (int p = 0; p < P; p++)
         c->ring_on[p] = 0;
     for (int p = 0; p < P; p++) {
@@ -749,6 +755,15 @@ static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
     return (unsigned)c->toff[ring] + (h & c->tmask[ring]);
+}
+
+void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++) {
+        ring_bounds(c, k, s, p);
+        c->fresh[p] = 1;
+    }
 }
 
 /* Plain comparisons (fminf and fmaxf are library calls here). */
@@ -917,7 +932,7 @@ static inline void consider(const skin_contact *c, const point_query *pq, const 
     int t = E->t;
     if (E->ring == pq->p) {
         int r = (t >> 1) - E->ring * c->MN, m = r / c->N;
-        if (self_excluded(c, pq->m, pq->n, m, r - m * c->N))
+        if (self_excluded(c, c->k->self_steps, pq->m, pq->n, m, r - m * c->N))
             return;
     }
     pair_geo g;
@@ -1034,10 +1049,18 @@ int skin_contact_link(skin_contact *c)
     c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
     c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
 
-    memset(c->share, 0, sizeof *c->share * (size_t)c->nv);
+    /* Only the rings that may touch have pairs (the broad phase): the
+     * per-vertex loops skip the others. */
+#define ON_VERTICES(i)                                                                    \
+    for (int p_ = 0; p_ < c->P; p_++)                                                     \
+        if (c->ring_on[p_])                                                               \
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     size_t np = 0;
-    for (int i = 0; i < c->nv; i++)
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->share + (size_t)p * c->MN, 0, sizeof *c->share * (size_t)c->MN);
+    ON_VERTICES(i)
         np += c->npt[i];
     if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
         || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed))
@@ -1054,7 +1077,7 @@ int skin_contact_link(skin_contact *c)
     if (np > 0)
         memset(c->acc[0], 0, sizeof(float) * 4 * np);
     size_t e = 0;
-    for (int i = 0; i < c->nv; i++) {
+    ON_VERTICES(i) {
         int n = c->npt[i];
         c->pair_base[i] = (int)e;
         if (!n)
@@ -1085,7 +1108,7 @@ int skin_contact_link(skin_contact *c)
         }
     }
     c->npairs = (int)np;
-    for (int i = 0; i < c->nv; i++)
+    ON_VERTICES(i)
         for (int j = 0; j < c->npt[i]; j++)
             pair_fix(c, c->pair_base[i] + j, i, c->pt_tri[(size_t)K * i + j]);
     if (np > 0)
@@ -1095,30 +1118,52 @@ int skin_contact_link(skin_contact *c)
      * gather sums in. */
     if (grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
         return -1;
-    memset(c->cstart, 0, sizeof *c->cstart * ((size_t)c->nv + 1));
+    /* Ring p's vertices use cstart[i + p] (starts) and cstart[i + p + 1]
+     * (ends): one slot more per ring, so rings are laid out on their own. */
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->cstart + (size_t)p * (c->MN + 1), 0, sizeof *c->cstart * ((size_t)c->MN + 1));
     for (size_t e = 0; e < np; e++)
-        for (int j = 0; j < 3; j++)
-            c->cstart[c->fixed[(uint32_t)c->by_tri[e]].v[j] + 1]++;
-    for (int i = 0; i < c->nv; i++)
-        c->cstart[i + 1] += c->cstart[i];
+        for (int j = 0; j < 3; j++) {
+            int v = c->fixed[(uint32_t)c->by_tri[e]].v[j];
+            c->cstart[v + v / c->MN + 1]++;
+        }
+    int run = 0;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        c->cring[p] = cs[0] = run;
+        for (int i = 0; i < c->MN; i++)
+            cs[i + 1] += cs[i];
+        run = cs[c->MN];
+    }
     static const unsigned char k_of[2][3] = {{0, 2, 3}, {1, 4, 5}};
     for (size_t e = 0; e < np; e++) {
         int pair = (int)(uint32_t)c->by_tri[e], o = (int)((c->by_tri[e] >> 32) & 1);
         for (int j = 0; j < 3; j++) {
+            int v = c->fixed[pair].v[j];
             corner_rec r = {pair, k_of[o][j], (unsigned char)j};
-            c->crec[c->cstart[c->fixed[pair].v[j]]++] = r;
+            c->crec[c->cstart[v + v / c->MN]++] = r;
         }
     }
-    for (int i = c->nv; i > 0; i--)
-        c->cstart[i] = c->cstart[i - 1];
-    c->cstart[0] = 0;
-    for (int v = 0; v < c->nv; v++) {
-        corner_rec *r = c->crec + c->cstart[v];
-        for (int a = 1; a < c->cstart[v + 1] - c->cstart[v]; a++) /* insertion: stable */
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        for (int i = c->MN; i > 0; i--)
+            cs[i] = cs[i - 1];
+        cs[0] = c->cring[p];
+    }
+    ON_VERTICES(v) {
+        const int *cs = c->cstart + v + v / c->MN;
+        corner_rec *r = c->crec + cs[0];
+        for (int a = 1; a < cs[1] - cs[0]; a++) /* insertion: stable */
             for (int b = a; b > 0 && r[b - 1].k > r[b].k; b--) {
                 corner_rec t = r[b]; r[b] = r[b - 1]; r[b - 1] = t;
             }
     }
+#undef ON_VERTICES
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
         qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
@@ -1177,10 +1222,11 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
              * triangle's pairs by point index (the records' order). One
              * call of pair_force for both roles: the same code computes
              * the pair for the point and for its corners. */
-            int np = c->npt[i], nc = c->cstart[i + 1] - c->cstart[i];
+            const int *cs = c->cstart + i + pr;
+            int np = c->npt[i], nc = cs[1] - cs[0];
             for (int j = 0; j < np + nc; j++) {
                 int point = j < np;
-                const corner_rec *r = point ? NULL : &c->crec[c->cstart[i] + j - np];
+                const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
                 pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
                 if (point)
                     f[0] += F[0], f[1] += F[1], f[2] += F[2];

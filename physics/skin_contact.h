@@ -138,6 +138,13 @@ double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
 /* The factor on a springs-only substep bound that leaves room for the contact. */
 double skin_contact_dt_factor(const skin_contact_params *k);
 
+/* Phase 0, optional, any split over rings: the bounds of rings p0 .. p1-1
+ * (box, fastest vertex, whether the ring may touch itself), which prepare
+ * then does not redo. Run on all threads before prepare, it takes the part
+ * of prepare that grows with the vertices off the serial path (about 8 ns
+ * per vertex). The same bits as leaving it to prepare. */
+void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p0, int p1);
 /* Phase 1, serial. Keeps pointers to k and s (both must live until the
  * substep's gather is done). 0, or -1 when out of memory. */
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,

@@ -84,7 +84,7 @@ struct skin_contact {
     int *tbucket;        /* [nt]: bucket of each triangle in the grid, -1: large */
     int *tlist;          /* the triangles in the grid or large, ascending */
     int nlist;
-    tri_entry *large;    /* triangles too big for the grid */
+    tri_entry *large;    /* triangles too big for the grid: in entry, after the grid's */
     int nlarge;
 
     /* find: each point's pairs */
@@ -144,7 +144,7 @@ size_t skin_contact_bytes(int P, int M, int N)
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 1) * sizeof(int)
          + (size_t)P * (3 * sizeof(int) + sizeof(unsigned) + P * sizeof(int))
-         + 2 * nt * sizeof(tri_entry) /* grid entries, large triangles */
+         + nt * sizeof(tri_entry) /* grid entries, then large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
          + (size_t)P * sizeof(int)
@@ -169,7 +169,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->entry = malloc(sizeof *c->entry * nt);
     c->tbucket = malloc(sizeof *c->tbucket * nt);
     c->tlist = malloc(sizeof *c->tlist * nt);
-    c->large = malloc(sizeof *c->large * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
@@ -190,16 +189,16 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
-    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox || !c->self_on || !c->ring_on
-        || !c->near || !c->pbox || !c->patch_on) {
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
+        || !c->self_on || !c->ring_on || !c->near || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->toff || !c->tmask || !c->nbr_start || !c->nbr || !c->entry || !c->tbucket || !c->tlist || !c->large
-        || !c->npt
-        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->ring_pairs) {
+    if (!c->box || !c->bucket_start || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
+        || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
+        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -211,13 +210,14 @@ void skin_contact_free(skin_contact *c)
     if (!c)
         return;
     free(c->box); free(c->bucket_start); free(c->toff); free(c->tmask); free(c->nbr_start);
-    free(c->nbr); free(c->entry); free(c->large);
+    free(c->nbr); free(c->entry);
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->cstart); free(c->cring);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
-    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps); free(c->rbox); free(c->self_on);
+    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
+    free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
     free(c);
 }
@@ -605,7 +605,8 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
             sx[a] += x[a], sy[a] += yy[a], sv[a] += vel[a];
             for (int b = 0; b < 3; b++)
                 A[3 * a + b] += x[a] * yy[b];
-            double e = x[a] - tr[a] - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+            double e = x[a] - tr[a]
+                     - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
             e2 += e * e;
         }
         d2 = e2 > d2 ? e2 : d2;
@@ -862,9 +863,7 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
         if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
             || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
             || a[2] >= CELL_LIMIT) {
-            tri_entry *L = &c->large[c->nlarge++];
-            memcpy(L->lo, bx, sizeof L->lo), memcpy(L->hi, bx + 3, sizeof L->hi);
-            L->t = t, L->ring = t / (2 * c->MN);
+            c->nlarge++;
             c->tbucket[j] = -1;
         } else {
             unsigned h = bucket_of(c, t / (2 * c->MN), a[0], a[1], a[2]);
@@ -876,14 +875,14 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
      * to its end; one shift back restores. Triangles ascend in a bucket. */
     for (size_t h = 0; h < c->tsize; h++)
         c->bucket_start[h + 1] += c->bucket_start[h];
+    c->large = c->entry + c->bucket_start[c->tsize]; /* after the grid's */
     for (size_t h = c->tsize; h > 0; h--)
         c->bucket_start[h] = c->bucket_start[h - 1];
     c->bucket_start[0] = 0;
-    for (int j = 0; j < c->nlist; j++) {
-        if (c->tbucket[j] < 0)
-            continue;
+    for (int j = 0, l = 0; j < c->nlist; j++) {
         int t = c->tlist[j];
-        tri_entry *E = &c->entry[c->bucket_start[c->tbucket[j] + 1]++];
+        tri_entry *E = c->tbucket[j] < 0 ? &c->large[l++]
+                                         : &c->entry[c->bucket_start[c->tbucket[j] + 1]++];
         const float *bx = c->box + 6 * (size_t)t;
         memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
         E->t = t, E->ring = t / (2 * c->MN);

@@ -50,39 +50,65 @@
  * 1.00 h above it, centre still to 0.2 mm, rms speed 3 mm/s.
  *
  * Phases of one substep (a barrier between each; the parallel ones split
- * any way over vertex ranges and give the same bits):
- *   skin_contact_prepare  serial: triangle boxes (grown by h plus the
- *       fastest corner's |v| dt) binned into a hashed uniform grid (cells
- *       1.5 mean boxes wide), counting-sorted by bucket, triangles
- *       ascending within a bucket;
- *   skin_contact_find     parallel over points: each point's box (grown by
- *       its own |v| dt) against the triangles of its cells, each triangle
- *       once (in the first cell both boxes share); the pairs made are kept,
- *       up to SKIN_CONTACT_PER_POINT per point, the nearest first;
- *   skin_contact_link     serial, O(pairs log pairs): shares, pair ids,
- *       pairs sorted by triangle for the corners, per-ring counts and the
- *       ring pairs in contact (for contact-start events);
+ * any way over their ranges and give the same bits):
+ *   skin_contact_bound    optional, parallel over rings: each ring's box
+ *       (grown by h + its fastest vertex's |v| dt) and whether it may touch
+ *       itself (below); what prepare leaves undone it does itself;
+ *   skin_contact_prepare  serial, the broad phase then the grid: ring pairs
+ *       whose grown boxes overlap, then the same between their patches of
+ *       4 x 4 quads; only the patches in a pair (all of a ring that may
+ *       touch itself) go on: their triangles' boxes (grown by h plus the
+ *       fastest corner's |v| dt) into a hashed grid, one cell per triangle
+ *       (its box's low corner; cells as wide as the widest box), each ring
+ *       its own part of the table, counting-sorted by bucket;
+ *   skin_contact_find     parallel over points (of patches that are on):
+ *       each point's box (grown by its own |v| dt) against the triangles of
+ *       the rings it may touch and whose box holds it, in its cell and the
+ *       ones below; the pairs made are kept, up to SKIN_CONTACT_PER_POINT
+ *       per point, the nearest first;
+ *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
+ *       only over the rings that may touch): shares, pair ids, each pair's
+ *       geometry, split mass and target fixed for the substep, each
+ *       vertex's corner records in the gather's order, per-ring counts and
+ *       the ring pairs in contact (for contact-start events);
  *   skin_contact_gather   parallel over vertices, once per iteration (8): the
  *       force on each vertex as a point (its pairs, by triangle) and as a
  *       corner of its six triangles (their pairs, by point), each pair's
- *       force from one function of the pair's inputs (the point's owner
- *       alone stores the pair's new accumulated impulses, double-buffered),
- *       so both sides see the same bits; the caller then adds f dt / m to
- *       v* (its own rows) before the next iteration.
+ *       force from one call of one function on the pair's fixed inputs and
+ *       the velocities (the point's owner alone stores the pair's new
+ *       accumulated impulses, double-buffered), so both sides see the same
+ *       bits; the caller then adds f dt / m to v* (its own rows) before the
+ *       next iteration. Rings with no pair are only zeroed.
  * No float atomics, nothing scattered across threads.
  *
- * Cost (tests/test_contact.c, one thread, 8 default rings of 32 x 16
- * touching): prepare 155, find 290, link 4, gather 19 ns per vertex per
- * iteration: about 600 ns per vertex per substep with 8 iterations,
- * against about 1 ns for the springs. Memory (skin_contact_bytes): about
- * 140 B per vertex.
+ * Broad phase, why it drops nothing. A pair needs its point within
+ * h + |v_rel| dt <= h + (|v_P| + max |v_corner|) dt of its triangle, so
+ * the point's ring (patch) box and the triangle's ring (patch) box, each
+ * grown by h + its fastest vertex's |v| dt, overlap. Self-contact: each
+ * ring keeps a reference shape (its shape at its first substep, about its
+ * centroid) and g, the least distance there of a point from a triangle it
+ * does not ignore (exact, once: about 1.3 ms for 32 x 16). Each substep an
+ * isometry (the previous substep's best-fit rotation, the centroid moved on
+ * by the mean velocity) maps the reference to within delta of every vertex;
+ * a point and a triangle are then at least g - 2 delta apart, and when that
+ * exceeds h + 2 vmax dt the ring cannot touch itself this substep. Any
+ * isometry keeps this sound; a poor one only turns the search on.
+ *
+ * Cost (tests/test_contact.c with DINGHY_TEST_BENCH=1, one thread, ns per
+ * vertex per substep with 8 iterations; bound, prepare, find, link, 8
+ * gathers): 64 rings of 32 x 16 apart 7.6, 0.1, 0, 0, 1.5 = 9.2; one ring
+ * alone 8.5; 16 rings piled (151 pairs) 7.5, 33, 62, 7, 29 = 139 (was
+ * about 600 before the broad phase). The serial part (prepare, link) is
+ * 0.1 ns when nothing touches. Memory (skin_contact_bytes): about 205 B per
+ * vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
  * mesh then has no contacts when a grid step exceeds h.
  *
  * Iterations: 8 per substep hold every test (4 let a vertex through at
- * 20 m/s without friction); each is one gather, about 19 ns per vertex.
+ * 20 m/s without friction); each is one gather, about 4 ns per vertex in
+ * the pile, 0.2 where nothing touches.
  *
  * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
  * near a face). On a 32 x 16 mesh with soft edge springs, at 20 m/s, a
@@ -137,6 +163,13 @@ size_t skin_contact_bytes(int P, int M, int N);
 double skin_contact_stiffness(const skin_contact_params *k, double m, double dt);
 /* The factor on a springs-only substep bound that leaves room for the contact. */
 double skin_contact_dt_factor(const skin_contact_params *k);
+
+/* Per substep, after every other force is in v*: skin_contact_bound over
+ * ring ranges (all threads), skin_contact_prepare (one thread),
+ * skin_contact_find over vertex ranges (all threads), skin_contact_link (one
+ * thread), then 8 times: skin_contact_gather over vertex ranges and v* +=
+ * f dt / m on the same ranges (all threads, a barrier after each); then
+ * x' = x + dt v*. skin_contact_starts gives the contact-start events. */
 
 /* Phase 0, optional, any split over rings: the bounds of rings p0 .. p1-1
  * (box, fastest vertex, whether the ring may touch itself), which prepare

@@ -7,16 +7,13 @@
 #include <string.h>
 
 #define K SKIN_CONTACT_PER_POINT
-/* A box spanning more cells than this per axis (a torn or exploded mesh)
- * goes to a list every point checks, instead of into the grid. */
+/* A point whose box spans more cells than this per axis (a runaway
+ * vertex) checks every triangle instead of its cells. */
 #define SPAN_LIMIT 8
 /* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
 #define CELL_LIMIT 1048576
 /* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
 #define PATCH 4
-#ifndef CELL_FACTOR
-#define CELL_FACTOR 1.5
-#endif
 
 typedef struct {
     int p, q;

@@ -175,7 +175,9 @@ double skin_contact_dt_factor(const skin_contact_params *k);
  * (box, fastest vertex, whether the ring may touch itself), which prepare
  * then does not redo. Run on all threads before prepare, it takes the part
  * of prepare that grows with the vertices off the serial path (about 8 ns
- * per vertex). The same bits as leaving it to prepare. */
+ * per vertex). The same bits as leaving it to prepare. Give it the k and s
+ * that prepare gets next, in the same substep (prepare uses its results
+ * once, then forgets them). */
 void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
                         const skin_contact_state *s, int p0, int p1);
 /* Phase 1, serial. Keeps pointers to k and s (both must live until the

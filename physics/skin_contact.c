@@ -68,21 +68,19 @@ struct skin_contact {
 
     /* prepare: triangle boxes, the grid */
     float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
-    double cell;         /* cell size, m */
-    double inv_cell;     /* 1 / cell, 1/m */
-    size_t table;        /* room for buckets, a power of two */
-    size_t tsize;        /* buckets this substep (each ring's part a power of two) */
-    int *toff;           /* [P_cap]: first bucket of ring p's part of the table */
-    unsigned *tmask;     /* [P_cap]: its length - 1 */
+    double *inv_cell;    /* [P_cap]: 1 / ring p's cell size, 1/m */
+    size_t table;        /* a power of two >= nt */
+    int *toff;           /* [P_cap]: first slot of ring p's part of bucket_start */
+    unsigned *tmask;     /* [P_cap]: its buckets - 1 (a power of two - 1) */
+    int *eoff;           /* [P_cap + 1]: first entry of ring p (its triangles in the
+                            grid by bucket, then its large ones) */
+    int *nlarge_r;       /* [P_cap]: ring p's large triangles, the last of its entries */
     int *nbr_start, *nbr; /* [P_cap + 1], [P_cap^2]: the rings each ring may touch
                              (itself first when it may touch itself) */
-    int *bucket_start;   /* table + 1 */
-    tri_entry *entry;    /* the triangles by bucket (of their box's low corner) */
-    int *tbucket;        /* [nt]: bucket of each triangle in the grid, -1: large */
-    int *tlist;          /* the triangles in the grid or large, ascending */
-    int nlist;
-    tri_entry *large;    /* triangles too big for the grid: in entry, after the grid's */
-    int nlarge;
+    int *bucket_start;   /* each ring's part: its buckets + 1, entry offsets in the ring */
+    tri_entry *entry;    /* [nt]: the triangles in the grid, ring by ring */
+    int *tbucket;        /* [nt]: bucket of each listed triangle, -1: large */
+    int *tlist;          /* [nt]: the triangles in the grid or large, ring by ring */
 
     /* find: each point's pairs */
     unsigned char *npt;  /* pairs of point i */
@@ -139,8 +137,8 @@ static size_t pow2_at_least(size_t n)
 size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 1) * sizeof(int)
-         + (size_t)P * (3 * sizeof(int) + sizeof(unsigned) + P * sizeof(int))
+    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
+         + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned) + P * sizeof(int))
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
@@ -158,7 +156,10 @@ skin_contact *skin_contact_create(int P, int M, int N)
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     c->table = pow2_at_least(nt);
     c->box = malloc(sizeof *c->box * 6 * nt);
-    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 1));
+    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 2 * (size_t)P));
+    c->inv_cell = malloc(sizeof *c->inv_cell * (size_t)P);
+    c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
+    c->nlarge_r = calloc((size_t)P, sizeof *c->nlarge_r);
     c->toff = malloc(sizeof *c->toff * (size_t)P);
     c->tmask = malloc(sizeof *c->tmask * (size_t)P);
     c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
@@ -193,7 +194,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
+    if (!c->box || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
         || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
         || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->ring_pairs) {
         skin_contact_free(c);
@@ -206,7 +207,7 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->toff); free(c->tmask); free(c->nbr_start);
+    free(c->box); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
     free(c->nbr); free(c->entry);
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
@@ -752,7 +753,7 @@ static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
-    return (unsigned)c->toff[ring] + (h & c->tmask[ring]);
+    return h & c->tmask[ring];
 }
 
 void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
@@ -777,113 +778,131 @@ static inline float max3f(float a, float b, float c)
     return m > c ? m : c;
 }
 
-int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+/* Ring p's part of the grid: its listed triangles' boxes, its cell size
+ * (the widest box but runaway ones, over 4 mean boxes, which go to its
+ * large list), one cell per triangle (its box's low corner), counting-sorted
+ * by bucket. Rings are independent: any split, the same bits. */
+static void ring_grid(skin_contact *c, int p)
 {
-    c->k = k, c->s = s;
-    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
-    broad_phase(c);
-    /* Only the triangles of rings that may touch enter the grid. */
-    double ext = 0.0;
-    int nt_on = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            int v[3];
-            tri_corners(c, t, v);
-            float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
-            for (int j = 0; j < 3; j++) {
-                float sp = sqrtf(s->vx[v[j]] * s->vx[v[j]] + s->vy[v[j]] * s->vy[v[j]]
-                                 + s->vz[v[j]] * s->vz[v[j]]);
-                vmax = sp > vmax ? sp : vmax;
-            }
-            float grow = k->h + vmax * k->dt;
-            bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
-            bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
-            bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
-            bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
-            bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
-            bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
-            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-            if (e < 1e3) /* a runaway triangle does not set the cell size */
-                ext += e;
-            nt_on++;
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0, *list = c->tlist + e0, *tb = c->tbucket + e0;
+    double ext = 0.0, cell = 0.0;
+    c->nlarge_r[p] = 0;
+    if (!c->ring_on[p] || nl == 0)
+        return;
+    int j = 0;
+    for (int m = 0; m < c->M; m++)
+    for (int n = 0; n < c->N; n++)
+    for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+         && patch_is_on(c, p, m, n); t++) {
+        int v[3];
+        tri_corners(c, t, v);
+        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
+        for (int r = 0; r < 3; r++) {
+            float sp = sqrtf(s->vx[v[r]] * s->vx[v[r]] + s->vy[v[r]] * s->vy[v[r]]
+                             + s->vz[v[r]] * s->vz[v[r]]);
+            vmax = sp > vmax ? sp : vmax;
         }
+        float grow = k->h + vmax * k->dt;
+        bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
+        bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
+        bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
+        bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
+        bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
+        bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e < 1e3) /* a runaway triangle does not set the cell size */
+            ext += e;
+        list[j++] = t;
     }
-    /* One cell per triangle, by its box's low corner: cells as wide as the
-     * widest box (but runaway ones, over 4 mean boxes, which every point
-     * checks), so that a box meeting a point's lies in the point's cells
-     * or the ones below. */
-    double mean = nt_on > 0 ? ext / nt_on : 0.0, cell = 0.0;
-    c->nlist = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            const float *bx = c->box + 6 * (size_t)t;
-            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-            if (e <= 4.0 * mean)
-                cell = e > cell ? e : cell;
-            c->tlist[c->nlist++] = t;
-        }
+    /* Cells as wide as the widest box: a box that meets a point's has its
+     * low corner in the point's cells or the ones below. */
+    double mean = ext / nl;
+    for (j = 0; j < nl; j++) {
+        const float *bx = c->box + 6 * (size_t)list[j];
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e <= 4.0 * mean)
+            cell = e > cell ? e : cell;
     }
-    c->cell = cell * (1.0 + 1e-5) + 1e-9;
-    if (!(c->cell > 4.0 * k->h))
-        c->cell = 4.0 * k->h;
-    c->inv_cell = 1.0 / c->cell;
-    /* Each ring its own part of the table, about as long as its triangles
-     * in the grid: a point looks only into the parts of the rings it may
-     * touch. */
-    c->tsize = 0;
-    for (int p = 0, j = 0; p < c->P; p++) {
-        int n = 0;
-        while (j < c->nlist && c->tlist[j] < 2 * (p + 1) * c->MN)
-            j++, n++;
-        size_t len = n > 0 ? pow2_at_least((size_t)n) : 0;
-        c->toff[p] = (int)c->tsize, c->tmask[p] = len > 0 ? (unsigned)(len - 1) : 0;
-        c->tsize += len;
-    }
-    memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->tsize + 1));
-    c->nlarge = 0;
-    for (int j = 0; j < c->nlist; j++) {
-        int t = c->tlist[j], a[3];
-        const float *bx = c->box + 6 * (size_t)t;
+    cell = cell * (1.0 + 1e-5) + 1e-9;
+    if (!(cell > 4.0 * k->h))
+        cell = 4.0 * k->h;
+    double inv = c->inv_cell[p] = 1.0 / cell;
+    int len = (int)c->tmask[p] + 1, *bs = c->bucket_start + c->toff[p], nlarge = 0;
+    memset(bs, 0, sizeof *bs * ((size_t)len + 1));
+    for (j = 0; j < nl; j++) {
+        int a[3];
+        const float *bx = c->box + 6 * (size_t)list[j];
         double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
         for (int d = 0; d < 3; d++)
-            a[d] = cell_of(bx[d], c->inv_cell);
+            a[d] = cell_of(bx[d], inv);
         if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
             || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
             || a[2] >= CELL_LIMIT) {
-            c->nlarge++;
-            c->tbucket[j] = -1;
+            nlarge++;
+            tb[j] = -1;
         } else {
-            unsigned h = bucket_of(c, t / (2 * c->MN), a[0], a[1], a[2]);
-            c->tbucket[j] = (int)h;
-            c->bucket_start[h + 1]++;
+            unsigned h = bucket_of(c, p, a[0], a[1], a[2]);
+            tb[j] = (int)h;
+            bs[h + 1]++;
         }
     }
     /* Counting sort: prefix sums, then placing advances each bucket's start
      * to its end; one shift back restores. Triangles ascend in a bucket. */
-    for (size_t h = 0; h < c->tsize; h++)
-        c->bucket_start[h + 1] += c->bucket_start[h];
-    c->large = c->entry + c->bucket_start[c->tsize]; /* after the grid's */
-    for (size_t h = c->tsize; h > 0; h--)
-        c->bucket_start[h] = c->bucket_start[h - 1];
-    c->bucket_start[0] = 0;
-    for (int j = 0, l = 0; j < c->nlist; j++) {
-        int t = c->tlist[j];
-        tri_entry *E = c->tbucket[j] < 0 ? &c->large[l++]
-                                         : &c->entry[c->bucket_start[c->tbucket[j] + 1]++];
+    for (int h = 0; h < len; h++)
+        bs[h + 1] += bs[h];
+    int large = bs[len]; /* after the grid's entries */
+    for (int h = len; h > 0; h--)
+        bs[h] = bs[h - 1];
+    bs[0] = 0;
+    for (j = 0; j < nl; j++) {
+        int t = list[j];
+        tri_entry *E = &c->entry[e0 + (tb[j] < 0 ? large++ : bs[tb[j] + 1]++)];
         const float *bx = c->box + 6 * (size_t)t;
         memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
-        E->t = t, E->ring = t / (2 * c->MN);
+        E->t = t, E->ring = p;
     }
+    c->nlarge_r[p] = nlarge;
+}
+
+int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    c->k = k, c->s = s;
+    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    broad_phase(c);
+    /* Each ring's entries (its triangles in patches that are on) and its
+     * part of the table, about as long as they are. */
+    int e = 0, slot = 0;
+    for (int p = 0; p < c->P; p++) {
+        int n = 0;
+        if (c->ring_on[p])
+            for (int a = 0; a < c->pm; a++)
+                for (int b = 0; b < c->pn; b++)
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b]) {
+                        int dm = (a + 1) * PATCH < c->M ? PATCH : c->M - a * PATCH;
+                        int dn = (b + 1) * PATCH < c->N ? PATCH : c->N - b * PATCH;
+                        n += 2 * dm * dn;
+                    }
+        size_t len = pow2_at_least((size_t)(n > 0 ? n : 1));
+        c->eoff[p] = e, c->toff[p] = slot, c->tmask[p] = (unsigned)(len - 1);
+        e += n, slot += (int)len + 1;
+    }
+    c->eoff[c->P] = e;
+    return 0;
+}
+
+void skin_contact_grid(skin_contact *c, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++)
+        ring_grid(c, p);
+}
+
+int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    if (skin_contact_plan(c, k, s))
+        return -1;
+    skin_contact_grid(c, 0, c->P);
     return 0;
 }
 
@@ -941,7 +960,6 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
 {
     const skin_contact_state *s = c->s;
     float dt = c->k->dt;
-    int nent = c->tsize > 0 ? c->bucket_start[c->tsize] : 0;
     for (int i = v0; i < v1; i++) {
         int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
         if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
@@ -960,43 +978,49 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
             c->npt[i] = 0;
             continue;
         }
-        /* A box that meets the point's has its low corner at most a cell
-         * below the point's box: cells a .. b. */
-        int a[3], b[3], wide = 0;
-        for (int d = 0; d < 3; d++) {
-            a[d] = cell_of(pq.lo[d], c->inv_cell) - 1, b[d] = cell_of(pq.hi[d], c->inv_cell);
-            wide |= b[d] - a[d] >= SPAN_LIMIT;
-        }
-        if (wide) { /* a runaway point: against every triangle */
-            for (int e = 0; e < nent; e++)
-                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-        } else {
-            for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
-                int q = c->nbr[r];
-                const double *rb = c->rbox + 6 * (size_t)q;
-                if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
-                    || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
-                    continue; /* the point is not near ring q */
-                unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
-                int ns = 0;
-                for (int x = a[0]; x <= b[0]; x++)
-                    for (int y = a[1]; y <= b[1]; y++)
-                        for (int z = a[2]; z <= b[2]; z++) {
-                            /* Each bucket once (two cells may share one). */
-                            unsigned h = bucket_of(c, q, x, y, z);
-                            int dup = 0;
-                            for (int u = 0; u < ns && !dup; u++)
-                                dup = seen[u] == h;
-                            if (dup)
-                                continue;
-                            seen[ns++] = h;
-                            for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++)
-                                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-                        }
+        for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+            int q = c->nbr[r];
+            const double *rb = c->rbox + 6 * (size_t)q;
+            if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
+                || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
+                continue; /* the point is not near ring q */
+            int e0 = c->eoff[q], nq = c->eoff[q + 1] - e0;
+            if (nq == 0)
+                continue;
+            /* A box that meets the point's has its low corner at most a
+             * cell below the point's box: cells a .. b of ring q. */
+            int a[3], b[3], far = 0;
+            for (int d = 0; d < 3; d++) {
+                a[d] = cell_of(pq.lo[d], c->inv_cell[q]) - 1;
+                b[d] = cell_of(pq.hi[d], c->inv_cell[q]);
+                far |= b[d] - a[d] >= SPAN_LIMIT;
             }
+            if (far) { /* ring q's cells are small for this point: all of q */
+                for (int e = e0; e < e0 + nq; e++)
+                    consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                continue;
+            }
+            const int *bs = c->bucket_start + c->toff[q];
+            unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
+            int ns = 0;
+            for (int x = a[0]; x <= b[0]; x++)
+                for (int y = a[1]; y <= b[1]; y++)
+                    for (int z = a[2]; z <= b[2]; z++) {
+                        /* Each bucket once (two cells may share one). */
+                        unsigned h = bucket_of(c, q, x, y, z);
+                        int dup = 0;
+                        for (int u = 0; u < ns && !dup; u++)
+                            dup = seen[u] == h;
+                        if (dup)
+                            continue;
+                        seen[ns++] = h;
+                        for (int e = e0 + bs[h]; e < e0 + bs[h + 1]; e++)
+                            consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                    }
+            /* and its large triangles */
+            for (int e = e0 + nq - c->nlarge_r[q]; e < e0 + nq; e++)
+                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
         }
-        for (int l = 0; l < c->nlarge; l++)
-            consider(c, &pq, &c->large[l], tri, spd, dist, &n);
         /* Stored by triangle index: the gather's order. */
         for (int j = 1; j < n; j++)
             for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {

@@ -54,13 +54,15 @@
  *   skin_contact_bound    optional, parallel over rings: each ring's box
  *       (grown by h + its fastest vertex's |v| dt) and whether it may touch
  *       itself (below); what prepare leaves undone it does itself;
- *   skin_contact_prepare  serial, the broad phase then the grid: ring pairs
+ *   skin_contact_prepare  the broad phase then the grid, either at once
+ *       (serial) or as skin_contact_plan (serial, O(P^2) boxes: ring pairs
  *       whose grown boxes overlap, then the same between their patches of
- *       4 x 4 quads; only the patches in a pair (all of a ring that may
- *       touch itself) go on: their triangles' boxes (grown by h plus the
- *       fastest corner's |v| dt) into a hashed grid, one cell per triangle
- *       (its box's low corner; cells as wide as the widest box), each ring
- *       its own part of the table, counting-sorted by bucket;
+ *       4 x 4 quads; only the patches in a pair, all of a ring that may
+ *       touch itself, go on) and skin_contact_grid (parallel over rings:
+ *       each ring's triangles of patches that are on, their boxes grown by
+ *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,
+ *       one cell per triangle (its box's low corner; cells as wide as the
+ *       ring's widest box), counting-sorted by bucket);
  *   skin_contact_find     parallel over points (of patches that are on):
  *       each point's box (grown by its own |v| dt) against the triangles of
  *       the rings it may touch and whose box holds it, in its cell and the
@@ -95,12 +97,13 @@
  * isometry keeps this sound; a poor one only turns the search on.
  *
  * Cost (tests/test_contact.c with DINGHY_TEST_BENCH=1, one thread, ns per
- * vertex per substep with 8 iterations; bound, prepare, find, link, 8
- * gathers): 64 rings of 32 x 16 apart 7.6, 0.1, 0, 0, 1.5 = 9.2; one ring
- * alone 8.5; 16 rings piled (151 pairs) 7.5, 33, 62, 7, 29 = 139 (was
- * about 600 before the broad phase). The serial part (prepare, link) is
- * 0.1 ns when nothing touches. Memory (skin_contact_bytes): about 205 B per
- * vertex.
+ * vertex per substep with 8 iterations; bound, plan, grid, find, link, 8
+ * gathers): 64 rings of 32 x 16 apart 7.7, 0.1, 0, 0, 0, 1.5 = 9.4; one
+ * ring alone 8.7; 16 rings piled (151 pairs) 7.7, 6.8, 26, 61, 7, 29 = 137
+ * (was about 600 before the broad phase). The serial part (plan, link) is
+ * 0.1 ns per vertex when nothing touches, 14 in the pile. The first
+ * substep of each ring takes its reference (about 1.3 ms for 32 x 16, in
+ * bound). Memory (skin_contact_bytes): about 205 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
@@ -165,11 +168,12 @@ double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
 double skin_contact_dt_factor(const skin_contact_params *k);
 
 /* Per substep, after every other force is in v*: skin_contact_bound over
- * ring ranges (all threads), skin_contact_prepare (one thread),
- * skin_contact_find over vertex ranges (all threads), skin_contact_link (one
- * thread), then 8 times: skin_contact_gather over vertex ranges and v* +=
- * f dt / m on the same ranges (all threads, a barrier after each); then
- * x' = x + dt v*. skin_contact_starts gives the contact-start events. */
+ * ring ranges (all threads), skin_contact_plan (one thread),
+ * skin_contact_grid over ring ranges (all threads), skin_contact_find over
+ * vertex ranges (all threads), skin_contact_link (one thread), then 8
+ * times: skin_contact_gather over vertex ranges and v* += f dt / m on the
+ * same ranges (all threads, a barrier after each); then x' = x + dt v*.
+ * skin_contact_starts gives the contact-start events. */
 
 /* Phase 0, optional, any split over rings: the bounds of rings p0 .. p1-1
  * (box, fastest vertex, whether the ring may touch itself), which prepare
@@ -181,9 +185,16 @@ double skin_contact_dt_factor(const skin_contact_params *k);
 void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
                         const skin_contact_state *s, int p0, int p1);
 /* Phase 1, serial. Keeps pointers to k and s (both must live until the
- * substep's gather is done). 0, or -1 when out of memory. */
+ * substep's gather is done). 0, or -1 when out of memory. The same as
+ * skin_contact_plan then skin_contact_grid over all rings. */
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
                          const skin_contact_state *s);
+/* Phase 1 in two: the broad phase (serial, O(P^2) ring and patch boxes),
+ * then each ring's part of the grid (any split over rings, the same bits;
+ * what grows with the triangles). 0, or -1 when out of memory. */
+int skin_contact_plan(skin_contact *c, const skin_contact_params *k,
+                      const skin_contact_state *s);
+void skin_contact_grid(skin_contact *c, int p0, int p1);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */

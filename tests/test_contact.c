@@ -755,9 +755,10 @@ static uint64_t hash_floats(const float *a, size_t n, uint64_t h)
     return h;
 }
 
-/* One substep's phases (prepare, find, link, ITERS gathers with the
- * velocity updates between them, untimed), `reps` times from the same
- * state, the fastest of each phase; prints ns per vertex per substep. */
+/* One substep's phases (bound, prepare as plan and grid, find, link, ITERS
+ * gathers with the velocity updates between them, untimed), `reps` times
+ * from the same state, the fastest of each phase; prints ns per vertex per
+ * substep and a hash of the velocities after it. */
 static void bench_case(const char *name, world *w, int reps)
 {
     int nv = w->nv;
@@ -765,7 +766,7 @@ static void bench_case(const char *name, world *w, int reps)
     float *v0 = malloc(3 * bytes);
     assert_non_null(v0);
     memcpy(v0, w->vx, bytes), memcpy(v0 + nv, w->vy, bytes), memcpy(v0 + 2 * nv, w->vz, bytes);
-    double t[5] = {1e9, 1e9, 1e9, 1e9, 1e9}, first = 0.0;
+    double t[7] = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9}, first = 0.0;
     uint64_t h = 0;
     for (int rep = 0; rep < reps; rep++) {
         memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
@@ -777,8 +778,12 @@ static void bench_case(const char *name, world *w, int reps)
         if (rep == 0) /* the first takes each ring's reference shape */
             first = now() - tb;
         double t0 = now();
-        assert_int_equal(skin_contact_prepare(w->c, &w->k, &w->st), 0);
+        assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
+        double tp = now();
+        skin_contact_grid(w->c, w->P / 2, w->P); /* parallel in the core */
+        skin_contact_grid(w->c, 0, w->P / 2);
         double t1 = now();
+        t[5] = fmin(t[5], tp - t0), t[6] = fmin(t[6], t1 - tp);
         skin_contact_find(w->c, 0, nv);
         double t2 = now();
         assert_int_equal(skin_contact_link(w->c), 0);
@@ -799,10 +804,10 @@ static void bench_case(const char *name, world *w, int reps)
     h = hash_floats(w->vy, (size_t)nv, h), h = hash_floats(w->vz, (size_t)nv, h);
     double s = 1e9 / nv;
     print_message("      bench %s: %d vertices, %d pairs; ns per vertex per substep: bound %.1f, "
-                  "prepare %.1f, find %.1f, link %.1f, gather x%d %.1f, total %.1f; "
-                  "velocities %016llx; first bound %.3g ms\n",
-                  name, nv, skin_contact_pairs(w->c), t[4] * s, t[0] * s, t[1] * s, t[2] * s,
-                  ITERS, t[3] * s, (t[4] + t[0] + t[1] + t[2] + t[3]) * s,
+                  "prepare %.1f (plan %.1f, grid %.1f), find %.1f, link %.1f, gather x%d %.1f, "
+                  "total %.1f; velocities %016llx; first bound %.3g ms\n",
+                  name, nv, skin_contact_pairs(w->c), t[4] * s, t[0] * s, t[5] * s, t[6] * s,
+                  t[1] * s, t[2] * s, ITERS, t[3] * s, (t[4] + t[0] + t[1] + t[2] + t[3]) * s,
                   (unsigned long long)h, first * 1e3);
     memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
     free(v0);

@@ -96,6 +96,8 @@ struct skin_contact {
     size_t fixed_cap;
     int *cstart;         /* [nv + P_cap]: each vertex's first corner record (at i + ring) */
     int *cring;          /* [P_cap]: each ring's first corner record */
+    int *act;            /* [nv]: the vertices in a pair this substep, ascending */
+    int nact;
     corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
                             gather's order (its six triangles in turn, each by point) */
     size_t crec_cap;
@@ -141,7 +143,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned) + P * sizeof(int))
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 3 * sizeof(int))
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3 + P)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
@@ -174,6 +176,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->cstart = calloc(nv + (size_t)P, sizeof *c->cstart);
     c->cring = calloc((size_t)P, sizeof *c->cring);
+    c->act = malloc(sizeof *c->act * nv);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
@@ -196,7 +199,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
         c->ref_steps[p] = -1;
     if (!c->box || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
         || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
-        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->ring_pairs) {
+        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->act || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -212,7 +215,7 @@ void skin_contact_free(skin_contact *c)
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
-    free(c->cstart); free(c->cring);
+    free(c->cstart); free(c->cring); free(c->act);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);
@@ -1184,6 +1187,13 @@ int skin_contact_link(skin_contact *c)
             }
     }
 #undef ON_VERTICES
+    /* The vertices in a pair (as a point or a corner), ascending. */
+    c->nact = 0;
+    for (int p_ = 0; p_ < c->P; p_++)
+        if (c->ring_on[p_])
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
+        if (c->share[i] > 0.0f)
+            c->act[c->nact++] = i;
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
         qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
@@ -1225,35 +1235,39 @@ int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
 void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
                          float *fz)
 {
-    for (int i = v0; i < v1; i++) {
-        int pr = i / c->MN;
-        if (!c->ring_pairs[pr]) { /* nothing touches the ring */
-            int end = (pr + 1) * c->MN < v1 ? (pr + 1) * c->MN : v1;
-            memset(fx + i, 0, sizeof *fx * (size_t)(end - i));
-            memset(fy + i, 0, sizeof *fy * (size_t)(end - i));
-            memset(fz + i, 0, sizeof *fz * (size_t)(end - i));
-            i = end - 1;
-            continue;
-        }
+    if (v1 <= v0)
+        return;
+    /* Zero, then the vertices in a pair (link's list, ascending). */
+    memset(fx + v0, 0, sizeof *fx * (size_t)(v1 - v0));
+    memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
+    memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
+    int lo = 0, hi = c->nact;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c->act[mid] < v0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int a = lo; a < c->nact && c->act[a] < v1; a++) {
+        int i = c->act[a], pr = i / c->MN;
         double f[3] = {0, 0, 0}, F[3], w[3];
-        if (c->share[i] > 0.0f) {
-            /* First as a point, its pairs by triangle index; then as a
-             * corner of its six triangles, in a fixed order, each
-             * triangle's pairs by point index (the records' order). One
-             * call of pair_force for both roles: the same code computes
-             * the pair for the point and for its corners. */
-            const int *cs = c->cstart + i + pr;
-            int np = c->npt[i], nc = cs[1] - cs[0];
-            for (int j = 0; j < np + nc; j++) {
-                int point = j < np;
-                const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
-                pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
-                if (point)
-                    f[0] += F[0], f[1] += F[1], f[2] += F[2];
-                else {
-                    double wk = w[r->corner];
-                    f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
-                }
+        /* First as a point, its pairs by triangle index; then as a
+         * corner of its six triangles, in a fixed order, each
+         * triangle's pairs by point index (the records' order). One
+         * call of pair_force for both roles: the same code computes
+         * the pair for the point and for its corners. */
+        const int *cs = c->cstart + i + pr;
+        int np = c->npt[i], nc = cs[1] - cs[0];
+        for (int j = 0; j < np + nc; j++) {
+            int point = j < np;
+            const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
+            pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+            if (point)
+                f[0] += F[0], f[1] += F[1], f[2] += F[2];
+            else {
+                double wk = w[r->corner];
+                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
             }
         }
         fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];

@@ -98,11 +98,13 @@
  *
  * Cost (tests/test_contact.c with DINGHY_TEST_BENCH=1, one thread, ns per
  * vertex per substep with 8 iterations; bound, plan, grid, find, link, 8
- * gathers): 64 rings of 32 x 16 apart 7.7, 0.1, 0, 0, 0, 1.5 = 9.4; one
- * ring alone 8.7; 16 rings piled (151 pairs) 7.7, 6.8, 26, 61, 7, 29 = 137
- * (was about 600 before the broad phase). The serial part (plan, link) is
- * 0.1 ns per vertex when nothing touches, 14 in the pile. The first
- * substep of each ring takes its reference (about 1.3 ms for 32 x 16, in
+ * gathers): 64 rings of 32 x 16 apart 7.7, 0.2, 0, 0, 0, 1.4 = 9.3; one
+ * ring alone 8.7; 16 rings piled (151 pairs) 7.7, 6.7, 26, 63, 7.5, 13.5 =
+ * 124 (was 400 to 480 before the broad phase). The serial part (plan,
+ * link) is 0.2 ns per vertex when nothing touches, 14 in the pile. The
+ * first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
+ * in bound; the self search is off while every vertex stays within about
+ * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m).
  * bound). Memory (skin_contact_bytes): about 205 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
@@ -110,8 +112,8 @@
  * mesh then has no contacts when a grid step exceeds h.
  *
  * Iterations: 8 per substep hold every test (4 let a vertex through at
- * 20 m/s without friction); each is one gather, about 4 ns per vertex in
- * the pile, 0.2 where nothing touches.
+ * 20 m/s without friction); each is one gather, about 1.7 ns per vertex
+ * in the pile, 0.2 where nothing touches.
  *
  * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
  * near a face). On a 32 x 16 mesh with soft edge springs, at 20 m/s, a

@@ -105,7 +105,7 @@
  * first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
  * in bound; the self search is off while every vertex stays within about
  * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m).
- * bound). Memory (skin_contact_bytes): about 205 B per vertex.
+ * Memory (skin_contact_bytes): about 205 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest

@@ -7,16 +7,13 @@
 #include <string.h>
 
 #define K SKIN_CONTACT_PER_POINT
-/* A box spanning more cells than this per axis (a torn or exploded mesh)
- * goes to a list every point checks, instead of into the grid. */
+/* A point whose box spans more cells than this per axis (a runaway
+ * vertex) checks every triangle instead of its cells. */
 #define SPAN_LIMIT 8
 /* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
 #define CELL_LIMIT 1048576
 /* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
 #define PATCH 4
-#ifndef CELL_FACTOR
-#define CELL_FACTOR 1.5
-#endif
 
 typedef struct {
     int p, q;
@@ -29,6 +26,24 @@ typedef struct {
     int t, ring;
 } tri_entry;
 
+/* What a pair keeps through the substep's iterations (set by link: the
+ * positions and the shares do not change within a substep). */
+typedef struct {
+    int i, ok;     /* the point; 0 when the pair cannot touch (no force) */
+    int v[3];      /* the triangle's corners */
+    double w[3];   /* barycentric weights of the closest point */
+    double u[3];   /* direction of the force on the point */
+    double meff;   /* split effective mass, kg */
+    double target; /* target normal velocity, m/s */
+} pair_fixed;
+
+/* Vertex's part in a pair as a corner: the pair, which of its six
+ * triangles (the gather's order) and which corner of it. */
+typedef struct {
+    int pair;
+    unsigned char k, corner;
+} corner_rec;
+
 struct skin_contact {
     int P_cap, M, N, MN;
     const skin_contact_params *k;
@@ -40,6 +55,9 @@ struct skin_contact {
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
                             touch (not a neighbour) in the reference shape, m */
     int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
+    unsigned char *fresh; /* [P_cap]: skin_contact_bound did ring p this substep */
+    double *fit;         /* [P_cap] x 13: rotation (row-major), translation (m) and
+                            validity of the isometry the self test uses next */
     double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
     unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
     unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
@@ -50,17 +68,19 @@ struct skin_contact {
 
     /* prepare: triangle boxes, the grid */
     float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
-    double cell;         /* cell size, m */
-    double inv_cell;     /* 1 / cell, 1/m */
-    size_t table;        /* room for buckets, a power of two */
-    size_t tsize;        /* buckets this substep, a power of two <= table */
-    int *bucket_start;   /* table + 1 */
-    tri_entry *entry;    /* the triangles by bucket (of their box's low corner) */
-    int *tbucket;        /* [nt]: bucket of each triangle in the grid, -1: large */
-    int *tlist;          /* the triangles in the grid or large, ascending */
-    int nlist;
-    tri_entry *large;    /* triangles too big for the grid */
-    int nlarge;
+    double *inv_cell;    /* [P_cap]: 1 / ring p's cell size, 1/m */
+    size_t table;        /* a power of two >= nt */
+    int *toff;           /* [P_cap]: first slot of ring p's part of bucket_start */
+    unsigned *tmask;     /* [P_cap]: its buckets - 1 (a power of two - 1) */
+    int *eoff;           /* [P_cap + 1]: first entry of ring p (its triangles in the
+                            grid by bucket, then its large ones) */
+    int *nlarge_r;       /* [P_cap]: ring p's large triangles, the last of its entries */
+    int *nbr_start, *nbr; /* [P_cap + 1], [P_cap^2]: the rings each ring may touch
+                             (itself first when it may touch itself) */
+    int *bucket_start;   /* each ring's part: its buckets + 1, entry offsets in the ring */
+    tri_entry *entry;    /* [nt]: the triangles in the grid, ring by ring */
+    int *tbucket;        /* [nt]: bucket of each listed triangle, -1: large */
+    int *tlist;          /* [nt]: the triangles in the grid or large, ring by ring */
 
     /* find: each point's pairs */
     unsigned char *npt;  /* pairs of point i */
@@ -70,8 +90,17 @@ struct skin_contact {
     /* link */
     float *share;        /* each vertex's weight in this substep's pairs: 1 per pair
                             as the point, w per pair as a corner */
-    uint64_t *by_tri;    /* (triangle << 32 | point), sorted */
+    uint64_t *by_tri;    /* (triangle << 32 | pair id), sorted: by triangle, then point */
     size_t by_tri_cap;
+    pair_fixed *fixed;   /* each pair's substep-long inputs */
+    size_t fixed_cap;
+    int *cstart;         /* [nv + P_cap]: each vertex's first corner record (at i + ring) */
+    int *cring;          /* [P_cap]: each ring's first corner record */
+    int *act;            /* [nv]: the vertices in a pair this substep, ascending */
+    int nact;
+    corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
+                            gather's order (its six triangles in turn, each by point) */
+    size_t crec_cap;
     int npairs;
     int *pair_base;      /* first pair id of each point */
     float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
@@ -110,12 +139,13 @@ static size_t pow2_at_least(size_t n)
 size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    return nt * 6 * sizeof(float) + (pow2_at_least(nt) + 1) * sizeof(int)
-         + 2 * nt * sizeof(tri_entry) /* grid entries, large triangles */
+    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
+         + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned) + P * sizeof(int))
+         + nt * sizeof(tri_entry) /* grid entries, then large triangles */
          + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int))
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
          + (size_t)P * sizeof(int)
-         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 7 + sizeof(int) + 2 + P)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3 + P)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
 }
 
@@ -128,20 +158,31 @@ skin_contact *skin_contact_create(int P, int M, int N)
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     c->table = pow2_at_least(nt);
     c->box = malloc(sizeof *c->box * 6 * nt);
-    c->bucket_start = malloc(sizeof *c->bucket_start * (c->table + 1));
+    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 2 * (size_t)P));
+    c->inv_cell = malloc(sizeof *c->inv_cell * (size_t)P);
+    c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
+    c->nlarge_r = calloc((size_t)P, sizeof *c->nlarge_r);
+    c->toff = malloc(sizeof *c->toff * (size_t)P);
+    c->tmask = malloc(sizeof *c->tmask * (size_t)P);
+    c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
+    c->nbr = malloc(sizeof *c->nbr * (size_t)P * P);
     c->entry = malloc(sizeof *c->entry * nt);
     c->tbucket = malloc(sizeof *c->tbucket * nt);
     c->tlist = malloc(sizeof *c->tlist * nt);
-    c->large = malloc(sizeof *c->large * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
+    c->cstart = calloc(nv + (size_t)P, sizeof *c->cstart);
+    c->cring = calloc((size_t)P, sizeof *c->cring);
+    c->act = malloc(sizeof *c->act * nv);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
     c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
+    c->fit = calloc(13 * (size_t)P, sizeof *c->fit);
+    c->fresh = calloc((size_t)P, 1);
     c->rbox = malloc(sizeof *c->rbox * 6 * (size_t)P);
     c->self_on = calloc((size_t)P, 1);
     c->ring_on = calloc((size_t)P, 1);
@@ -149,16 +190,16 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
-    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->rbox || !c->self_on || !c->ring_on
-        || !c->near || !c->pbox || !c->patch_on) {
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
+        || !c->self_on || !c->ring_on || !c->near || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->entry || !c->tbucket || !c->tlist || !c->large
-        || !c->npt
-        || !c->pt_tri || !c->pt_speed || !c->share || !c->pair_base || !c->ring_pairs) {
+    if (!c->box || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
+        || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
+        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->act || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -169,12 +210,15 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->entry); free(c->large);
+    free(c->box); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
+    free(c->nbr); free(c->entry);
     free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
-    free(c->acc[0]); free(c->acc[1]); free(c->by_tri);
+    free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
+    free(c->cstart); free(c->cring); free(c->act);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
-    free(c->ref); free(c->ref_gap); free(c->ref_steps); free(c->rbox); free(c->self_on);
+    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
+    free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
     free(c);
 }
@@ -320,20 +364,70 @@ static int pair_active(const skin_contact *c, const pair_geo *g)
     return g->s >= -c->k->h && g->d <= reach;
 }
 
-/* The force (N) of one iteration on point i from triangle t, pair id
- * `pair`, F[3] (the corners get -w F); with `save`, the pair's new
- * accumulated impulses are written for the next iteration (only the point's
- * owner saves). Needs link's shares; reads the accumulators of iteration
- * `iter`. The same bits for both sides of the pair. */
-static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, int save,
-                       double F[3], double w[3])
+/* The force (N) of one iteration on the point of pair `pair`, F[3] (the
+ * corners get -w F); with `save`, the pair's new accumulated impulses are
+ * written for the next iteration (only the point's owner saves). Reads the
+ * accumulators of iteration `iter` and the velocities. Both sides of a pair
+ * call it with the same pair id and read the same stored inputs. */
+static void pair_force(const skin_contact *c, int iter, int pair, int save, double F[3],
+                       double w[3])
 {
-    pair_geo g;
+    const pair_fixed *g = &c->fixed[pair];
     F[0] = F[1] = F[2] = 0.0;
     w[0] = w[1] = w[2] = 0.0;
-    if (!pair_geometry(c, i, t, &g))
+    if (!g->ok)
         return;
-    memcpy(w, g.w, sizeof g.w);
+    memcpy(w, g->w, sizeof g->w);
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    const int *v = g->v, i = g->i;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    double vn = DOT(vr, g->u), vt[3];
+    for (int j = 0; j < 3; j++)
+        vt[j] = vr[j] - vn * g->u[j];
+    double meff = g->meff, dt = k->dt;
+    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
+    /* Accumulated normal impulse stays >= 0; accumulated friction within
+     * mu times it (sequential impulses, Jacobi order). */
+    double jn_old = old[0], jn = jn_old + meff * (g->target - vn);
+    if (!(jn > 0.0))
+        jn = 0.0;
+    double jt[3], lim = k->mu * jn;
+    for (int j = 0; j < 3; j++)
+        jt[j] = old[1 + j] - meff * vt[j];
+    double jtl = sqrt(DOT(jt, jt));
+    if (jtl > lim) {
+        double sc = lim / jtl;
+        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
+    }
+    /* The new accumulators rounded to float, as they are stored: both
+     * sides use the rounded values (C11 requires the conversion; with
+     * -ffp-contract=off and no fast-math every operation here is one IEEE
+     * rounding, so every inlined copy gives the same bits from the same
+     * pair_fixed record, velocities and accumulators). */
+    const float nj[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
+    if (save)
+        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
+    for (int j = 0; j < 3; j++)
+        F[j] = (((double)nj[0] - jn_old) * g->u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+}
+
+/* Pair `pair` (point i, triangle t) fixed for the substep, after the shares:
+ * the geometry, the split effective mass and the target normal velocity. */
+static void pair_fix(skin_contact *c, int pair, int i, int t)
+{
+    pair_fixed *f = &c->fixed[pair];
+    pair_geo g;
+    f->i = i;
+    f->ok = pair_geometry(c, i, t, &g);
+    memcpy(f->v, g.v, sizeof g.v);
+    if (!f->ok)
+        return;
+    memcpy(f->w, g.w, sizeof g.w), memcpy(f->u, g.u, sizeof g.u);
     const skin_contact_state *s = c->s;
     const skin_contact_params *k = c->k;
     int MN = c->MN;
@@ -351,38 +445,16 @@ static void pair_force(const skin_contact *c, int iter, int i, int t, int pair, 
         if (target > k->v_out)
             target = k->v_out;
     }
-    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
-    /* Accumulated normal impulse stays >= 0; accumulated friction within
-     * mu times it (sequential impulses, Jacobi order). */
-    double jn_old = old[0], jn = jn_old + meff * (target - g.vn);
-    if (!(jn > 0.0))
-        jn = 0.0;
-    double jt[3], lim = k->mu * jn;
-    for (int j = 0; j < 3; j++)
-        jt[j] = old[1 + j] - meff * g.vt[j];
-    double jtl = sqrt(DOT(jt, jt));
-    if (jtl > lim) {
-        double sc = lim / jtl;
-        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
-    }
-    /* The new accumulators rounded to float, as they are stored; through
-     * volatile because gcc 12 -O3 (SLP) was seen to drop the rounding in
-     * some inlined copies and not others, which broke the both-sides bits. */
-    volatile float r[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
-    const float nj[4] = {r[0], r[1], r[2], r[3]};
-    if (save)
-        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
-    for (int j = 0; j < 3; j++)
-        F[j] = (((double)nj[0] - jn_old) * g.u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+    f->meff = meff, f->target = target;
 }
 
 /* ---- phase 1a: the broad phase, which rings can touch ---- */
 
 /* Whether a point at grid place (pm, pn) ignores its own ring's triangles
  * of quad (m, n): a corner within self_steps steps both ways (periodic). */
-static int self_excluded(const skin_contact *c, int pm, int pn, int m, int n)
+static int self_excluded(const skin_contact *c, int s, int pm, int pn, int m, int n)
 {
-    int s = c->k->self_steps, m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    int m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
     int dm = periodic_steps(pm, m, c->M), dm1 = periodic_steps(pm, m1, c->M);
     int dn = periodic_steps(pn, n, c->N), dn1 = periodic_steps(pn, n1, c->N);
     return (dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s;
@@ -399,9 +471,9 @@ static double dist3(const double a[3], const double b[3])
  * triangle it does not ignore in that shape (exact closest points; a pair
  * is skipped when the bound |P - a| - (longest edge) already exceeds the
  * least so far). Once per ring and self_steps: about 3 ns per point-triangle. */
-static void capture_reference(skin_contact *c, int p)
+static void capture_reference(skin_contact *c, const skin_contact_params *k,
+                              const skin_contact_state *s, int p)
 {
-    const skin_contact_state *s = c->s;
     int M = c->M, N = c->N, MN = c->MN, base = p * MN;
     double cen[3] = {0, 0, 0};
     for (int i = base; i < base + MN; i++)
@@ -429,7 +501,7 @@ static void capture_reference(skin_contact *c, int p)
             REF(pm * N + pn, P);
             for (int m = 0; m < M; m++)
                 for (int n = 0; n < N; n++) {
-                    if (self_excluded(c, pm, pn, m, n))
+                    if (self_excluded(c, k->self_steps, pm, pn, m, n))
                         continue;
                     int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
                     REF(m * N + n, a);
@@ -448,7 +520,13 @@ static void capture_reference(skin_contact *c, int p)
         }
 #undef REF
     c->ref_gap[p] = best;
-    c->ref_steps[p] = c->k->self_steps;
+    c->ref_steps[p] = k->self_steps;
+    /* This substep's isometry: none (the shape is the reference). */
+    double *fit = c->fit + 13 * (size_t)p;
+    memset(fit, 0, sizeof *fit * 13);
+    fit[0] = fit[4] = fit[8] = 1.0;
+    memcpy(fit + 9, cen, sizeof cen);
+    fit[12] = 1.0;
 }
 
 /* The polar factor of A (3x3, row-major) by Newton's iteration
@@ -491,7 +569,8 @@ static int polar_rotation(const double A[9], double R[9])
     return 1;
 }
 
-/* Ring p's box, fastest vertex and whether it may touch itself.
+/* Ring p's box, fastest vertex and whether it may touch itself, in one
+ * pass over its vertices (about 3 ns per vertex).
  *
  * Self-contact test (conservative). Let y be the reference shape, g its
  * ref_gap, and R, t any isometry with every vertex within delta of
@@ -499,35 +578,41 @@ static int polar_rotation(const double A[9], double R[9])
  * R (sum w_k y_k) + t, so a point and a triangle it does not ignore are at
  * least g - 2 delta apart now. A pair needs them within h + |v_rel| dt <=
  * h + 2 vmax dt (pair_active). So when g - 2 delta > h + 2 vmax dt the ring
- * has no self pair this substep. R is the rotation that fits best (the polar
- * factor of sum (x - c) y^T; any orthogonal matrix keeps the test sound).
- * Costs two passes over the ring (about 4 ns per vertex). */
-static void ring_bounds(skin_contact *c, int p)
+ * has no self pair this substep. R and t come from the previous substep's
+ * fit (any isometry keeps the test sound): R the rotation that fitted best
+ * then (the polar factor of sum (x - c) y^T), t its centroid moved on by its
+ * mean velocity for dt; the same pass fits the next substep's. */
+static void ring_bounds(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p)
 {
-    const skin_contact_state *s = c->s;
-    const skin_contact_params *k = c->k;
     int MN = c->MN, base = p * MN;
     if (c->ref_steps[p] != k->self_steps)
-        capture_reference(c, p);
+        capture_reference(c, k, s, p);
     const float *y = c->ref + 3 * (size_t)base;
+    double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
+    const double *R = fit, *tr = fit + 9;
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, sv[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    double d2 = 0.0;
     for (int i = 0; i < MN; i++) {
         double x[3] = {s->x[base + i], s->y[base + i], s->z[base + i]};
-        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]};
-        double vv = (double)s->vx[base + i] * s->vx[base + i]
-                  + (double)s->vy[base + i] * s->vy[base + i]
-                  + (double)s->vz[base + i] * s->vz[base + i];
+        double vel[3] = {s->vx[base + i], s->vy[base + i], s->vz[base + i]};
+        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
+        double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
         v2 = vv > v2 ? vv : v2;
         for (int a = 0; a < 3; a++) {
             lo[a] = x[a] < lo[a] ? x[a] : lo[a];
             hi[a] = x[a] > hi[a] ? x[a] : hi[a];
-            sx[a] += x[a], sy[a] += yy[a];
+            sx[a] += x[a], sy[a] += yy[a], sv[a] += vel[a];
             for (int b = 0; b < 3; b++)
                 A[3 * a + b] += x[a] * yy[b];
+            double e = x[a] - tr[a]
+                     - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+            e2 += e * e;
         }
+        d2 = e2 > d2 ? e2 : d2;
     }
-    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6), R[9];
+    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6);
     for (int a = 0; a < 3; a++)
         cen[a] = sx[a] / MN;
     for (int a = 0; a < 3; a++)
@@ -540,22 +625,15 @@ static void ring_bounds(skin_contact *c, int p)
     int on = 1;
     if (c->ref_gap[p] == INFINITY)
         on = 0; /* every triangle is a neighbour */
-    else if (polar_rotation(A, R)) {
-        double d2 = 0.0;
-        for (int i = 0; i < MN; i++) {
-            double x[3] = {s->x[base + i] - cen[0], s->y[base + i] - cen[1],
-                           s->z[base + i] - cen[2]};
-            double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
-            for (int a = 0; a < 3; a++) {
-                double e = x[a] - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
-                e2 += e * e;
-            }
-            d2 = e2 > d2 ? e2 : d2;
-        }
+    else if (fit[12] != 0.0) {
         double delta = sqrt(d2) * (1.0 + 1e-6) + 1e-6;
         on = !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
     }
     c->self_on[p] = (unsigned char)on;
+    /* The next substep's isometry. */
+    fit[12] = polar_rotation(A, fit);
+    for (int a = 0; a < 3; a++)
+        fit[9 + a] = cen[a] + sv[a] / MN * k->dt;
 }
 
 /* Ring p's patch boxes: each patch's vertices and the next row and column
@@ -604,8 +682,11 @@ static int boxes_overlap(const double *a, const double *b)
 static void broad_phase(skin_contact *c)
 {
     int P = c->P, np = c->np;
-    for (int p = 0; p < P; p++)
-        ring_bounds(c, p);
+    for (int p = 0; p < P; p++) {
+        if (!c->fresh[p])
+            ring_bounds(c, c->k, c->s, p);
+        c->fresh[p] = 0;
+    }
     for (int p = 0; p < P; p++)
         c->ring_on[p] = 0;
     for (int p = 0; p < P; p++) {
@@ -637,6 +718,16 @@ static void broad_phase(skin_contact *c)
                         onp[a] = onq[b] = 1;
             }
         }
+    int n = 0;
+    for (int p = 0; p < P; p++) {
+        c->nbr_start[p] = n;
+        if (c->self_on[p])
+            c->nbr[n++] = p;
+        for (int q = 0; q < P && c->ring_on[p]; q++)
+            if (c->near[(size_t)p * P + q])
+                c->nbr[n++] = q;
+    }
+    c->nbr_start[P] = n;
 }
 
 /* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
@@ -659,13 +750,22 @@ static int cell_of(double x, double inv)
     return (int)q;
 }
 
-static unsigned bucket_of(const skin_contact *c, int i, int j, int l)
+static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
 {
     uint32_t h = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^ (uint32_t)l * 83492791u;
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
-    return h & (uint32_t)(c->tsize - 1);
+    return h & c->tmask[ring];
+}
+
+void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++) {
+        ring_bounds(c, k, s, p);
+        c->fresh[p] = 1;
+    }
 }
 
 /* Plain comparisons (fminf and fmaxf are library calls here). */
@@ -681,107 +781,131 @@ static inline float max3f(float a, float b, float c)
     return m > c ? m : c;
 }
 
-int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+/* Ring p's part of the grid: its listed triangles' boxes, its cell size
+ * (the widest box but runaway ones, over 4 mean boxes, which go to its
+ * large list), one cell per triangle (its box's low corner), counting-sorted
+ * by bucket. Rings are independent: any split, the same bits. */
+static void ring_grid(skin_contact *c, int p)
 {
-    c->k = k, c->s = s;
-    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
-    broad_phase(c);
-    /* Only the triangles of rings that may touch enter the grid. */
-    double ext = 0.0;
-    int nt_on = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            int v[3];
-            tri_corners(c, t, v);
-            float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
-            for (int j = 0; j < 3; j++) {
-                float sp = sqrtf(s->vx[v[j]] * s->vx[v[j]] + s->vy[v[j]] * s->vy[v[j]]
-                                 + s->vz[v[j]] * s->vz[v[j]]);
-                vmax = sp > vmax ? sp : vmax;
-            }
-            float grow = k->h + vmax * k->dt;
-            bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
-            bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
-            bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
-            bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
-            bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
-            bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
-            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-            if (e < 1e3) /* a runaway triangle does not set the cell size */
-                ext += e;
-            nt_on++;
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0, *list = c->tlist + e0, *tb = c->tbucket + e0;
+    double ext = 0.0, cell = 0.0;
+    c->nlarge_r[p] = 0;
+    if (!c->ring_on[p] || nl == 0)
+        return;
+    int j = 0;
+    for (int m = 0; m < c->M; m++)
+    for (int n = 0; n < c->N; n++)
+    for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+         && patch_is_on(c, p, m, n); t++) {
+        int v[3];
+        tri_corners(c, t, v);
+        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
+        for (int r = 0; r < 3; r++) {
+            float sp = sqrtf(s->vx[v[r]] * s->vx[v[r]] + s->vy[v[r]] * s->vy[v[r]]
+                             + s->vz[v[r]] * s->vz[v[r]]);
+            vmax = sp > vmax ? sp : vmax;
         }
+        float grow = k->h + vmax * k->dt;
+        bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
+        bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
+        bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
+        bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
+        bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
+        bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e < 1e3) /* a runaway triangle does not set the cell size */
+            ext += e;
+        list[j++] = t;
     }
-    /* One cell per triangle, by its box's low corner: cells as wide as the
-     * widest box (but runaway ones, over 4 mean boxes, which every point
-     * checks), so that a box meeting a point's lies in the point's cells
-     * or the ones below. */
-    double mean = nt_on > 0 ? ext / nt_on : 0.0, cell = 0.0;
-    c->nlist = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        for (int m = 0; m < c->M; m++)
-        for (int n = 0; n < c->N; n++)
-        for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-             && patch_is_on(c, p, m, n); t++) {
-            const float *bx = c->box + 6 * (size_t)t;
-            double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-            if (e <= 4.0 * mean)
-                cell = e > cell ? e : cell;
-            c->tlist[c->nlist++] = t;
-        }
+    /* Cells as wide as the widest box: a box that meets a point's has its
+     * low corner in the point's cells or the ones below. */
+    double mean = ext / nl;
+    for (j = 0; j < nl; j++) {
+        const float *bx = c->box + 6 * (size_t)list[j];
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e <= 4.0 * mean)
+            cell = e > cell ? e : cell;
     }
-    c->cell = cell * (1.0 + 1e-5) + 1e-9;
-    if (!(c->cell > 4.0 * k->h))
-        c->cell = 4.0 * k->h;
-    c->inv_cell = 1.0 / c->cell;
-    /* A table about as long as the triangles in the grid. */
-    c->tsize = pow2_at_least((size_t)(nt_on > 0 ? nt_on : 1));
-    if (c->tsize > c->table)
-        c->tsize = c->table;
-    memset(c->bucket_start, 0, sizeof *c->bucket_start * (c->tsize + 1));
-    c->nlarge = 0;
-    for (int j = 0; j < c->nlist; j++) {
-        int t = c->tlist[j], a[3];
-        const float *bx = c->box + 6 * (size_t)t;
+    cell = cell * (1.0 + 1e-5) + 1e-9;
+    if (!(cell > 4.0 * k->h))
+        cell = 4.0 * k->h;
+    double inv = c->inv_cell[p] = 1.0 / cell;
+    int len = (int)c->tmask[p] + 1, *bs = c->bucket_start + c->toff[p], nlarge = 0;
+    memset(bs, 0, sizeof *bs * ((size_t)len + 1));
+    for (j = 0; j < nl; j++) {
+        int a[3];
+        const float *bx = c->box + 6 * (size_t)list[j];
         double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
         for (int d = 0; d < 3; d++)
-            a[d] = cell_of(bx[d], c->inv_cell);
+            a[d] = cell_of(bx[d], inv);
         if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
             || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
             || a[2] >= CELL_LIMIT) {
-            tri_entry *L = &c->large[c->nlarge++];
-            memcpy(L->lo, bx, sizeof L->lo), memcpy(L->hi, bx + 3, sizeof L->hi);
-            L->t = t, L->ring = t / (2 * c->MN);
-            c->tbucket[j] = -1;
+            nlarge++;
+            tb[j] = -1;
         } else {
-            unsigned h = bucket_of(c, a[0], a[1], a[2]);
-            c->tbucket[j] = (int)h;
-            c->bucket_start[h + 1]++;
+            unsigned h = bucket_of(c, p, a[0], a[1], a[2]);
+            tb[j] = (int)h;
+            bs[h + 1]++;
         }
     }
     /* Counting sort: prefix sums, then placing advances each bucket's start
      * to its end; one shift back restores. Triangles ascend in a bucket. */
-    for (size_t h = 0; h < c->tsize; h++)
-        c->bucket_start[h + 1] += c->bucket_start[h];
-    for (size_t h = c->tsize; h > 0; h--)
-        c->bucket_start[h] = c->bucket_start[h - 1];
-    c->bucket_start[0] = 0;
-    for (int j = 0; j < c->nlist; j++) {
-        if (c->tbucket[j] < 0)
-            continue;
-        int t = c->tlist[j];
-        tri_entry *E = &c->entry[c->bucket_start[c->tbucket[j] + 1]++];
+    for (int h = 0; h < len; h++)
+        bs[h + 1] += bs[h];
+    int large = bs[len]; /* after the grid's entries */
+    for (int h = len; h > 0; h--)
+        bs[h] = bs[h - 1];
+    bs[0] = 0;
+    for (j = 0; j < nl; j++) {
+        int t = list[j];
+        tri_entry *E = &c->entry[e0 + (tb[j] < 0 ? large++ : bs[tb[j] + 1]++)];
         const float *bx = c->box + 6 * (size_t)t;
         memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
-        E->t = t, E->ring = t / (2 * c->MN);
+        E->t = t, E->ring = p;
     }
+    c->nlarge_r[p] = nlarge;
+}
+
+int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    c->k = k, c->s = s;
+    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    broad_phase(c);
+    /* Each ring's entries (its triangles in patches that are on) and its
+     * part of the table, about as long as they are. */
+    int e = 0, slot = 0;
+    for (int p = 0; p < c->P; p++) {
+        int n = 0;
+        if (c->ring_on[p])
+            for (int a = 0; a < c->pm; a++)
+                for (int b = 0; b < c->pn; b++)
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b]) {
+                        int dm = (a + 1) * PATCH < c->M ? PATCH : c->M - a * PATCH;
+                        int dn = (b + 1) * PATCH < c->N ? PATCH : c->N - b * PATCH;
+                        n += 2 * dm * dn;
+                    }
+        size_t len = pow2_at_least((size_t)(n > 0 ? n : 1));
+        c->eoff[p] = e, c->toff[p] = slot, c->tmask[p] = (unsigned)(len - 1);
+        e += n, slot += (int)len + 1;
+    }
+    c->eoff[c->P] = e;
+    return 0;
+}
+
+void skin_contact_grid(skin_contact *c, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++)
+        ring_grid(c, p);
+}
+
+int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    if (skin_contact_plan(c, k, s))
+        return -1;
+    skin_contact_grid(c, 0, c->P);
     return 0;
 }
 
@@ -826,7 +950,7 @@ static inline void consider(const skin_contact *c, const point_query *pq, const 
     int t = E->t;
     if (E->ring == pq->p) {
         int r = (t >> 1) - E->ring * c->MN, m = r / c->N;
-        if (self_excluded(c, pq->m, pq->n, m, r - m * c->N))
+        if (self_excluded(c, c->k->self_steps, pq->m, pq->n, m, r - m * c->N))
             return;
     }
     pair_geo g;
@@ -839,7 +963,6 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
 {
     const skin_contact_state *s = c->s;
     float dt = c->k->dt;
-    int nent = c->tsize > 0 ? c->bucket_start[c->tsize] : 0;
     for (int i = v0; i < v1; i++) {
         int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
         if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
@@ -858,36 +981,49 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
             c->npt[i] = 0;
             continue;
         }
-        /* A box that meets the point's has its low corner at most a cell
-         * below the point's box: cells a .. b. */
-        int a[3], b[3], wide = 0;
-        for (int d = 0; d < 3; d++) {
-            a[d] = cell_of(pq.lo[d], c->inv_cell) - 1, b[d] = cell_of(pq.hi[d], c->inv_cell);
-            wide |= b[d] - a[d] >= SPAN_LIMIT;
-        }
-        if (wide) { /* a runaway point: against every triangle */
-            for (int e = 0; e < nent; e++)
-                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-        } else {
+        for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+            int q = c->nbr[r];
+            const double *rb = c->rbox + 6 * (size_t)q;
+            if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
+                || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
+                continue; /* the point is not near ring q */
+            int e0 = c->eoff[q], nq = c->eoff[q + 1] - e0;
+            if (nq == 0)
+                continue;
+            /* A box that meets the point's has its low corner at most a
+             * cell below the point's box: cells a .. b of ring q. */
+            int a[3], b[3], far = 0;
+            for (int d = 0; d < 3; d++) {
+                a[d] = cell_of(pq.lo[d], c->inv_cell[q]) - 1;
+                b[d] = cell_of(pq.hi[d], c->inv_cell[q]);
+                far |= b[d] - a[d] >= SPAN_LIMIT;
+            }
+            if (far) { /* ring q's cells are small for this point: all of q */
+                for (int e = e0; e < e0 + nq; e++)
+                    consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                continue;
+            }
+            const int *bs = c->bucket_start + c->toff[q];
             unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
             int ns = 0;
             for (int x = a[0]; x <= b[0]; x++)
                 for (int y = a[1]; y <= b[1]; y++)
                     for (int z = a[2]; z <= b[2]; z++) {
                         /* Each bucket once (two cells may share one). */
-                        unsigned h = bucket_of(c, x, y, z);
+                        unsigned h = bucket_of(c, q, x, y, z);
                         int dup = 0;
-                        for (int r = 0; r < ns && !dup; r++)
-                            dup = seen[r] == h;
+                        for (int u = 0; u < ns && !dup; u++)
+                            dup = seen[u] == h;
                         if (dup)
                             continue;
                         seen[ns++] = h;
-                        for (int e = c->bucket_start[h]; e < c->bucket_start[h + 1]; e++)
+                        for (int e = e0 + bs[h]; e < e0 + bs[h + 1]; e++)
                             consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
                     }
+            /* and its large triangles */
+            for (int e = e0 + nq - c->nlarge_r[q]; e < e0 + nq; e++)
+                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
         }
-        for (int l = 0; l < c->nlarge; l++)
-            consider(c, &pq, &c->large[l], tri, spd, dist, &n);
         /* Stored by triangle index: the gather's order. */
         for (int j = 1; j < n; j++)
             for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
@@ -936,12 +1072,21 @@ int skin_contact_link(skin_contact *c)
     c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
     c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
 
-    memset(c->share, 0, sizeof *c->share * (size_t)c->nv);
+    /* Only the rings that may touch have pairs (the broad phase): the
+     * per-vertex loops skip the others. */
+#define ON_VERTICES(i)                                                                    \
+    for (int p_ = 0; p_ < c->P; p_++)                                                     \
+        if (c->ring_on[p_])                                                               \
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     size_t np = 0;
-    for (int i = 0; i < c->nv; i++)
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->share + (size_t)p * c->MN, 0, sizeof *c->share * (size_t)c->MN);
+    ON_VERTICES(i)
         np += c->npt[i];
-    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri))
+    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
+        || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed))
         return -1;
     if (np > c->acc_cap) {
         for (int b = 0; b < 2; b++) {
@@ -955,7 +1100,7 @@ int skin_contact_link(skin_contact *c)
     if (np > 0)
         memset(c->acc[0], 0, sizeof(float) * 4 * np);
     size_t e = 0;
-    for (int i = 0; i < c->nv; i++) {
+    ON_VERTICES(i) {
         int n = c->npt[i];
         c->pair_base[i] = (int)e;
         if (!n)
@@ -970,7 +1115,8 @@ int skin_contact_link(skin_contact *c)
             c->share[i] += 1.0f;
             for (int k = 0; k < 3; k++)
                 c->share[v[k]] += (float)g.w[k];
-            c->by_tri[e++] = (uint64_t)t << 32 | (uint32_t)i;
+            c->by_tri[e] = (uint64_t)t << 32 | (uint32_t)e;
+            e++;
             int pt = v[0] / c->MN;
             c->ring_pairs[pi]++;
             if (pt != pi) {
@@ -985,8 +1131,69 @@ int skin_contact_link(skin_contact *c)
         }
     }
     c->npairs = (int)np;
+    ON_VERTICES(i)
+        for (int j = 0; j < c->npt[i]; j++)
+            pair_fix(c, c->pair_base[i] + j, i, c->pt_tri[(size_t)K * i + j]);
     if (np > 0)
         qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
+    /* Each vertex's corner records: counted, placed in by-triangle order,
+     * then (stable) by which of the vertex's six triangles: the order the
+     * gather sums in. */
+    if (grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
+        return -1;
+    /* Ring p's vertices use cstart[i + p] (starts) and cstart[i + p + 1]
+     * (ends): one slot more per ring, so rings are laid out on their own. */
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->cstart + (size_t)p * (c->MN + 1), 0, sizeof *c->cstart * ((size_t)c->MN + 1));
+    for (size_t e = 0; e < np; e++)
+        for (int j = 0; j < 3; j++) {
+            int v = c->fixed[(uint32_t)c->by_tri[e]].v[j];
+            c->cstart[v + v / c->MN + 1]++;
+        }
+    int run = 0;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        c->cring[p] = cs[0] = run;
+        for (int i = 0; i < c->MN; i++)
+            cs[i + 1] += cs[i];
+        run = cs[c->MN];
+    }
+    static const unsigned char k_of[2][3] = {{0, 2, 3}, {1, 4, 5}};
+    for (size_t e = 0; e < np; e++) {
+        int pair = (int)(uint32_t)c->by_tri[e], o = (int)((c->by_tri[e] >> 32) & 1);
+        for (int j = 0; j < 3; j++) {
+            int v = c->fixed[pair].v[j];
+            corner_rec r = {pair, k_of[o][j], (unsigned char)j};
+            c->crec[c->cstart[v + v / c->MN]++] = r;
+        }
+    }
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        for (int i = c->MN; i > 0; i--)
+            cs[i] = cs[i - 1];
+        cs[0] = c->cring[p];
+    }
+    ON_VERTICES(v) {
+        const int *cs = c->cstart + v + v / c->MN;
+        corner_rec *r = c->crec + cs[0];
+        for (int a = 1; a < cs[1] - cs[0]; a++) /* insertion: stable */
+            for (int b = a; b > 0 && r[b - 1].k > r[b].k; b--) {
+                corner_rec t = r[b]; r[b] = r[b - 1]; r[b - 1] = t;
+            }
+    }
+#undef ON_VERTICES
+    /* The vertices in a pair (as a point or a corner), ascending. */
+    c->nact = 0;
+    for (int p_ = 0; p_ < c->P; p_++)
+        if (c->ring_on[p_])
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
+        if (c->share[i] > 0.0f)
+            c->act[c->nact++] = i;
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
         qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
@@ -1025,69 +1232,42 @@ int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
 
 /* ---- phase 4: the gather ---- */
 
-/* First index in the sorted pairs with triangle >= t. */
-static size_t first_of(const skin_contact *c, int t)
+void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
+                         float *fz)
 {
-    uint64_t key = (uint64_t)t << 32;
-    size_t lo = 0, hi = (size_t)c->npairs;
+    if (v1 <= v0)
+        return;
+    /* Zero, then the vertices in a pair (link's list, ascending). */
+    memset(fx + v0, 0, sizeof *fx * (size_t)(v1 - v0));
+    memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
+    memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
+    int lo = 0, hi = c->nact;
     while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->by_tri[mid] < key)
+        int mid = lo + (hi - lo) / 2;
+        if (c->act[mid] < v0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    return lo;
-}
-
-/* Pair id of point i against triangle t (in i's list). */
-static int pair_id(const skin_contact *c, int i, int t)
-{
-    const int *tri = c->pt_tri + (size_t)K * i;
-    int j = 0;
-    while (j < c->npt[i] - 1 && tri[j] != t)
-        j++;
-    return c->pair_base[i] + j;
-}
-
-void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
-                         float *fz)
-{
-    for (int i = v0; i < v1; i++) {
-        int pr = i / c->MN;
-        if (!c->ring_pairs[pr]) { /* nothing touches the ring */
-            int end = (pr + 1) * c->MN < v1 ? (pr + 1) * c->MN : v1;
-            memset(fx + i, 0, sizeof *fx * (size_t)(end - i));
-            memset(fy + i, 0, sizeof *fy * (size_t)(end - i));
-            memset(fz + i, 0, sizeof *fz * (size_t)(end - i));
-            i = end - 1;
-            continue;
-        }
+    for (int a = lo; a < c->nact && c->act[a] < v1; a++) {
+        int i = c->act[a], pr = i / c->MN;
         double f[3] = {0, 0, 0}, F[3], w[3];
-        if (c->share[i] > 0.0f) {
-            /* As a point, its pairs by triangle index. */
-            for (int j = 0; j < c->npt[i]; j++) {
-                pair_force(c, iter, i, c->pt_tri[(size_t)K * i + j], c->pair_base[i] + j, 1, F, w);
+        /* First as a point, its pairs by triangle index; then as a
+         * corner of its six triangles, in a fixed order, each
+         * triangle's pairs by point index (the records' order). One
+         * call of pair_force for both roles: the same code computes
+         * the pair for the point and for its corners. */
+        const int *cs = c->cstart + i + pr;
+        int np = c->npt[i], nc = cs[1] - cs[0];
+        for (int j = 0; j < np + nc; j++) {
+            int point = j < np;
+            const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
+            pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+            if (point)
                 f[0] += F[0], f[1] += F[1], f[2] += F[2];
-            }
-            /* As a corner of its six triangles, in a fixed order; each
-             * triangle's pairs by point index. */
-            int p = i / c->MN, r = i - p * c->MN, m = r / c->N, n = r - m * c->N;
-            int mm = m == 0 ? c->M - 1 : m - 1, nm = n == 0 ? c->N - 1 : n - 1;
-            int base = 2 * p * c->MN;
-            const int tris[6] = {base + 2 * (m * c->N + n), base + 2 * (m * c->N + n) + 1,
-                                 base + 2 * (mm * c->N + n), base + 2 * (mm * c->N + nm),
-                                 base + 2 * (mm * c->N + nm) + 1, base + 2 * (m * c->N + nm) + 1};
-            const int corner[6] = {0, 0, 1, 2, 1, 2};
-            for (int k = 0; k < 6; k++) {
-                uint64_t top = (uint64_t)(tris[k] + 1) << 32;
-                for (size_t e = first_of(c, tris[k]); e < (size_t)c->npairs && c->by_tri[e] < top;
-                     e++) {
-                    int pt = (int)(uint32_t)c->by_tri[e];
-                    pair_force(c, iter, pt, tris[k], pair_id(c, pt, tris[k]), 0, F, w);
-                    double wk = w[corner[k]];
-                    f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
-                }
+            else {
+                double wk = w[r->corner];
+                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
             }
         }
         fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];

@@ -50,39 +50,70 @@
  * 1.00 h above it, centre still to 0.2 mm, rms speed 3 mm/s.
  *
  * Phases of one substep (a barrier between each; the parallel ones split
- * any way over vertex ranges and give the same bits):
- *   skin_contact_prepare  serial: triangle boxes (grown by h plus the
- *       fastest corner's |v| dt) binned into a hashed uniform grid (cells
- *       1.5 mean boxes wide), counting-sorted by bucket, triangles
- *       ascending within a bucket;
- *   skin_contact_find     parallel over points: each point's box (grown by
- *       its own |v| dt) against the triangles of its cells, each triangle
- *       once (in the first cell both boxes share); the pairs made are kept,
- *       up to SKIN_CONTACT_PER_POINT per point, the nearest first;
- *   skin_contact_link     serial, O(pairs log pairs): shares, pair ids,
- *       pairs sorted by triangle for the corners, per-ring counts and the
- *       ring pairs in contact (for contact-start events);
+ * any way over their ranges and give the same bits):
+ *   skin_contact_bound    optional, parallel over rings: each ring's box
+ *       (grown by h + its fastest vertex's |v| dt) and whether it may touch
+ *       itself (below); what prepare leaves undone it does itself;
+ *   skin_contact_prepare  the broad phase then the grid, either at once
+ *       (serial) or as skin_contact_plan (serial, O(P^2) boxes: ring pairs
+ *       whose grown boxes overlap, then the same between their patches of
+ *       4 x 4 quads; only the patches in a pair, all of a ring that may
+ *       touch itself, go on) and skin_contact_grid (parallel over rings:
+ *       each ring's triangles of patches that are on, their boxes grown by
+ *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,
+ *       one cell per triangle (its box's low corner; cells as wide as the
+ *       ring's widest box), counting-sorted by bucket);
+ *   skin_contact_find     parallel over points (of patches that are on):
+ *       each point's box (grown by its own |v| dt) against the triangles of
+ *       the rings it may touch and whose box holds it, in its cell and the
+ *       ones below; the pairs made are kept, up to SKIN_CONTACT_PER_POINT
+ *       per point, the nearest first;
+ *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
+ *       only over the rings that may touch): shares, pair ids, each pair's
+ *       geometry, split mass and target fixed for the substep, each
+ *       vertex's corner records in the gather's order, per-ring counts and
+ *       the ring pairs in contact (for contact-start events);
  *   skin_contact_gather   parallel over vertices, once per iteration (8): the
  *       force on each vertex as a point (its pairs, by triangle) and as a
  *       corner of its six triangles (their pairs, by point), each pair's
- *       force from one function of the pair's inputs (the point's owner
- *       alone stores the pair's new accumulated impulses, double-buffered),
- *       so both sides see the same bits; the caller then adds f dt / m to
- *       v* (its own rows) before the next iteration.
+ *       force from one call of one function on the pair's fixed inputs and
+ *       the velocities (the point's owner alone stores the pair's new
+ *       accumulated impulses, double-buffered), so both sides see the same
+ *       bits; the caller then adds f dt / m to v* (its own rows) before the
+ *       next iteration. Rings with no pair are only zeroed.
  * No float atomics, nothing scattered across threads.
  *
- * Cost (tests/test_contact.c, one thread, 8 default rings of 32 x 16
- * touching): prepare 155, find 290, link 4, gather 19 ns per vertex per
- * iteration: about 600 ns per vertex per substep with 8 iterations,
- * against about 1 ns for the springs. Memory (skin_contact_bytes): about
- * 140 B per vertex.
+ * Broad phase, why it drops nothing. A pair needs its point within
+ * h + |v_rel| dt <= h + (|v_P| + max |v_corner|) dt of its triangle, so
+ * the point's ring (patch) box and the triangle's ring (patch) box, each
+ * grown by h + its fastest vertex's |v| dt, overlap. Self-contact: each
+ * ring keeps a reference shape (its shape at its first substep, about its
+ * centroid) and g, the least distance there of a point from a triangle it
+ * does not ignore (exact, once: about 1.3 ms for 32 x 16). Each substep an
+ * isometry (the previous substep's best-fit rotation, the centroid moved on
+ * by the mean velocity) maps the reference to within delta of every vertex;
+ * a point and a triangle are then at least g - 2 delta apart, and when that
+ * exceeds h + 2 vmax dt the ring cannot touch itself this substep. Any
+ * isometry keeps this sound; a poor one only turns the search on.
+ *
+ * Cost (tests/test_contact.c with DINGHY_TEST_BENCH=1, one thread, ns per
+ * vertex per substep with 8 iterations; bound, plan, grid, find, link, 8
+ * gathers): 64 rings of 32 x 16 apart 7.7, 0.2, 0, 0, 0, 1.4 = 9.3; one
+ * ring alone 8.7; 16 rings piled (151 pairs) 7.7, 6.7, 26, 63, 7.5, 13.5 =
+ * 124 (was 400 to 480 before the broad phase). The serial part (plan,
+ * link) is 0.2 ns per vertex when nothing touches, 14 in the pile. The
+ * first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
+ * in bound; the self search is off while every vertex stays within about
+ * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m).
+ * Memory (skin_contact_bytes): about 205 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
  * mesh then has no contacts when a grid step exceeds h.
  *
  * Iterations: 8 per substep hold every test (4 let a vertex through at
- * 20 m/s without friction); each is one gather, about 19 ns per vertex.
+ * 20 m/s without friction); each is one gather, about 1.7 ns per vertex
+ * in the pile, 0.2 where nothing touches.
  *
  * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
  * near a face). On a 32 x 16 mesh with soft edge springs, at 20 m/s, a
@@ -138,10 +169,34 @@ double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
 /* The factor on a springs-only substep bound that leaves room for the contact. */
 double skin_contact_dt_factor(const skin_contact_params *k);
 
+/* Per substep, after every other force is in v*: skin_contact_bound over
+ * ring ranges (all threads), skin_contact_plan (one thread),
+ * skin_contact_grid over ring ranges (all threads), skin_contact_find over
+ * vertex ranges (all threads), skin_contact_link (one thread), then 8
+ * times: skin_contact_gather over vertex ranges and v* += f dt / m on the
+ * same ranges (all threads, a barrier after each); then x' = x + dt v*.
+ * skin_contact_starts gives the contact-start events. */
+
+/* Phase 0, optional, any split over rings: the bounds of rings p0 .. p1-1
+ * (box, fastest vertex, whether the ring may touch itself), which prepare
+ * then does not redo. Run on all threads before prepare, it takes the part
+ * of prepare that grows with the vertices off the serial path (about 8 ns
+ * per vertex). The same bits as leaving it to prepare. Give it the k and s
+ * that prepare gets next, in the same substep (prepare uses its results
+ * once, then forgets them). */
+void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p0, int p1);
 /* Phase 1, serial. Keeps pointers to k and s (both must live until the
- * substep's gather is done). 0, or -1 when out of memory. */
+ * substep's gather is done). 0, or -1 when out of memory. The same as
+ * skin_contact_plan then skin_contact_grid over all rings. */
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
                          const skin_contact_state *s);
+/* Phase 1 in two: the broad phase (serial, O(P^2) ring and patch boxes),
+ * then each ring's part of the grid (any split over rings, the same bits;
+ * what grows with the triangles). 0, or -1 when out of memory. */
+int skin_contact_plan(skin_contact *c, const skin_contact_params *k,
+                      const skin_contact_state *s);
+void skin_contact_grid(skin_contact *c, int p0, int p1);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */

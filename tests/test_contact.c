@@ -755,9 +755,10 @@ static uint64_t hash_floats(const float *a, size_t n, uint64_t h)
     return h;
 }
 
-/* One substep's phases (prepare, find, link, ITERS gathers with the
- * velocity updates between them, untimed), `reps` times from the same
- * state, the fastest of each phase; prints ns per vertex per substep. */
+/* One substep's phases (bound, prepare as plan and grid, find, link, ITERS
+ * gathers with the velocity updates between them, untimed), `reps` times
+ * from the same state, the fastest of each phase; prints ns per vertex per
+ * substep and a hash of the velocities after it. */
 static void bench_case(const char *name, world *w, int reps)
 {
     int nv = w->nv;
@@ -765,13 +766,24 @@ static void bench_case(const char *name, world *w, int reps)
     float *v0 = malloc(3 * bytes);
     assert_non_null(v0);
     memcpy(v0, w->vx, bytes), memcpy(v0 + nv, w->vy, bytes), memcpy(v0 + 2 * nv, w->vz, bytes);
-    double t[4] = {1e9, 1e9, 1e9, 1e9};
+    double t[7] = {1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1e9}, first = 0.0;
     uint64_t h = 0;
     for (int rep = 0; rep < reps; rep++) {
         memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
+        /* The rings' bounds first (parallel in the core), in two ranges. */
+        double tb = now();
+        skin_contact_bound(w->c, &w->k, &w->st, w->P / 2, w->P);
+        skin_contact_bound(w->c, &w->k, &w->st, 0, w->P / 2);
+        t[4] = fmin(t[4], now() - tb);
+        if (rep == 0) /* the first takes each ring's reference shape */
+            first = now() - tb;
         double t0 = now();
-        assert_int_equal(skin_contact_prepare(w->c, &w->k, &w->st), 0);
+        assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
+        double tp = now();
+        skin_contact_grid(w->c, w->P / 2, w->P); /* parallel in the core */
+        skin_contact_grid(w->c, 0, w->P / 2);
         double t1 = now();
+        t[5] = fmin(t[5], tp - t0), t[6] = fmin(t[6], t1 - tp);
         skin_contact_find(w->c, 0, nv);
         double t2 = now();
         assert_int_equal(skin_contact_link(w->c), 0);
@@ -790,11 +802,39 @@ static void bench_case(const char *name, world *w, int reps)
     }
     h = hash_floats(w->vx, (size_t)nv, 14695981039346656037ull);
     h = hash_floats(w->vy, (size_t)nv, h), h = hash_floats(w->vz, (size_t)nv, h);
+    /* Once more with every parallel phase on threads, ring by ring and in
+     * chunks of vertices: the same velocities. */
+    memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(3)
+    for (int p = 0; p < w->P; p++)
+        skin_contact_bound(w->c, &w->k, &w->st, p, p + 1);
+    assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(3)
+    for (int p = 0; p < w->P; p++)
+        skin_contact_grid(w->c, p, p + 1);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(3)
+    for (int i = 0; i < nv; i += 97)
+        skin_contact_find(w->c, i, i + 97 < nv ? i + 97 : nv);
+    assert_int_equal(skin_contact_link(w->c), 0);
+    for (int it = 0; it < ITERS; it++) {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(3)
+        for (int i = 0; i < nv; i += 97)
+            skin_contact_gather(w->c, it, i, i + 97 < nv ? i + 97 : nv, w->fx, w->fy, w->fz);
+        for (int i = 0; i < nv; i++) {
+            float im = w->k.dt / w->mass[i / (w->M * w->N)];
+            w->vx[i] += w->fx[i] * im, w->vy[i] += w->fy[i] * im, w->vz[i] += w->fz[i] * im;
+        }
+    }
+    uint64_t hp = hash_floats(w->vx, (size_t)nv, 14695981039346656037ull);
+    hp = hash_floats(w->vy, (size_t)nv, hp), hp = hash_floats(w->vz, (size_t)nv, hp);
+    assert_true(hp == h);
     double s = 1e9 / nv;
-    print_message("      bench %s: %d vertices, %d pairs; ns per vertex per substep: prepare %.1f, "
-                  "find %.1f, link %.1f, gather x%d %.1f, total %.1f; velocities %016llx\n",
-                  name, nv, skin_contact_pairs(w->c), t[0] * s, t[1] * s, t[2] * s, ITERS,
-                  t[3] * s, (t[0] + t[1] + t[2] + t[3]) * s, (unsigned long long)h);
+    print_message("      bench %s: %d vertices, %d pairs; ns per vertex per substep: bound %.1f, "
+                  "prepare %.1f (plan %.1f, grid %.1f), find %.1f, link %.1f, gather x%d %.1f, "
+                  "total %.1f; velocities %016llx; first bound %.3g ms\n",
+                  name, nv, skin_contact_pairs(w->c), t[4] * s, t[0] * s, t[5] * s, t[6] * s,
+                  t[1] * s, t[2] * s, ITERS, t[3] * s, (t[4] + t[0] + t[1] + t[2] + t[3]) * s,
+                  (unsigned long long)h, first * 1e3);
     memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
     free(v0);
 }

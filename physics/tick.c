@@ -16,7 +16,8 @@
  *   integrate  gravity, buoyancy, damping, symplectic Euler/
  *   skin contact (the default contact model; physics.md section 9): the
  *              integrate phase leaves predicted velocities v* in the next
- *              buffer | prepare (serial) | find (own rows' vertices) |
+ *              buffer | bound (rings) | plan (serial) | grid (rings) |
+ *              find (own rows' vertices) |
  *              link (serial) | 8 x (gather own vertices | add f dt / m to
  *              own v*) | positions x' = x + dt v', the pen's walls
  *              then per dinghy: contact starts and splashes (events)
@@ -379,8 +380,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
 }
 
 /* Skin contact, serial: this substep's parameters and state (x current,
- * v the predicted v* of the next buffer), then the kernel's prepare. */
-static int skin_prepare(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+ * v the predicted v* of the next buffer), which the kernel's phases read. */
+static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
 {
     tick_context *t = s->tick;
     const sim_ring_def *ring = &s->def.ring;
@@ -392,7 +393,6 @@ static int skin_prepare(dinghy_sim *s, const sim_buffer *in, const sim_buffer *o
         t->contact_mass[p] = m;
     skin_contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
     t->contact_state = st;
-    return skin_contact_prepare(t->contact, &t->contact_params, &t->contact_state);
 }
 
 /* Skin contact, vertices [a, b): the Jacobi iteration's forces (gathered
@@ -563,8 +563,18 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
 #pragma omp barrier
 #pragma omp single
-            oom = skin_prepare(s, in, out, dt);
+            skin_setup(s, in, out, dt);
+            const skin_contact_params *kp = &s->tick->contact_params;
+            const skin_contact_state *ks = &s->tick->contact_state;
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                skin_contact_bound(skin, kp, ks, p, p + 1);
+#pragma omp single
+            oom = skin_contact_plan(skin, kp, ks);
             if (!oom) {
+#pragma omp for schedule(static)
+                for (int p = 0; p < P; p++)
+                    skin_contact_grid(skin, p, p + 1);
                 skin_contact_find(skin, (int)a, (int)b);
 #pragma omp barrier
 #pragma omp single

@@ -88,6 +88,7 @@ typedef struct {
     char name[32];
     scene_def layout;
     int seed;   /* 1: with the seed models (seed buoyancy, constant inflation) */
+    int centreline; /* 1: with the seed's centre-line repulsion instead of skin contact */
 } suite_scene;
 
 /* The standard suite: every registry scene at each of its bench counts,
@@ -103,6 +104,7 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
             out[n].layout.index = i;
             out[n].layout.count = *c;
             out[n].seed = 0;
+            out[n].centreline = 0;
             if (several)
                 snprintf(out[n].name, sizeof out[n].name, "%s%d", e->name, *c);
             else
@@ -117,7 +119,25 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
         out[n].layout.index = lake;
         out[n].layout.count = 64;
         out[n].seed = 1;
+        out[n].centreline = 0;
         snprintf(out[n].name, sizeof out[n].name, "lakeseed");
+        n++;
+    }
+    /* the contact-heavy scenes again with the centre-line repulsion: what
+     * skin contact costs, measured in the same run (packed keeps the seed's
+     * spacing then: the repulsion cannot start overlapped) */
+    const char *const heavy[] = {"packed", "pile"};
+    for (int h = 0; h < 2; h++) {
+        int idx = scene_index(heavy[h]);
+        const scene_entry *e = idx >= 0 ? scene_registry[idx] : NULL;
+        if (!e || !e->bench_counts || n >= max)
+            continue;
+        out[n].layout = *base;
+        out[n].layout.index = idx;
+        out[n].layout.count = e->bench_counts[0];
+        out[n].seed = 0;
+        out[n].centreline = 1;
+        snprintf(out[n].name, sizeof out[n].name, "%scentreline", heavy[h]);
         n++;
     }
     return n;
@@ -362,7 +382,18 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         nscenes = 1;
         suite[0].layout = *layout;
         suite[0].seed = 0;
+        suite[0].centreline = 0;
         snprintf(suite[0].name, sizeof suite[0].name, "%s", scene_of(layout)->name);
+        /* the contact-heavy scenes with skin contact: the centre-line
+         * repulsion timed too, in the same run */
+        const char *name = scene_of(layout)->name;
+        if (params->ring.contact == SIM_CONTACT_SKIN
+            && (strcmp(name, "packed") == 0 || strcmp(name, "pile") == 0)) {
+            suite[1] = suite[0];
+            suite[1].centreline = 1;
+            snprintf(suite[1].name, sizeof suite[1].name, "%scentreline", name);
+            nscenes = 2;
+        }
     }
     bench_row rows[MAX_ROWS];
     int nrows = 0, rc = 0;
@@ -372,6 +403,8 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
             physics.world.water.model = SIM_WATER_SEED;
             physics.ring.inflation = SIM_INFLATION_CONSTANT;
         }
+        if (suite[s].centreline)
+            physics.ring.contact = SIM_CONTACT_CENTRELINE;
         const sim_def *p = &physics;
         const scene_def *lay = &suite[s].layout;
         const char *name = suite[s].name;

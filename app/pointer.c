@@ -160,6 +160,17 @@ static void drop_in(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
     }
     sim_ring_pose pose = {{at[0], at[1], at[2] + POINTER_DROP_HEIGHT},
                       {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
+    /* Above any ring under it, clear of its top: skin contact holds skins
+     * apart but cannot part two rings made inside each other. */
+    const sim_ring_def *d = &sim_get_def(sim)->ring;
+    const double across = 2.0 * (d->major_radius + d->minor_radius);
+    const sim_ring_state *rs = sim_rings(sim);
+    for (int q = 0; q < sim_ring_count(sim); q++) {
+        double dx = rs[q].centre[0] - at[0], dy = rs[q].centre[1] - at[1];
+        double clear = rs[q].max_z + d->minor_radius + 0.05;
+        if (dx * dx + dy * dy < across * across && pose.centre[2] < clear)
+            pose.centre[2] = clear;
+    }
     int p = sim_ring_index(sim, sim_add_ring(sim, &pose));
     if (p < 0)
         snprintf(pl->note, sizeof pl->note, "no room for more dinghies (%d): X takes one out",

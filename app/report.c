@@ -62,6 +62,8 @@ void report_write_json(dinghy_sim *sim, FILE *out)
             fprintf(out, ", \"pressure\": null");
         fprintf(out, ", \"mean_depth\": %.9g, \"min_z\": %.9g, \"max_z\": %.9g",
                 s->mean_depth, s->min_z, s->max_z);
+        fprintf(out, ", \"contact_vertices\": %d, \"contact_force\": %.9g", s->contact_vertices,
+                s->contact_force);
         if (sim_river(sim))
             fprintf(out, ", \"travelled\": %.9g, \"respawns\": %d", s->travelled, s->respawns);
         fprintf(out, "}");

@@ -275,7 +275,8 @@ int config_stability_advice(const sim_def *p, char *buf, size_t len)
     automatic.solver.substeps = 0;
     snprintf(buf, len, "warning: sim.dt = %g s in sim.substeps = %d is above the explicit "
              "stability bound %.3g s (sqrt(2 m / sum k) for vertex mass %.3g kg, band %d, "
-             "dinghy.stiffness %g N/m, and the gas and water stiffness); use sim.substeps = 0 "
+             "dinghy.stiffness %g N/m, and the gas, water and skin contact stiffness); use "
+             "sim.substeps = 0 "
              "(automatic: %d) or at least %d", p->solver.dt, n, bound,
              sim_ring_vertex_mass(&p->ring), p->ring.band, p->ring.stiffness,
              sim_def_substeps(&automatic), sim_def_substeps(&automatic));

@@ -33,6 +33,12 @@ static const char *inflation_choice(int i)
     return i >= 0 && i < 2 ? names[i] : NULL;
 }
 
+static const char *contact_choice(int i)
+{
+    static const char *const names[] = {"skin", "centreline"};
+    return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
 int param_choice_index(const param_key *k, const char *name)
 {
     for (int i = 0; k->choice(i); i++)
@@ -84,6 +90,10 @@ const param_key param_table[] = {
     {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", NULL},
     {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", NULL},
     {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", NULL},
+    /* skin contact */
+    {"dinghy.contact", PK_CHOICE, DOFF(contact), 0, 0, "", "skin: the skins touch (vertex against triangle, friction); centreline: the seed's repulsion between tube centre-lines", contact_choice},
+    {"dinghy.contact_thickness", PK_DOUBLE, DOFF(contact_thickness), 1e-5, 0.1, "m", "skin contact: how far apart touching skins are held (below half the mesh's shortest grid step)", NULL},
+    {"dinghy.friction", PK_DOUBLE, DOFF(friction), 0, 10, "", "skin contact: Coulomb friction coefficient mu between skins (they slide when the tangential force would pass mu N)", NULL},
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
     {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "shape.h"
+#include "skin_contact.h"
 #include "dinghy/sim.h"
 
 sim_solver_def sim_solver_def_default(void)
@@ -40,6 +41,8 @@ sim_ring_def sim_ring_def_default(void)
         .stiffness = 1500.0, .inflation = SIM_INFLATION_GAS, .gauge_pressure = 500.0,
         .pressure = 1.0,
         .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
+        /* skin contact */
+        .contact = SIM_CONTACT_SKIN, .contact_thickness = 0.01, .friction = 0.6,
     };
     return r;
 }
@@ -125,7 +128,12 @@ double sim_def_stable_dt(const sim_def *d)
         k_sum += m * w->buoyancy;
     if (!(k_sum > 0.0))
         return INFINITY;
-    return sqrt(2.0 * m / k_sum);
+    double bound = sqrt(2.0 * m / k_sum);
+    if (r->contact == SIM_CONTACT_SKIN) { /* room for the push-out's beta m / dt^2 */
+        skin_contact_params k = skin_contact_params_default(bound);
+        bound *= skin_contact_dt_factor(&k);
+    }
+    return bound;
 }
 
 int sim_def_substeps(const sim_def *d)
@@ -137,6 +145,16 @@ int sim_def_substeps(const sim_def *d)
 }
 
 /* ---- checks ---- */
+
+/* The rest mesh's shortest grid step, m: round the inside of the ring
+ * (a chord of radius R - r over M) or round the tube (radius r over N). */
+static double skin_grid_step(const sim_ring_def *r)
+{
+    const double pi = 3.141592653589793;
+    double a = 2.0 * (r->major_radius - r->minor_radius) * sin(pi / (r->segments > 0 ? r->segments : 1));
+    double b = 2.0 * r->minor_radius * sin(pi / (r->sides > 0 ? r->sides : 1));
+    return a < b ? a : b;
+}
 
 static void problem(dinghy_problems *ps, sim_def_part part, size_t offset, const char *quantity,
                     double value, double min, double max, const char *fmt, ...)
@@ -287,6 +305,21 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
                     "machine's %.1f GiB; use fewer rings or a coarser mesh", rings,
                     r->segments, r->sides, need / 1073741824.0, have / 1073741824.0);
     }
+    /* skin contact (after the sizes: a mesh too fine for the thickness
+     * is told after a mesh too big for the machine) */
+    if (r->contact != SIM_CONTACT_SKIN && r->contact != SIM_CONTACT_CENTRELINE)
+        problem(&ps, RING(contact), "contact model", r->contact, 0, 1, "unknown contact model");
+    double step = skin_grid_step(r);
+    /* only of an otherwise valid mesh: its grid step means nothing else */
+    if (r->contact == SIM_CONTACT_SKIN && ps.count == 0) {
+        range(&ps, RING(contact_thickness), "contact thickness", r->contact_thickness, 1e-5,
+              0.5 * step, "the skins' contact thickness is positive and below half the mesh's "
+              "shortest grid step (else a ring's own neighbouring faces touch at rest)");
+        if (!(r->contact_thickness <= 0.5 * step) && r->contact_thickness >= 1e-5)
+            relate(&ps, offsetof(sim_ring_def, segments), offsetof(sim_ring_def, sides));
+    }
+    range(&ps, RING(friction), "friction coefficient", r->friction, 0, 10,
+          "a Coulomb friction coefficient is between 0 and 10");
     return ps.count;
 }
 
@@ -310,6 +343,8 @@ static const live_field live_fields[] = {
     {RING(stiffness), D}, {RING(inflation), sizeof(sim_inflation_model)},
     {RING(gauge_pressure), D}, {RING(pressure), D}, {RING(repulsion), D},
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
+    /* skin contact (the model needs a new simulation: it sizes the contact's lists) */
+    {RING(contact_thickness), D}, {RING(friction), D},
     {WORLD(river.speed), D}, {WORLD(river.waves), D},
 };
 #define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])

@@ -18,9 +18,10 @@ static sim_ring_pose spawn_pose(dinghy_sim *s, int p)
     const sim_ring_def *r = &s->def.ring;
     const double reach = r->major_radius + r->minor_radius, clear = 2.0 * reach + 0.3;
     sim_ring_pose d = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+    int free = 0;
     for (int tries = 0; tries < 16; tries++) {
         river_spawn_point(s->river, &s->river_rng, 0.5, d.centre);
-        int free = 1;
+        free = 1;
         for (int q = 0; q < s->P && free; q++) {
             double dx = s->c0[3 * q] - d.centre[0], dy = s->c0[3 * q + 1] - d.centre[1];
             double dz = s->c0[3 * q + 2] - d.centre[2];
@@ -28,6 +29,14 @@ static sim_ring_pose spawn_pose(dinghy_sim *s, int p)
         }
         if (free)
             break;
+    }
+    /* No clear place (a crowded start): above the rings there, so that no
+     * two rings are made inside each other (skin contact cannot part them). */
+    for (int q = 0; q < s->P && !free; q++) {
+        double dx = s->c0[3 * q] - d.centre[0], dy = s->c0[3 * q + 1] - d.centre[1];
+        if (q != p && dx * dx + dy * dy <= clear * clear
+            && d.centre[2] < s->c0[3 * q + 2] + 2.0 * r->minor_radius + 0.1)
+            d.centre[2] = s->c0[3 * q + 2] + 2.0 * r->minor_radius + 0.1;
     }
     dinghy_water_point wp;
     river_sample(s->river, d.centre[0], d.centre[1], d.centre[2], s->time, &wp);

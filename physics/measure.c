@@ -97,6 +97,8 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
     out.leak = s->def.ring.inflation == SIM_INFLATION_GAS ? gas_flow(s, p, s->ring_gauge[p]) : 0.0;
     out.travelled = s->travelled[p];
     out.respawns = s->respawns[p];
+    out.contact_vertices = s->contact_vertices[p];
+    out.contact_force = s->contact_force[p];
     s->rings[p] = out;
 }
 

@@ -4,7 +4,7 @@
 #include <string.h>
 
 static const char *const phase_names[SIM_PHASE_COUNT] = {
-    "centres", "broadphase", "contacts", "springs", "integrate", "events",
+    "centres", "broadphase", "contacts", "springs", "integrate", "events", "skin_contact",
 };
 
 const char *sim_phase_name(sim_phase ph) { return ph < SIM_PHASE_COUNT ? phase_names[ph] : "?"; }

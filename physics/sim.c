@@ -51,8 +51,10 @@ void sim_destroy(dinghy_sim *s)
     if (!s)
         return;
     free_arrays(s);
-    if (s->tick)
+    if (s->tick) {
         free(s->tick->scratch);
+        skin_contact_free(s->tick->contact);
+    }
     free(s->tick);
     river_destroy(s->river);
     broadphase_free(&s->bp);
@@ -121,6 +123,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
+    if (ring->contact == SIM_CONTACT_SKIN)
+        fail |= !(s->tick->contact = skin_contact_create(s->cap, s->M, s->N));
     if (fail) {
         snprintf(err, err_len, "out of memory for %zu vertices (%d rings)", n, s->cap);
         sim_destroy(s);
@@ -259,6 +263,23 @@ int sim_enable_river(dinghy_sim *s)
 }
 
 const river_world *sim_river(const dinghy_sim *s) { return s->river; }
+
+int sim_enable_pen(dinghy_sim *s, double half_x, double half_y)
+{
+    if (s->river || !(half_x > 0.0) || !(half_y > 0.0))
+        return -1;
+    s->pen.on = 1;
+    s->pen.half_x = (float)half_x;
+    s->pen.half_y = (float)half_y;
+    return 0;
+}
+
+int sim_pen(const dinghy_sim *s, double *half_x, double *half_y)
+{
+    *half_x = s->pen.on ? s->pen.half_x : 0.0;
+    *half_y = s->pen.on ? s->pen.half_y : 0.0;
+    return s->pen.on;
+}
 
 void sim_water_at(const dinghy_sim *s, double x, double y, double z, dinghy_water_point *out)
 {

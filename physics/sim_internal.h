@@ -5,6 +5,7 @@
 #include "broadphase.h"
 #include "events.h"
 #include "shape.h"
+#include "skin_contact.h"
 #include "springs.h"
 #include "dinghy/events.h"
 #include "dinghy/hands.h"
@@ -30,6 +31,18 @@ typedef struct {
     float *vx, *vy, *vz;
 } sim_buffer;
 
+/* Contact starts kept per substep (more are dropped, as the event list's). */
+#define SIM_CONTACT_STARTS 64
+/* Jacobi iterations of the skin contact per substep (skin_contact.h). */
+#define SIM_CONTACT_ITERATIONS 8
+
+/* Rigid walls round still water (sim_enable_pen): vertical planes at
+ * x = +-half_x, y = +-half_y, m. */
+typedef struct {
+    int on;
+    float half_x, half_y;
+} pen_walls;
+
 /* What one step computes and throws away, apart from the state that
  * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
  * the tick, read within the step (and by the measurements of the state
@@ -53,6 +66,14 @@ typedef struct {
     size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
+    /* skin contact (docs/physics.md section 9): NULL with the centre-line model */
+    skin_contact *contact; /* the kernel's grid and pair lists */
+    skin_contact_params contact_params; /* this substep's */
+    skin_contact_state contact_state;   /* this substep's: x current, v predicted */
+    float *contact_mass;  /* per ring: vertex mass, kg */
+    float *cfx, *cfy, *cfz; /* per vertex: one Jacobi iteration's contact force, N */
+    float *csx, *csy, *csz; /* per vertex: the substep's contact force (sum of iterations), N */
+    skin_contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
 } tick_context;
 
 /* The simulation's state. Its per-ring and per-row arrays are allocated,
@@ -84,6 +105,9 @@ struct dinghy_sim {
     double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
     double *ring_vol;     /* enclosed volume per ring at the start of the substep, m^3 */
     float *ring_gauge;    /* gas gauge pressure per ring, Pa */
+    int *contact_vertices;/* per ring: vertices the skin contact pushed in the last substep */
+    float *contact_force; /* per ring: sum of |F| over its vertices then, N */
+    pen_walls pen;        /* still water's rigid walls, if any */
     double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
     double *hole_area;    /* per ring: punctures, m^2 */
     grab_state grab;

@@ -41,6 +41,16 @@ const layout_array layout_arrays[] = {
     TICK(ww, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_hit, float, 1, LAYOUT_PER_ROW, 0),
     STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
+    /* skin contact, per vertex (allocated with either model: 24 B per vertex) */
+    TICK(cfx, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(cfy, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(cfz, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(csx, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(csy, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(csz, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
+    STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
+    STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),
     TICK(wnear, unsigned char, 1, LAYOUT_PER_ROW, 0),
     TICK(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),
     /* per ring */
@@ -110,7 +120,8 @@ static size_t layout_bytes(const sim_ring_def *r, int cap, int threads)
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
          + layout_scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads
-         + broadphase_bytes(cap) + events_bytes(cap, r->segments);
+         + broadphase_bytes(cap) + events_bytes(cap, r->segments)
+         + (r->contact == SIM_CONTACT_SKIN ? skin_contact_bytes(cap, r->segments, r->sides) : 0);
 }
 
 /* The contact lists' first size: 8 neighbour slots per ring. */

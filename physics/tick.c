@@ -14,7 +14,14 @@
  *   springs    B x B neighbourhood + across-tube           | same static row
  *   pressure   constant inflation from segment centres     | split: no barrier
  *   integrate  gravity, buoyancy, damping, symplectic Euler/
+ *   skin contact (the default contact model; physics.md section 9): the
+ *              integrate phase leaves predicted velocities v* in the next
+ *              buffer | bound (rings) | plan (serial) | grid (rings) |
+ *              find (own rows' vertices) |
+ *              link (serial) | 8 x (gather own vertices | add f dt / m to
+ *              own v*) | positions x' = x + dt v', the pen's walls
  *              then per dinghy: contact starts and splashes (events)
+ * With skin contact the centre-line repulsion is off (no neighbours).
  */
 #include "tick.h"
 
@@ -268,6 +275,9 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
               out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
+    if (s->pen.on && !s->tick->contact) /* with skin contact: after it */
+        pen_contacts(&s->pen, N, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+                     out->vy + v0, out->vz + v0);
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
@@ -369,6 +379,101 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
+/* Skin contact, serial: this substep's parameters and state (x current,
+ * v the predicted v* of the next buffer), which the kernel's phases read. */
+static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+{
+    tick_context *t = s->tick;
+    const sim_ring_def *ring = &s->def.ring;
+    t->contact_params = skin_contact_params_default(dt);
+    t->contact_params.h = (float)ring->contact_thickness;
+    t->contact_params.mu = (float)ring->friction;
+    const float m = (float)sim_ring_vertex_mass(ring);
+    for (int p = 0; p < s->P; p++)
+        t->contact_mass[p] = m;
+    skin_contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
+    t->contact_state = st;
+}
+
+/* Skin contact, vertices [a, b): the Jacobi iteration's forces (gathered
+ * before this) added to v* as f dt / m, and summed for the substep. */
+static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
+{
+    tick_context *t = s->tick;
+    const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
+    for (size_t i = a; i < b; i++) {
+        out->vx[i] += t->cfx[i] * im;
+        out->vy[i] += t->cfy[i] * im;
+        out->vz[i] += t->cfz[i] * im;
+    }
+    if (iter == 0) {
+        memcpy(t->csx + a, t->cfx + a, sizeof(float) * (b - a));
+        memcpy(t->csy + a, t->cfy + a, sizeof(float) * (b - a));
+        memcpy(t->csz + a, t->cfz + a, sizeof(float) * (b - a));
+    } else
+        for (size_t i = a; i < b; i++) {
+            t->csx[i] += t->cfx[i];
+            t->csy[i] += t->cfy[i];
+            t->csz[i] += t->cfz[i];
+        }
+}
+
+/* Skin contact, rows [r0, r1) after the iterations: the positions follow
+ * the corrected velocities (x' = x + dt v*, already there, plus dt times
+ * the contact's change of v), then the pen's walls. */
+static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1, int any, float dt)
+{
+    tick_context *t = s->tick;
+    const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
+    if (any) {
+        const float im = dt * dt / t->contact_mass[0];
+        for (size_t i = a; i < b; i++) {
+            out->x[i] += t->csx[i] * im;
+            out->y[i] += t->csy[i] * im;
+            out->z[i] += t->csz[i] * im;
+        }
+    } else {
+        memset(t->csx + a, 0, sizeof(float) * (b - a));
+        memset(t->csy + a, 0, sizeof(float) * (b - a));
+        memset(t->csz + a, 0, sizeof(float) * (b - a));
+    }
+    if (s->pen.on)
+        pen_contacts(&s->pen, (int)(b - a), out->x + a, out->y + a, out->z + a, out->vx + a,
+                     out->vy + a, out->vz + a);
+}
+
+/* Ring p's skin contact outputs: its vertices pushed and the sum of |F|. */
+static void skin_ring_outputs(dinghy_sim *s, int p)
+{
+    const tick_context *t = s->tick;
+    int n = 0;
+    for (size_t i = (size_t)p * s->V; i < (size_t)(p + 1) * s->V; i++)
+        n += t->csx[i] != 0.0f || t->csy[i] != 0.0f || t->csz[i] != 0.0f;
+    s->contact_vertices[p] = n;
+    s->contact_force[p] = n ? (float)skin_contact_ring_force(t->contact, p, t->csx, t->csy, t->csz)
+                            : 0.0f;
+}
+
+/* The skin contact's starts of this substep as contact events (after the
+ * step's other events), at the midpoint of the two rings' centres. */
+static void skin_events(dinghy_sim *s, int n)
+{
+    for (int k = 0; k < n && k < SIM_CONTACT_STARTS; k++) {
+        const skin_contact_start *st = &s->tick->starts[k];
+        sim_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = SIM_EVENT_CONTACT;
+        ev.ring = st->p;
+        ev.other = st->q;
+        ev.step = s->step + 1;
+        ev.speed = st->speed;
+        for (int i = 0; i < 3; i++)
+            ev.position[i] = (float)(0.5 * (s->c0[3 * st->p + i] + s->c0[3 * st->q + i]));
+        ev.count = 1;
+        events_add(&s->ev, &ev);
+    }
+}
+
 int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 {
     /* the river at the rows every RIVER_SAMPLE_STEPS steps (still water
@@ -383,8 +488,10 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     int oom = 0;
     const contact_consts contact = contact_consts_of(ring);
     s->bp.cell_size = reach;
-    if (P == 1) /* no neighbours to look for */
-        s->bp.nb_start[0] = s->bp.nb_start[1] = 0;
+    skin_contact *const skin = s->tick->contact;
+    int any_contact = 0, nstarts = 0;
+    if (P == 1 || skin) /* no neighbours to look for: no centre-line repulsion */
+        memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
 
 #pragma omp parallel num_threads(s->nthreads)
     {
@@ -419,7 +526,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         }
         PHASE_END(SIM_PHASE_CENTRES)
 
-        if (P > 1) {
+        if (P > 1 && !skin) {
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
                 broadphase_bin(&s->bp, s->c0, p);
@@ -452,6 +559,52 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
+        if (skin && !oom) {
+            const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
+#pragma omp barrier
+#pragma omp single
+            skin_setup(s, in, out, dt);
+            const skin_contact_params *kp = &s->tick->contact_params;
+            const skin_contact_state *ks = &s->tick->contact_state;
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                skin_contact_bound(skin, kp, ks, p, p + 1);
+#pragma omp single
+            oom = skin_contact_plan(skin, kp, ks);
+            if (!oom) {
+#pragma omp for schedule(static)
+                for (int p = 0; p < P; p++)
+                    skin_contact_grid(skin, p, p + 1);
+                skin_contact_find(skin, (int)a, (int)b);
+#pragma omp barrier
+#pragma omp single
+                {
+                    oom = skin_contact_link(skin);
+                    if (!oom) {
+                        any_contact = skin_contact_pairs(skin) > 0;
+                        nstarts = skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                    }
+                }
+            }
+            if (!oom && any_contact)
+                for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
+                    skin_contact_gather(skin, it, (int)a, (int)b, s->tick->cfx, s->tick->cfy,
+                                        s->tick->cfz);
+#pragma omp barrier
+                    skin_apply(s, out, a, b, it, (float)dt);
+#pragma omp barrier
+                }
+            if (!oom) {
+                skin_positions(s, out, r0, r1, any_contact, (float)dt);
+                if (last_substep) {
+#pragma omp barrier
+#pragma omp for schedule(static)
+                    for (int p = 0; p < P; p++)
+                        skin_ring_outputs(s, p);
+                }
+            }
+        }
+        PHASE_END(SIM_PHASE_SKIN_CONTACT)
         if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
 #pragma omp barrier
 #pragma omp for schedule(static)
@@ -469,6 +622,8 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         events_dinghy(&s->ev, &s->bp, 0);
     }
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
+    if (skin)
+        skin_events(s, nstarts);
     s->cur = 1 - s->cur;
     s->step += last_substep;
     s->time += dt;

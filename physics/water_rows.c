@@ -77,3 +77,32 @@ float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, floa
     }
     return hit;
 }
+
+/* One wall: the coordinate c (with its speed vc) must not pass lim
+ * (side +1: c <= lim, -1: c >= lim); t1, t2 the speeds along the wall. */
+static void wall(float *c, float *vc, float *t1, float *t2, float lim, float side)
+{
+    if (!(side * (*c - lim) > 0.0f))
+        return;
+    *c = lim;
+    float vn = side * *vc; /* speed into the wall */
+    if (vn <= 0.0f)
+        return;
+    *vc = 0.0f;
+    float vt = sqrtf(*t1 * *t1 + *t2 * *t2);
+    float keep = vt > 0.0f ? fmaxf(0.0f, 1.0f - (float)FRICTION * vn / vt) : 0.0f;
+    *t1 *= keep;
+    *t2 *= keep;
+}
+
+void pen_contacts(const pen_walls *pen, int n, float *x, float *y, float *z, float *vx,
+                  float *vy, float *vz)
+{
+    (void)z;
+    for (int i = 0; i < n; i++) {
+        wall(&x[i], &vx[i], &vy[i], &vz[i], pen->half_x, 1.0f);
+        wall(&x[i], &vx[i], &vy[i], &vz[i], -pen->half_x, -1.0f);
+        wall(&y[i], &vy[i], &vx[i], &vz[i], pen->half_y, 1.0f);
+        wall(&y[i], &vy[i], &vx[i], &vz[i], -pen->half_y, -1.0f);
+    }
+}

@@ -23,4 +23,10 @@ double water_height_at(const dinghy_sim *sim, size_t row, double x, double y);
 float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, float *vx,
                          float *vy, float *vz, size_t row);
 
+/* The pen's walls (sim_enable_pen) on the n vertices at x, y, z with
+ * velocities vx, vy, vz: each outside is put back on the wall, its speed
+ * into it removed, its speed along it cut by Coulomb friction. */
+void pen_contacts(const pen_walls *pen, int n, float *x, float *y, float *z, float *vx,
+                  float *vy, float *vz);
+
 #endif

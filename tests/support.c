@@ -13,6 +13,7 @@ test_params test_defaults(void)
     p.def.ring.inflation = SIM_INFLATION_CONSTANT;
     p.def.ring.stiffness = 400.0;
     p.def.world.water.drag = 8.0;
+    p.def.ring.contact = SIM_CONTACT_CENTRELINE; /* the seed's repulsion */
     return p;
 }
 

@@ -65,8 +65,8 @@ static void test_bad_values(void **state)
         {"sim.dt=1", "--set sim.dt=1: sim.dt = 1 is out of range; allowed: 1e-06 to 0.1 s"},
         {"dinghy.stiffness=-1", "--set dinghy.stiffness=-1: dinghy.stiffness = -1 is out of range; allowed: 1 to 1e+09 N/m"},
         {"scene.count=2.5", "--set scene.count=2.5: scene.count = '2.5' is not a whole number; allowed: an integer from 1 to 1000000"},
-        {"scene.name=pond", "--set scene.name=pond: scene.name = 'pond' is not a scene; allowed: one of single, pair, grid, rapids, lake, packed"},
-        {"scene.name=rapid", "--set scene.name=rapid: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed"},
+        {"scene.name=pond", "--set scene.name=pond: scene.name = 'pond' is not a scene; allowed: one of single, pair, grid, rapids, lake, packed, pile"},
+        {"scene.name=rapid", "--set scene.name=rapid: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed, pile"},
         {"water.model=exakt", "--set water.model=exakt: water.model = 'exakt' is not a choice; did you mean 'exact'? allowed: one of exact, seed"},
         {"sim.seed=-1", "--set sim.seed=-1: sim.seed = '-1' is not an integer from 0 to 18446744073709551615"},
         {"sim.seed= -1", "--set sim.seed= -1: sim.seed = ' -1' is not an integer from 0 to 18446744073709551615"},
@@ -363,9 +363,10 @@ static void test_stability_advice(void **state)
     p.solver.substeps = 1;
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 1);
     assert_string_equal(text, "warning: sim.dt = 0.005 s in sim.substeps = 1 is above the explicit "
-                              "stability bound 0.00125 s (sqrt(2 m / sum k) for vertex mass "
-                              "0.0293 kg, band 5, dinghy.stiffness 1500 N/m, and the gas and "
-                              "water stiffness); use sim.substeps = 0 (automatic: 5) or at least 5");
+                              "stability bound 0.00122 s (sqrt(2 m / sum k) for vertex mass "
+                              "0.0293 kg, band 5, dinghy.stiffness 1500 N/m, and the gas, "
+                              "water and skin contact stiffness); use sim.substeps = 0 "
+                              "(automatic: 5) or at least 5");
     p.solver.substeps = 5;
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
 }

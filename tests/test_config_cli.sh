@@ -135,7 +135,7 @@ expect_err "the next five" 2 want.txt -- --headless --config bad2.ini --set ding
 sed '1,14s/^/; /' bad.ini >bad3.ini
 cat >want.txt <<'EOF'
 dinghy: using config file bad3.ini (--config)
-dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed
+dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed, pile
 dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio
 dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
@@ -175,7 +175,7 @@ expect_err "--watch without a config file is an error" 2 want.txt -- --headless 
 # -- stability advice --
 "$bin" --headless --steps 1 --config empty.ini --set scene.name=single --set sim.dt=0.002 \
        --set dinghy.stiffness=1000 --set sim.substeps=1 >/dev/null 2>got.txt; rc=$?
-want="dinghy: warning: sim.dt = 0.002 s in sim.substeps = 1 is above the explicit stability bound 0.00153 s (sqrt(2 m / sum k) for vertex mass 0.0293 kg, band 5, dinghy.stiffness 1000 N/m, and the gas and water stiffness); use sim.substeps = 0 (automatic: 2) or at least 2"
+want="dinghy: warning: sim.dt = 0.002 s in sim.substeps = 1 is above the explicit stability bound 0.00149 s (sqrt(2 m / sum k) for vertex mass 0.0293 kg, band 5, dinghy.stiffness 1000 N/m, and the gas, water and skin contact stiffness); use sim.substeps = 0 (automatic: 2) or at least 2"
 if [[ $rc -eq 0 ]] && grep -qxF "$want" got.txt; then ok "dt above the bound: a warning with the bound and the safe dt, and the run goes on"
 else bad "stability warning (exit $rc): $(cat got.txt)"; fi
 "$bin" --headless --steps 1 --config empty.ini --set scene.name=single >/dev/null 2>got.txt

@@ -52,6 +52,18 @@ static void test_same_hash_physical(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 300);
 }
 
+/* Skin contact where it works hardest: rings stacked and squashed in the
+ * pen (the defaults: skin contact). */
+static void test_same_hash_pile(void **state)
+{
+    (void)state;
+    test_params p = test_physical();
+    p.scene.index = scene_index("pile");
+    p.scene.count = test_quick() ? 5 : 8;
+    p.scene.height = 0.3;
+    check_thread_counts(&p, test_quick() ? 150 : 600);
+}
+
 /* The river: water sampled per row inside the tick, contacts with rocks
  * and banks, re-drops after the step (a short river, so some happen). */
 static void test_same_hash_river(void **state)
@@ -110,7 +122,7 @@ static void test_same_hash_fine_mesh(void **state)
  * saying so in the commit message. */
 #define PINNED_STEPS 2000
 #define PINNED_HASH 0x55b5d2bfdc4c8329ull          /* the seed models */
-#define PINNED_HASH_PHYSICAL 0x063615dbd733adb0ull /* the defaults: exact water, gas */
+#define PINNED_HASH_PHYSICAL 0xfaf9145c0af7b4cdull /* the defaults: exact water, gas, skin contact */
 
 static void check_pinned(test_params p, uint64_t want)
 {
@@ -151,6 +163,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_same_hash_packed),
         cmocka_unit_test(test_same_hash_physical),
+        cmocka_unit_test(test_same_hash_pile),
         cmocka_unit_test(test_same_hash_river),
         cmocka_unit_test(test_same_hash_single),
         cmocka_unit_test(test_same_hash_grid),

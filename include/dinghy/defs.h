@@ -51,6 +51,13 @@ typedef struct {
  * outward force on every vertex. */
 typedef enum { SIM_INFLATION_GAS = 0, SIM_INFLATION_CONSTANT = 1 } sim_inflation_model;
 
+/* How rings push each other apart: skin contact, every vertex against the
+ * triangles of other rings and of its own ring beyond its neighbourhood,
+ * with Coulomb friction (docs/physics.md section 9), or the published
+ * repulsion between tube centre-lines (repulsion, repulsion_exponent,
+ * contact_range; section 1). */
+typedef enum { SIM_CONTACT_SKIN = 0, SIM_CONTACT_CENTRELINE = 1 } sim_contact_model;
+
 /* One ring: its mesh, size, mass and material. All rings of a simulation
  * share one ring definition (one rest shape). */
 typedef struct {
@@ -67,6 +74,11 @@ typedef struct {
     double repulsion;     /* repulsion strength S between rings: per-vertex force S gap^-e, N */
     double repulsion_exponent; /* e in S gap^-e */
     double contact_range; /* gap between tube surfaces below which repulsion acts, m */
+    /* ---- skin contact (docs/physics.md section 9) ---- */
+    sim_contact_model contact; /* skin (the default) or the seed's centre-line repulsion */
+    double contact_thickness;  /* h: skins are held this far apart, m */
+    double friction;           /* mu: Coulomb friction coefficient between skins, 1 */
+    /* ---- end of skin contact ---- */
 } sim_ring_def;
 
 /* Everything a simulation is created from. */
@@ -87,8 +99,9 @@ double sim_ring_vertex_mass(const sim_ring_def *ring);
 /* Largest stable time step, s: the Gershgorin bound of docs/physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
  * the springs (B*B*k), the gas (p A^2 / V, A a vertex's share of the
- * surface) and the buoyancy (rho g A exact, m * buoyancy seed); +inf when
- * nothing is stiff. */
+ * surface) and the buoyancy (rho g A exact, m * buoyancy seed); with skin
+ * contact, its push-out stiffness beta m / dt^2 too (physics.md section
+ * 9: the bound shrinks by sqrt(1 - beta/2)); +inf when nothing is stiff. */
 double sim_def_stable_dt(const sim_def *def);
 
 /* The same for the springs alone, sqrt(2 m / (B*B*k)). */

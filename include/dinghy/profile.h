@@ -15,6 +15,7 @@ typedef enum {
     SIM_PHASE_SPRINGS,    /* every spring once */
     SIM_PHASE_INTEGRATE,  /* pressure, gravity, buoyancy, damping, symplectic Euler */
     SIM_PHASE_EVENTS,     /* contact starts and splashes */
+    SIM_PHASE_SKIN_CONTACT, /* skin contact: prepare, find, link, the Jacobi gathers, positions */
     SIM_PHASE_COUNT
 } sim_phase;
 const char *sim_phase_name(sim_phase phase);

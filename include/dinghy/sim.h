@@ -82,6 +82,16 @@ void sim_clear_rings(dinghy_sim *sim);
  * Returns 0, or -1 when the river cannot be built (invalid or no memory). */
 int sim_enable_river(dinghy_sim *sim);
 
+/* Rigid walls round still water: four vertical planes at x = +-half_x
+ * and y = +-half_y (m) that no vertex passes; a vertex pushed back onto
+ * one loses its speed into the wall and, by Coulomb friction (the river's
+ * solids' coefficient, 0.5), up to 0.5 times that along it. A pen for a
+ * pile (scenes/pile.c). Returns 0, or -1 when a size is not positive or
+ * the water is a river. */
+int sim_enable_pen(dinghy_sim *sim, double half_x, double half_y);
+/* The pen's half sizes (m) into half_x, half_y; 0 when there is none. */
+int sim_pen(const dinghy_sim *sim, double *half_x, double *half_y);
+
 /* The river, or NULL while the water is still and flat (read-only; valid
  * until the simulation is destroyed). */
 const river_world *sim_river(const dinghy_sim *sim);
@@ -174,6 +184,9 @@ typedef struct {
     double leak;        /* gas escaping through them now, kg/s (negative: air in) */
     double travelled;   /* river: m along the course since the start, over re-drops */
     int respawns;       /* river: times dropped in again upstream */
+    /* skin contact (docs/physics.md section 9), at the last substep */
+    int contact_vertices; /* vertices another skin (or its own) pushed */
+    double contact_force; /* sum over its vertices of |contact force|, N */
 } sim_ring_state;
 /* Array of sim_ring_count entries, valid until the next step or change. */
 const sim_ring_state *sim_rings(const dinghy_sim *sim);

@@ -1,0 +1,1354 @@
+/* Skin contact between ring meshes; the law and the phases are in skin_contact.h. */
+#include "skin_contact.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define K SKIN_CONTACT_PER_POINT
+/* A point whose box spans more cells than this per axis (a runaway
+ * vertex) checks every triangle instead of its cells. */
+#define SPAN_LIMIT 8
+/* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
+#define CELL_LIMIT 1048576
+/* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
+#define PATCH 4
+
+typedef struct {
+    int p, q;
+    float speed;
+} ring_touch;
+
+/* A triangle in the grid: its box grown by h + vmax dt (m), index, ring. */
+typedef struct {
+    float lo[3], hi[3];
+    int t, ring;
+} tri_entry;
+
+/* What a pair keeps through the substep's iterations (set by link: the
+ * positions and the shares do not change within a substep). */
+typedef struct {
+    int i, ok;     /* the point; 0 when the pair cannot touch (no force) */
+    int v[3];      /* the triangle's corners */
+    double w[3];   /* barycentric weights of the closest point */
+    double u[3];   /* direction of the force on the point */
+    double meff;   /* split effective mass, kg */
+    double target; /* target normal velocity, m/s */
+} pair_fixed;
+
+/* Vertex's part in a pair as a corner: the pair, which of its six
+ * triangles (the gather's order) and which corner of it. */
+typedef struct {
+    int pair;
+    unsigned char k, corner;
+} corner_rec;
+
+struct skin_contact {
+    int P_cap, M, N, MN;
+    const skin_contact_params *k;
+    const skin_contact_state *s;
+    int P, nv, nt;
+
+    /* prepare: which rings can touch (the broad phase) */
+    float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m */
+    double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
+                            touch (not a neighbour) in the reference shape, m */
+    int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
+    unsigned char *fresh; /* [P_cap]: skin_contact_bound did ring p this substep */
+    double *fit;         /* [P_cap] x 13: rotation (row-major), translation (m) and
+                            validity of the isometry the self test uses next */
+    double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
+    unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
+    unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
+    unsigned char *near;    /* [P_cap x P_cap]: rings p, q may touch each other */
+    int pm, pn, np;         /* patches per ring along m, along n, in all */
+    double *pbox;           /* [P_cap x np] x 6: each patch's box grown by h + vmax dt, m */
+    unsigned char *patch_on; /* [P_cap x np]: the patch's points and triangles may touch */
+
+    /* prepare: triangle boxes, the grid */
+    float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
+    double *inv_cell;    /* [P_cap]: 1 / ring p's cell size, 1/m */
+    size_t table;        /* a power of two >= nt */
+    int *toff;           /* [P_cap]: first slot of ring p's part of bucket_start */
+    unsigned *tmask;     /* [P_cap]: its buckets - 1 (a power of two - 1) */
+    int *eoff;           /* [P_cap + 1]: first entry of ring p (its triangles in the
+                            grid by bucket, then its large ones) */
+    int *nlarge_r;       /* [P_cap]: ring p's large triangles, the last of its entries */
+    int *nbr_start, *nbr; /* [P_cap + 1], [P_cap^2]: the rings each ring may touch
+                             (itself first when it may touch itself) */
+    int *bucket_start;   /* each ring's part: its buckets + 1, entry offsets in the ring */
+    tri_entry *entry;    /* [nt]: the triangles in the grid, ring by ring */
+    int *tbucket;        /* [nt]: bucket of each listed triangle, -1: large */
+    int *tlist;          /* [nt]: the triangles in the grid or large, ring by ring */
+
+    /* find: each point's pairs */
+    unsigned char *npt;  /* pairs of point i */
+    int *pt_tri;         /* K per point: triangle, ascending */
+    float *pt_speed;     /* K per point: approach speed, m/s */
+
+    /* link */
+    float *share;        /* each vertex's weight in this substep's pairs: 1 per pair
+                            as the point, w per pair as a corner */
+    uint64_t *by_tri;    /* (triangle << 32 | pair id), sorted: by triangle, then point */
+    size_t by_tri_cap;
+    pair_fixed *fixed;   /* each pair's substep-long inputs */
+    size_t fixed_cap;
+    int *cstart;         /* [nv + P_cap]: each vertex's first corner record (at i + ring) */
+    int *cring;          /* [P_cap]: each ring's first corner record */
+    int *act;            /* [nv]: the vertices in a pair this substep, ascending */
+    int nact;
+    corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
+                            gather's order (its six triangles in turn, each by point) */
+    size_t crec_cap;
+    int npairs;
+    int *pair_base;      /* first pair id of each point */
+    float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
+    size_t acc_cap;
+    int *ring_pairs;     /* [P_cap] */
+    ring_touch *touch, *touch_prev;
+    int ntouch, ntouch_prev;
+    size_t touch_cap, touch_prev_cap;
+};
+
+skin_contact_params skin_contact_params_default(double dt)
+{
+    skin_contact_params k = {.h = 0.01f, .mu = 0.6f, .beta = 0.1f, .v_out = 0.1f,
+                             .dt = (float)dt, .self_steps = 2};
+    return k;
+}
+
+double skin_contact_stiffness(const skin_contact_params *k, double m, double dt)
+{
+    return k->beta * m / (dt * dt);
+}
+
+double skin_contact_dt_factor(const skin_contact_params *k)
+{
+    return sqrt(1.0 - 0.5 * k->beta);
+}
+
+static size_t pow2_at_least(size_t n)
+{
+    size_t t = 1;
+    while (t < n)
+        t *= 2;
+    return t;
+}
+
+size_t skin_contact_bytes(int P, int M, int N)
+{
+    size_t nv = (size_t)P * M * N, nt = 2 * nv;
+    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
+         + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned) + P * sizeof(int))
+         + nt * sizeof(tri_entry) /* grid entries, then large triangles */
+         + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
+         + (size_t)P * sizeof(int)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3 + P)
+         + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
+}
+
+skin_contact *skin_contact_create(int P, int M, int N)
+{
+    skin_contact *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->P_cap = P, c->M = M, c->N = N, c->MN = M * N;
+    size_t nv = (size_t)P * M * N, nt = 2 * nv;
+    c->table = pow2_at_least(nt);
+    c->box = malloc(sizeof *c->box * 6 * nt);
+    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 2 * (size_t)P));
+    c->inv_cell = malloc(sizeof *c->inv_cell * (size_t)P);
+    c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
+    c->nlarge_r = calloc((size_t)P, sizeof *c->nlarge_r);
+    c->toff = malloc(sizeof *c->toff * (size_t)P);
+    c->tmask = malloc(sizeof *c->tmask * (size_t)P);
+    c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
+    c->nbr = malloc(sizeof *c->nbr * (size_t)P * P);
+    c->entry = malloc(sizeof *c->entry * nt);
+    c->tbucket = malloc(sizeof *c->tbucket * nt);
+    c->tlist = malloc(sizeof *c->tlist * nt);
+    c->npt = calloc(nv, 1);
+    c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
+    c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
+    c->share = calloc(nv, sizeof *c->share);
+    c->pair_base = calloc(nv, sizeof *c->pair_base);
+    c->cstart = calloc(nv + (size_t)P, sizeof *c->cstart);
+    c->cring = calloc((size_t)P, sizeof *c->cring);
+    c->act = malloc(sizeof *c->act * nv);
+    c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
+    c->ref = malloc(sizeof *c->ref * 3 * nv);
+    c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
+    c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
+    c->fit = calloc(13 * (size_t)P, sizeof *c->fit);
+    c->fresh = calloc((size_t)P, 1);
+    c->rbox = malloc(sizeof *c->rbox * 6 * (size_t)P);
+    c->self_on = calloc((size_t)P, 1);
+    c->ring_on = calloc((size_t)P, 1);
+    c->near = calloc((size_t)P * P, 1);
+    c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
+    c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
+    c->patch_on = calloc((size_t)P * c->np, 1);
+    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
+        || !c->self_on || !c->ring_on || !c->near || !c->pbox || !c->patch_on) {
+        skin_contact_free(c);
+        return NULL;
+    }
+    for (int p = 0; p < P; p++)
+        c->ref_steps[p] = -1;
+    if (!c->box || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start || !c->nbr
+        || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
+        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->act || !c->ring_pairs) {
+        skin_contact_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void skin_contact_free(skin_contact *c)
+{
+    if (!c)
+        return;
+    free(c->box); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
+    free(c->nbr); free(c->entry);
+    free(c->tbucket); free(c->tlist);
+    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
+    free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
+    free(c->cstart); free(c->cring); free(c->act);
+    free(c->ring_pairs); free(c->touch); free(c->touch_prev);
+    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
+    free(c->rbox); free(c->self_on);
+    free(c->ring_on); free(c->near); free(c->pbox); free(c->patch_on);
+    free(c);
+}
+
+/* ---- mesh topology ---- */
+
+/* The corners of triangle t (global vertex indices). */
+static void tri_corners(const skin_contact *c, int t, int v[3])
+{
+    int q = t >> 1, p = q / c->MN, r = q - p * c->MN, m = r / c->N, n = r - m * c->N;
+    int base = p * c->MN, m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    v[0] = base + m * c->N + n;
+    if (t & 1) {
+        v[1] = base + m1 * c->N + n1;
+        v[2] = base + m * c->N + n1;
+    } else {
+        v[1] = base + m1 * c->N + n;
+        v[2] = base + m1 * c->N + n1;
+    }
+}
+
+static int periodic_steps(int a, int b, int n)
+{
+    int d = abs(a - b);
+    return d < n - d ? d : n - d;
+}
+
+/* ---- the pair ---- */
+
+/* Closest point of triangle abc to p as barycentric weights w; 1 when it
+ * lies inside the triangle (not on an edge or a corner). */
+static int closest_point(const double p[3], const double a[3], const double b[3],
+                         const double cc[3], double w[3])
+{
+    double ab[3], ac[3], ap[3], bp[3], cp[3];
+    for (int j = 0; j < 3; j++) {
+        ab[j] = b[j] - a[j], ac[j] = cc[j] - a[j];
+        ap[j] = p[j] - a[j], bp[j] = p[j] - b[j], cp[j] = p[j] - cc[j];
+    }
+#define DOT(u, v) ((u)[0] * (v)[0] + (u)[1] * (v)[1] + (u)[2] * (v)[2])
+    double d1 = DOT(ab, ap), d2 = DOT(ac, ap);
+    if (d1 <= 0 && d2 <= 0) {
+        w[0] = 1, w[1] = 0, w[2] = 0;
+        return 0;
+    }
+    double d3 = DOT(ab, bp), d4 = DOT(ac, bp);
+    if (d3 >= 0 && d4 <= d3) {
+        w[0] = 0, w[1] = 1, w[2] = 0;
+        return 0;
+    }
+    double vc = d1 * d4 - d3 * d2;
+    if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+        double t = d1 / (d1 - d3);
+        w[0] = 1 - t, w[1] = t, w[2] = 0;
+        return 0;
+    }
+    double d5 = DOT(ab, cp), d6 = DOT(ac, cp);
+    if (d6 >= 0 && d5 <= d6) {
+        w[0] = 0, w[1] = 0, w[2] = 1;
+        return 0;
+    }
+    double vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+        double t = d2 / (d2 - d6);
+        w[0] = 1 - t, w[1] = 0, w[2] = t;
+        return 0;
+    }
+    double va = d3 * d6 - d5 * d4;
+    if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        double t = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+        w[0] = 0, w[1] = 1 - t, w[2] = t;
+        return 0;
+    }
+    double inv = 1.0 / (va + vb + vc);
+    w[1] = vb * inv, w[2] = vc * inv, w[0] = 1.0 - w[1] - w[2];
+    return 1;
+}
+
+typedef struct {
+    int v[3];      /* the triangle's corners */
+    double w[3];   /* barycentric weights of the closest point */
+    double u[3];   /* direction of the force on the point */
+    double d;      /* gap s - h, m */
+    double s;      /* signed distance from the face, m */
+    double vn;     /* relative normal velocity, m/s (< 0 closing) */
+    double vt[3];  /* relative tangential velocity, m/s */
+} pair_geo;
+
+/* The geometry of point i against triangle t from the state; 0 when the
+ * pair cannot touch (degenerate triangle, or the point beyond an edge on
+ * the inner side). The one function both sides of a pair call. */
+static int pair_geometry(const skin_contact *c, int i, int t, pair_geo *g)
+{
+    const skin_contact_state *s = c->s;
+    tri_corners(c, t, g->v);
+    double p[3] = {s->x[i], s->y[i], s->z[i]}, x[3][3];
+    for (int j = 0; j < 3; j++)
+        x[j][0] = s->x[g->v[j]], x[j][1] = s->y[g->v[j]], x[j][2] = s->z[g->v[j]];
+    double e1[3], e2[3], nrm[3];
+    for (int j = 0; j < 3; j++)
+        e1[j] = x[1][j] - x[0][j], e2[j] = x[2][j] - x[0][j];
+    nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    double nn = sqrt(DOT(nrm, nrm));
+    if (!(nn > 0.0))
+        return 0;
+    int inside = closest_point(p, x[0], x[1], x[2], g->w);
+    double dp[3];
+    for (int j = 0; j < 3; j++)
+        dp[j] = p[j] - (g->w[0] * x[0][j] + g->w[1] * x[1][j] + g->w[2] * x[2][j]);
+    double side = DOT(dp, nrm) / nn;
+    if (inside) {
+        for (int j = 0; j < 3; j++)
+            g->u[j] = nrm[j] / nn;
+        g->s = side;
+    } else {
+        double dist = sqrt(DOT(dp, dp));
+        if (!(side > 0.0) || !(dist > 0.0))
+            return 0;
+        for (int j = 0; j < 3; j++)
+            g->u[j] = dp[j] / dist;
+        g->s = dist;
+    }
+    g->d = g->s - c->k->h;
+    const int *v = g->v;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    g->vn = DOT(vr, g->u);
+    for (int j = 0; j < 3; j++)
+        g->vt[j] = vr[j] - g->vn * g->u[j];
+    return 1;
+}
+
+/* Whether a pair's geometry makes a contact this substep: in the band (and
+ * not deeper than h behind the face), or closing fast enough to reach it. */
+static int pair_active(const skin_contact *c, const pair_geo *g)
+{
+    double reach = g->vn < 0 ? -g->vn * c->k->dt : 0.0;
+    return g->s >= -c->k->h && g->d <= reach;
+}
+
+/* The force (N) of one iteration on the point of pair `pair`, F[3] (the
+ * corners get -w F); with `save`, the pair's new accumulated impulses are
+ * written for the next iteration (only the point's owner saves). Reads the
+ * accumulators of iteration `iter` and the velocities. Both sides of a pair
+ * call it with the same pair id and read the same stored inputs. */
+static void pair_force(const skin_contact *c, int iter, int pair, int save, double F[3],
+                       double w[3])
+{
+    const pair_fixed *g = &c->fixed[pair];
+    F[0] = F[1] = F[2] = 0.0;
+    w[0] = w[1] = w[2] = 0.0;
+    if (!g->ok)
+        return;
+    memcpy(w, g->w, sizeof g->w);
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    const int *v = g->v, i = g->i;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    double vn = DOT(vr, g->u), vt[3];
+    for (int j = 0; j < 3; j++)
+        vt[j] = vr[j] - vn * g->u[j];
+    double meff = g->meff, dt = k->dt;
+    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
+    /* Accumulated normal impulse stays >= 0; accumulated friction within
+     * mu times it (sequential impulses, Jacobi order). */
+    double jn_old = old[0], jn = jn_old + meff * (g->target - vn);
+    if (!(jn > 0.0))
+        jn = 0.0;
+    double jt[3], lim = k->mu * jn;
+    for (int j = 0; j < 3; j++)
+        jt[j] = old[1 + j] - meff * vt[j];
+    double jtl = sqrt(DOT(jt, jt));
+    if (jtl > lim) {
+        double sc = lim / jtl;
+        jt[0] *= sc, jt[1] *= sc, jt[2] *= sc;
+    }
+    /* The new accumulators rounded to float, as they are stored: both
+     * sides use the rounded values (C11 requires the conversion; with
+     * -ffp-contract=off and no fast-math every operation here is one IEEE
+     * rounding, so every inlined copy gives the same bits from the same
+     * pair_fixed record, velocities and accumulators). */
+    const float nj[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
+    if (save)
+        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
+    for (int j = 0; j < 3; j++)
+        F[j] = (((double)nj[0] - jn_old) * g->u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+}
+
+/* Pair `pair` (point i, triangle t) fixed for the substep, after the shares:
+ * the geometry, the split effective mass and the target normal velocity. */
+static void pair_fix(skin_contact *c, int pair, int i, int t)
+{
+    pair_fixed *f = &c->fixed[pair];
+    pair_geo g;
+    f->i = i;
+    f->ok = pair_geometry(c, i, t, &g);
+    memcpy(f->v, g.v, sizeof g.v);
+    if (!f->ok)
+        return;
+    memcpy(f->w, g.w, sizeof g.w), memcpy(f->u, g.u, sizeof g.u);
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int MN = c->MN;
+    double mp = s->mass[i / MN], mt = s->mass[g.v[0] / MN];
+    /* Diagonally dominant (Gershgorin) split of the masses: one Jacobi
+     * iteration never overshoots, whatever the pairs around. */
+    double inv = c->share[i] / mp;
+    for (int j = 0; j < 3; j++)
+        inv += g.w[j] * c->share[g.v[j]] / mt;
+    double meff = 1.0 / inv, dt = k->dt, target;
+    if (g.d > 0)
+        target = -g.d / dt;
+    else {
+        target = k->beta * -g.d / dt;
+        if (target > k->v_out)
+            target = k->v_out;
+    }
+    f->meff = meff, f->target = target;
+}
+
+/* ---- phase 1a: the broad phase, which rings can touch ---- */
+
+/* Whether a point at grid place (pm, pn) ignores its own ring's triangles
+ * of quad (m, n): a corner within self_steps steps both ways (periodic). */
+static int self_excluded(const skin_contact *c, int s, int pm, int pn, int m, int n)
+{
+    int m1 = m + 1 == c->M ? 0 : m + 1, n1 = n + 1 == c->N ? 0 : n + 1;
+    int dm = periodic_steps(pm, m, c->M), dm1 = periodic_steps(pm, m1, c->M);
+    int dn = periodic_steps(pn, n, c->N), dn1 = periodic_steps(pn, n1, c->N);
+    return (dm < dm1 ? dm : dm1) <= s && (dn < dn1 ? dn : dn1) <= s;
+}
+
+static double dist3(const double a[3], const double b[3])
+{
+    double d[3] = {a[0] - b[0], a[1] - b[1], a[2] - b[2]};
+    return sqrt(DOT(d, d));
+}
+
+/* Ring p's reference: its present shape about its centroid (stored in
+ * float, as used), and ref_gap, the least distance of a point from a
+ * triangle it does not ignore in that shape (exact closest points; a pair
+ * is skipped when the bound |P - a| - (longest edge) already exceeds the
+ * least so far). Once per ring and self_steps: about 3 ns per point-triangle. */
+static void capture_reference(skin_contact *c, const skin_contact_params *k,
+                              const skin_contact_state *s, int p)
+{
+    int M = c->M, N = c->N, MN = c->MN, base = p * MN;
+    double cen[3] = {0, 0, 0};
+    for (int i = base; i < base + MN; i++)
+        cen[0] += s->x[i], cen[1] += s->y[i], cen[2] += s->z[i];
+    for (int j = 0; j < 3; j++)
+        cen[j] /= MN;
+    float *y = c->ref + 3 * (size_t)base;
+    for (int i = 0; i < MN; i++) {
+        y[3 * i + 0] = (float)(s->x[base + i] - cen[0]);
+        y[3 * i + 1] = (float)(s->y[base + i] - cen[1]);
+        y[3 * i + 2] = (float)(s->z[base + i] - cen[2]);
+    }
+#define REF(i, v) double v[3] = {y[3 * (i)], y[3 * (i) + 1], y[3 * (i) + 2]}
+    double edge = 0.0; /* the longest triangle edge */
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
+            REF(m * N + n, a); REF(m1 * N + n, b); REF(m1 * N + n1, cc); REF(m * N + n1, d);
+            edge = fmax(edge, fmax(fmax(dist3(a, b), dist3(b, cc)), dist3(a, cc)));
+            edge = fmax(edge, fmax(dist3(cc, d), dist3(a, d)));
+        }
+    double best = INFINITY;
+    for (int pm = 0; pm < M; pm++)
+        for (int pn = 0; pn < N; pn++) {
+            REF(pm * N + pn, P);
+            for (int m = 0; m < M; m++)
+                for (int n = 0; n < N; n++) {
+                    if (self_excluded(c, k->self_steps, pm, pn, m, n))
+                        continue;
+                    int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
+                    REF(m * N + n, a);
+                    if (dist3(P, a) - edge >= best)
+                        continue;
+                    REF(m1 * N + n, b); REF(m1 * N + n1, cc); REF(m * N + n1, d);
+                    const double *tri[2][3] = {{a, b, cc}, {a, cc, d}};
+                    for (int o = 0; o < 2; o++) {
+                        double w[3], q[3];
+                        closest_point(P, tri[o][0], tri[o][1], tri[o][2], w);
+                        for (int j = 0; j < 3; j++)
+                            q[j] = w[0] * tri[o][0][j] + w[1] * tri[o][1][j] + w[2] * tri[o][2][j];
+                        best = fmin(best, dist3(P, q));
+                    }
+                }
+        }
+#undef REF
+    c->ref_gap[p] = best;
+    c->ref_steps[p] = k->self_steps;
+    /* This substep's isometry: none (the shape is the reference). */
+    double *fit = c->fit + 13 * (size_t)p;
+    memset(fit, 0, sizeof *fit * 13);
+    fit[0] = fit[4] = fit[8] = 1.0;
+    memcpy(fit + 9, cen, sizeof cen);
+    fit[12] = 1.0;
+}
+
+/* The polar factor of A (3x3, row-major) by Newton's iteration
+ * X <- (X + X^-T) / 2 into R; 0 when it failed (A singular, no
+ * convergence, R not orthogonal to 1e-9). */
+static int polar_rotation(const double A[9], double R[9])
+{
+    double X[9], nrm = 0.0;
+    for (int j = 0; j < 9; j++)
+        nrm += A[j] * A[j];
+    if (!(nrm > 0.0) || !(nrm < INFINITY))
+        return 0;
+    for (int j = 0; j < 9; j++)
+        X[j] = A[j] / sqrt(nrm / 3.0);
+    for (int it = 0; it < 40; it++) {
+        /* X^-T = cofactor(X) / det X */
+        double C[9] = {X[4] * X[8] - X[5] * X[7], X[5] * X[6] - X[3] * X[8],
+                       X[3] * X[7] - X[4] * X[6], X[2] * X[7] - X[1] * X[8],
+                       X[0] * X[8] - X[2] * X[6], X[1] * X[6] - X[0] * X[7],
+                       X[1] * X[5] - X[2] * X[4], X[2] * X[3] - X[0] * X[5],
+                       X[0] * X[4] - X[1] * X[3]};
+        double det = X[0] * C[0] + X[1] * C[1] + X[2] * C[2], change = 0.0;
+        if (!(fabs(det) > 1e-300))
+            return 0;
+        for (int j = 0; j < 9; j++) {
+            double nx = 0.5 * (X[j] + C[j] / det);
+            change += (nx - X[j]) * (nx - X[j]);
+            X[j] = nx;
+        }
+        if (change < 1e-28)
+            break;
+    }
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++) {
+            double d = X[a] * X[b] + X[3 + a] * X[3 + b] + X[6 + a] * X[6 + b];
+            if (!(fabs(d - (a == b)) < 1e-9))
+                return 0;
+        }
+    memcpy(R, X, sizeof X);
+    return 1;
+}
+
+/* Ring p's box, fastest vertex and whether it may touch itself, in one
+ * pass over its vertices (about 3 ns per vertex).
+ *
+ * Self-contact test (conservative). Let y be the reference shape, g its
+ * ref_gap, and R, t any isometry with every vertex within delta of
+ * R y_i + t now. A point of the triangle, sum w_k x_k, is within delta of
+ * R (sum w_k y_k) + t, so a point and a triangle it does not ignore are at
+ * least g - 2 delta apart now. A pair needs them within h + |v_rel| dt <=
+ * h + 2 vmax dt (pair_active). So when g - 2 delta > h + 2 vmax dt the ring
+ * has no self pair this substep. R and t come from the previous substep's
+ * fit (any isometry keeps the test sound): R the rotation that fitted best
+ * then (the polar factor of sum (x - c) y^T), t its centroid moved on by its
+ * mean velocity for dt; the same pass fits the next substep's. */
+static void ring_bounds(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p)
+{
+    int MN = c->MN, base = p * MN;
+    if (c->ref_steps[p] != k->self_steps)
+        capture_reference(c, k, s, p);
+    const float *y = c->ref + 3 * (size_t)base;
+    double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
+    const double *R = fit, *tr = fit + 9;
+    double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, sv[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
+    double d2 = 0.0;
+    for (int i = 0; i < MN; i++) {
+        double x[3] = {s->x[base + i], s->y[base + i], s->z[base + i]};
+        double vel[3] = {s->vx[base + i], s->vy[base + i], s->vz[base + i]};
+        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
+        double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
+        v2 = vv > v2 ? vv : v2;
+        for (int a = 0; a < 3; a++) {
+            lo[a] = x[a] < lo[a] ? x[a] : lo[a];
+            hi[a] = x[a] > hi[a] ? x[a] : hi[a];
+            sx[a] += x[a], sy[a] += yy[a], sv[a] += vel[a];
+            for (int b = 0; b < 3; b++)
+                A[3 * a + b] += x[a] * yy[b];
+            double e = x[a] - tr[a]
+                     - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+            e2 += e * e;
+        }
+        d2 = e2 > d2 ? e2 : d2;
+    }
+    double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6);
+    for (int a = 0; a < 3; a++)
+        cen[a] = sx[a] / MN;
+    for (int a = 0; a < 3; a++)
+        for (int b = 0; b < 3; b++)
+            A[3 * a + b] -= cen[a] * sy[b];
+    double grow = k->h + vmax * k->dt + 1e-6;
+    double *rb = c->rbox + 6 * (size_t)p;
+    for (int a = 0; a < 3; a++)
+        rb[a] = lo[a] - grow, rb[3 + a] = hi[a] + grow;
+    int on = 1;
+    if (c->ref_gap[p] == INFINITY)
+        on = 0; /* every triangle is a neighbour */
+    else if (fit[12] != 0.0) {
+        double delta = sqrt(d2) * (1.0 + 1e-6) + 1e-6;
+        on = !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
+    }
+    c->self_on[p] = (unsigned char)on;
+    /* The next substep's isometry. */
+    fit[12] = polar_rotation(A, fit);
+    for (int a = 0; a < 3; a++)
+        fit[9 + a] = cen[a] + sv[a] / MN * k->dt;
+}
+
+/* Ring p's patch boxes: each patch's vertices and the next row and column
+ * (its triangles' corners), grown by h + the patch's vmax dt. */
+static void patch_bounds(skin_contact *c, int p)
+{
+    const skin_contact_state *s = c->s;
+    int M = c->M, N = c->N, base = p * c->MN;
+    for (int a = 0; a < c->pm; a++)
+        for (int b = 0; b < c->pn; b++) {
+            double lo[3] = {INFINITY, INFINITY, INFINITY}, v2 = 0.0;
+            double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            int m1 = (a + 1) * PATCH < M ? (a + 1) * PATCH : M;
+            int n1 = (b + 1) * PATCH < N ? (b + 1) * PATCH : N;
+            for (int m = a * PATCH; m <= m1; m++)
+                for (int n = b * PATCH; n <= n1; n++) {
+                    int i = base + (m == M ? 0 : m) * N + (n == N ? 0 : n);
+                    double x[3] = {s->x[i], s->y[i], s->z[i]};
+                    double vv = (double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]
+                              + (double)s->vz[i] * s->vz[i];
+                    v2 = vv > v2 ? vv : v2;
+                    for (int j = 0; j < 3; j++) {
+                        lo[j] = x[j] < lo[j] ? x[j] : lo[j];
+                        hi[j] = x[j] > hi[j] ? x[j] : hi[j];
+                    }
+                }
+            double grow = c->k->h + sqrt(v2) * (1.0 + 1e-6) * c->k->dt + 1e-6;
+            double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
+            for (int j = 0; j < 3; j++)
+                pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;
+        }
+}
+
+static int boxes_overlap(const double *a, const double *b)
+{
+    return !(a[0] > b[3] || b[0] > a[3] || a[1] > b[4] || b[1] > a[4] || a[2] > b[5]
+             || b[2] > a[5]);
+}
+
+/* Every ring's bounds, then the ring pairs whose grown boxes overlap (a
+ * point and a triangle within h + (|v_P| + |v_T|) dt lie in them), then
+ * the same between the patches of those ring pairs. ring_on: the rings in
+ * any pair or touching themselves; patch_on: every patch of a ring that may
+ * touch itself, and the patches in a pair. O(P^2) ring box tests, np^2
+ * patch box tests per ring pair. */
+static void broad_phase(skin_contact *c)
+{
+    int P = c->P, np = c->np;
+    for (int p = 0; p < P; p++) {
+        if (!c->fresh[p])
+            ring_bounds(c, c->k, c->s, p);
+        c->fresh[p] = 0;
+    }
+    for (int p = 0; p < P; p++)
+        c->ring_on[p] = 0;
+    for (int p = 0; p < P; p++) {
+        const double *a = c->rbox + 6 * (size_t)p;
+        c->near[(size_t)p * P + p] = 0;
+        for (int q = p + 1; q < P; q++) {
+            unsigned char on = (unsigned char)boxes_overlap(a, c->rbox + 6 * (size_t)q);
+            c->near[(size_t)p * P + q] = c->near[(size_t)q * P + p] = on;
+            c->ring_on[p] |= on, c->ring_on[q] |= on;
+        }
+    }
+    for (int p = 0; p < P; p++) {
+        memset(c->patch_on + (size_t)p * np, c->self_on[p], (size_t)np);
+        if (c->ring_on[p])
+            patch_bounds(c, p);
+        c->ring_on[p] |= c->self_on[p];
+    }
+    for (int p = 0; p < P; p++)
+        for (int q = p + 1; q < P; q++) {
+            if (!c->near[(size_t)p * P + q])
+                continue;
+            unsigned char *onp = c->patch_on + (size_t)p * np, *onq = c->patch_on + (size_t)q * np;
+            for (int a = 0; a < np; a++) {
+                const double *pa = c->pbox + 6 * ((size_t)p * np + a);
+                if (!boxes_overlap(pa, c->rbox + 6 * (size_t)q))
+                    continue;
+                for (int b = 0; b < np; b++)
+                    if (boxes_overlap(pa, c->pbox + 6 * ((size_t)q * np + b)))
+                        onp[a] = onq[b] = 1;
+            }
+        }
+    int n = 0;
+    for (int p = 0; p < P; p++) {
+        c->nbr_start[p] = n;
+        if (c->self_on[p])
+            c->nbr[n++] = p;
+        for (int q = 0; q < P && c->ring_on[p]; q++)
+            if (c->near[(size_t)p * P + q])
+                c->nbr[n++] = q;
+    }
+    c->nbr_start[P] = n;
+}
+
+/* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
+static int patch_is_on(const skin_contact *c, int p, int m, int n)
+{
+    return c->patch_on[(size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH];
+}
+
+/* ---- phase 1b: the grid of triangles ---- */
+
+/* The cell of coordinate x (m) with inv = 1 / cell: monotone in x, which is
+ * all the grid needs (two overlapping boxes share a cell). */
+static int cell_of(double x, double inv)
+{
+    double q = floor(x * inv);
+    if (!(q > -CELL_LIMIT))
+        return -CELL_LIMIT;
+    if (q > CELL_LIMIT)
+        return CELL_LIMIT;
+    return (int)q;
+}
+
+static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
+{
+    uint32_t h = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^ (uint32_t)l * 83492791u;
+    h ^= h >> 15;
+    h *= 0x2c1b3c6du;
+    h ^= h >> 12;
+    return h & c->tmask[ring];
+}
+
+void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
+                        const skin_contact_state *s, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++) {
+        ring_bounds(c, k, s, p);
+        c->fresh[p] = 1;
+    }
+}
+
+/* Plain comparisons (fminf and fmaxf are library calls here). */
+static inline float min3f(float a, float b, float c)
+{
+    float m = a < b ? a : b;
+    return m < c ? m : c;
+}
+
+static inline float max3f(float a, float b, float c)
+{
+    float m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* Ring p's part of the grid: its listed triangles' boxes, its cell size
+ * (the widest box but runaway ones, over 4 mean boxes, which go to its
+ * large list), one cell per triangle (its box's low corner), counting-sorted
+ * by bucket. Rings are independent: any split, the same bits. */
+static void ring_grid(skin_contact *c, int p)
+{
+    const skin_contact_state *s = c->s;
+    const skin_contact_params *k = c->k;
+    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0, *list = c->tlist + e0, *tb = c->tbucket + e0;
+    double ext = 0.0, cell = 0.0;
+    c->nlarge_r[p] = 0;
+    if (!c->ring_on[p] || nl == 0)
+        return;
+    int j = 0;
+    for (int m = 0; m < c->M; m++)
+    for (int n = 0; n < c->N; n++)
+    for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
+         && patch_is_on(c, p, m, n); t++) {
+        int v[3];
+        tri_corners(c, t, v);
+        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
+        for (int r = 0; r < 3; r++) {
+            float sp = sqrtf(s->vx[v[r]] * s->vx[v[r]] + s->vy[v[r]] * s->vy[v[r]]
+                             + s->vz[v[r]] * s->vz[v[r]]);
+            vmax = sp > vmax ? sp : vmax;
+        }
+        float grow = k->h + vmax * k->dt;
+        bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
+        bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
+        bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
+        bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
+        bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
+        bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e < 1e3) /* a runaway triangle does not set the cell size */
+            ext += e;
+        list[j++] = t;
+    }
+    /* Cells as wide as the widest box: a box that meets a point's has its
+     * low corner in the point's cells or the ones below. */
+    double mean = ext / nl;
+    for (j = 0; j < nl; j++) {
+        const float *bx = c->box + 6 * (size_t)list[j];
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        if (e <= 4.0 * mean)
+            cell = e > cell ? e : cell;
+    }
+    cell = cell * (1.0 + 1e-5) + 1e-9;
+    if (!(cell > 4.0 * k->h))
+        cell = 4.0 * k->h;
+    double inv = c->inv_cell[p] = 1.0 / cell;
+    int len = (int)c->tmask[p] + 1, *bs = c->bucket_start + c->toff[p], nlarge = 0;
+    memset(bs, 0, sizeof *bs * ((size_t)len + 1));
+    for (j = 0; j < nl; j++) {
+        int a[3];
+        const float *bx = c->box + 6 * (size_t)list[j];
+        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+        for (int d = 0; d < 3; d++)
+            a[d] = cell_of(bx[d], inv);
+        if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
+            || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
+            || a[2] >= CELL_LIMIT) {
+            nlarge++;
+            tb[j] = -1;
+        } else {
+            unsigned h = bucket_of(c, p, a[0], a[1], a[2]);
+            tb[j] = (int)h;
+            bs[h + 1]++;
+        }
+    }
+    /* Counting sort: prefix sums, then placing advances each bucket's start
+     * to its end; one shift back restores. Triangles ascend in a bucket. */
+    for (int h = 0; h < len; h++)
+        bs[h + 1] += bs[h];
+    int large = bs[len]; /* after the grid's entries */
+    for (int h = len; h > 0; h--)
+        bs[h] = bs[h - 1];
+    bs[0] = 0;
+    for (j = 0; j < nl; j++) {
+        int t = list[j];
+        tri_entry *E = &c->entry[e0 + (tb[j] < 0 ? large++ : bs[tb[j] + 1]++)];
+        const float *bx = c->box + 6 * (size_t)t;
+        memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
+        E->t = t, E->ring = p;
+    }
+    c->nlarge_r[p] = nlarge;
+}
+
+int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    c->k = k, c->s = s;
+    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    broad_phase(c);
+    /* Each ring's entries (its triangles in patches that are on) and its
+     * part of the table, about as long as they are. */
+    int e = 0, slot = 0;
+    for (int p = 0; p < c->P; p++) {
+        int n = 0;
+        if (c->ring_on[p])
+            for (int a = 0; a < c->pm; a++)
+                for (int b = 0; b < c->pn; b++)
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b]) {
+                        int dm = (a + 1) * PATCH < c->M ? PATCH : c->M - a * PATCH;
+                        int dn = (b + 1) * PATCH < c->N ? PATCH : c->N - b * PATCH;
+                        n += 2 * dm * dn;
+                    }
+        size_t len = pow2_at_least((size_t)(n > 0 ? n : 1));
+        c->eoff[p] = e, c->toff[p] = slot, c->tmask[p] = (unsigned)(len - 1);
+        e += n, slot += (int)len + 1;
+    }
+    c->eoff[c->P] = e;
+    return 0;
+}
+
+void skin_contact_grid(skin_contact *c, int p0, int p1)
+{
+    for (int p = p0; p < p1; p++)
+        ring_grid(c, p);
+}
+
+int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
+{
+    if (skin_contact_plan(c, k, s))
+        return -1;
+    skin_contact_grid(c, 0, c->P);
+    return 0;
+}
+
+/* ---- phase 2: each point's pairs ---- */
+
+/* Inserts (t, d, speed) into point i's list kept by ascending d (ties by
+ * triangle), dropping the farthest beyond K. */
+static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double d, float speed)
+{
+    int j = *n;
+    if (j == K) {
+        if (d > dist[K - 1] || (d == dist[K - 1] && t > tri[K - 1]))
+            return;
+        j = K - 1;
+    } else
+        (*n)++;
+    while (j > 0 && (dist[j - 1] > d || (dist[j - 1] == d && tri[j - 1] > t))) {
+        dist[j] = dist[j - 1], tri[j] = tri[j - 1], spd[j] = spd[j - 1];
+        j--;
+    }
+    dist[j] = d, tri[j] = t, spd[j] = speed;
+}
+
+/* The point being searched: its index and grid place. */
+typedef struct {
+    int i, p, m, n;
+    float lo[3], hi[3]; /* its box, m */
+} point_query;
+
+/* Point pq against grid entry E: the rings' filter first (the broad phase),
+ * then the boxes, then self-contact not against a triangle whose quad has
+ * a corner within self_steps grid steps of the point, both ways
+ * (periodic), then the pair itself. */
+static inline void consider(const skin_contact *c, const point_query *pq, const tri_entry *E,
+                            int *tri, float *spd, double *dist, int *n)
+{
+    if (E->ring == pq->p ? !c->self_on[E->ring] : !c->near[(size_t)pq->p * c->P + E->ring])
+        return;
+    if (pq->lo[0] > E->hi[0] || pq->hi[0] < E->lo[0] || pq->lo[1] > E->hi[1]
+        || pq->hi[1] < E->lo[1] || pq->lo[2] > E->hi[2] || pq->hi[2] < E->lo[2])
+        return;
+    int t = E->t;
+    if (E->ring == pq->p) {
+        int r = (t >> 1) - E->ring * c->MN, m = r / c->N;
+        if (self_excluded(c, c->k->self_steps, pq->m, pq->n, m, r - m * c->N))
+            return;
+    }
+    pair_geo g;
+    if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
+        return;
+    keep_pair(tri, spd, dist, n, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
+}
+
+void skin_contact_find(skin_contact *c, int v0, int v1)
+{
+    const skin_contact_state *s = c->s;
+    float dt = c->k->dt;
+    for (int i = v0; i < v1; i++) {
+        int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
+        if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
+            memset(c->npt + i, 0, (size_t)(end - i));
+            i = end - 1;
+            continue;
+        }
+        int tri[K], n = 0;
+        float spd[K];
+        double dist[K];
+        float sp = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
+        point_query pq = {i, p, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
+                          {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
+        pq.m = (i - p * c->MN) / c->N, pq.n = i - p * c->MN - pq.m * c->N;
+        if (!patch_is_on(c, p, pq.m, pq.n)) {
+            c->npt[i] = 0;
+            continue;
+        }
+        for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+            int q = c->nbr[r];
+            const double *rb = c->rbox + 6 * (size_t)q;
+            if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
+                || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
+                continue; /* the point is not near ring q */
+            int e0 = c->eoff[q], nq = c->eoff[q + 1] - e0;
+            if (nq == 0)
+                continue;
+            /* A box that meets the point's has its low corner at most a
+             * cell below the point's box: cells a .. b of ring q. */
+            int a[3], b[3], far = 0;
+            for (int d = 0; d < 3; d++) {
+                a[d] = cell_of(pq.lo[d], c->inv_cell[q]) - 1;
+                b[d] = cell_of(pq.hi[d], c->inv_cell[q]);
+                far |= b[d] - a[d] >= SPAN_LIMIT;
+            }
+            if (far) { /* ring q's cells are small for this point: all of q */
+                for (int e = e0; e < e0 + nq; e++)
+                    consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                continue;
+            }
+            const int *bs = c->bucket_start + c->toff[q];
+            unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
+            int ns = 0;
+            for (int x = a[0]; x <= b[0]; x++)
+                for (int y = a[1]; y <= b[1]; y++)
+                    for (int z = a[2]; z <= b[2]; z++) {
+                        /* Each bucket once (two cells may share one). */
+                        unsigned h = bucket_of(c, q, x, y, z);
+                        int dup = 0;
+                        for (int u = 0; u < ns && !dup; u++)
+                            dup = seen[u] == h;
+                        if (dup)
+                            continue;
+                        seen[ns++] = h;
+                        for (int e = e0 + bs[h]; e < e0 + bs[h + 1]; e++)
+                            consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+                    }
+            /* and its large triangles */
+            for (int e = e0 + nq - c->nlarge_r[q]; e < e0 + nq; e++)
+                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
+        }
+        /* Stored by triangle index: the gather's order. */
+        for (int j = 1; j < n; j++)
+            for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
+                int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
+                float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
+            }
+        c->npt[i] = (unsigned char)n;
+        memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)n);
+        memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)n);
+    }
+}
+
+/* ---- phase 3: counts, pairs by triangle, ring pairs ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmp_touch(const void *a, const void *b)
+{
+    const ring_touch *x = a, *y = b;
+    if (x->p != y->p)
+        return (x->p > y->p) - (x->p < y->p);
+    return (x->q > y->q) - (x->q < y->q);
+}
+
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = need * 2 > 64 ? need * 2 : 64;
+    void *q = realloc(*arr, n * size);
+    if (!q)
+        return -1;
+    *arr = q, *cap = n;
+    return 0;
+}
+
+int skin_contact_link(skin_contact *c)
+{
+    /* The previous link's touching ring pairs become the old ones. */
+    ring_touch *tp = c->touch_prev;
+    size_t tcap = c->touch_prev_cap;
+    c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
+    c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
+
+    /* Only the rings that may touch have pairs (the broad phase): the
+     * per-vertex loops skip the others. */
+#define ON_VERTICES(i)                                                                    \
+    for (int p_ = 0; p_ < c->P; p_++)                                                     \
+        if (c->ring_on[p_])                                                               \
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
+    memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
+    size_t np = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->share + (size_t)p * c->MN, 0, sizeof *c->share * (size_t)c->MN);
+    ON_VERTICES(i)
+        np += c->npt[i];
+    if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
+        || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed))
+        return -1;
+    if (np > c->acc_cap) {
+        for (int b = 0; b < 2; b++) {
+            float *q = realloc(c->acc[b], sizeof *q * 4 * np * 2);
+            if (!q)
+                return -1;
+            c->acc[b] = q;
+        }
+        c->acc_cap = np * 2;
+    }
+    if (np > 0)
+        memset(c->acc[0], 0, sizeof(float) * 4 * np);
+    size_t e = 0;
+    ON_VERTICES(i) {
+        int n = c->npt[i];
+        c->pair_base[i] = (int)e;
+        if (!n)
+            continue;
+        int pi = i / c->MN;
+        for (int j = 0; j < n; j++) {
+            int t = c->pt_tri[(size_t)K * i + j], *v;
+            pair_geo g;
+            if (!pair_geometry(c, i, t, &g)) /* cannot happen: find saw it */
+                g.w[0] = g.w[1] = g.w[2] = 0.0;
+            v = g.v;
+            c->share[i] += 1.0f;
+            for (int k = 0; k < 3; k++)
+                c->share[v[k]] += (float)g.w[k];
+            c->by_tri[e] = (uint64_t)t << 32 | (uint32_t)e;
+            e++;
+            int pt = v[0] / c->MN;
+            c->ring_pairs[pi]++;
+            if (pt != pi) {
+                c->ring_pairs[pt]++;
+                if (grow((void **)&c->touch, &c->touch_cap, (size_t)c->ntouch + 1,
+                         sizeof *c->touch))
+                    return -1;
+                ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi,
+                                c->pt_speed[(size_t)K * i + j]};
+                c->touch[c->ntouch++] = r;
+            }
+        }
+    }
+    c->npairs = (int)np;
+    ON_VERTICES(i)
+        for (int j = 0; j < c->npt[i]; j++)
+            pair_fix(c, c->pair_base[i] + j, i, c->pt_tri[(size_t)K * i + j]);
+    if (np > 0)
+        qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
+    /* Each vertex's corner records: counted, placed in by-triangle order,
+     * then (stable) by which of the vertex's six triangles: the order the
+     * gather sums in. */
+    if (grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
+        return -1;
+    /* Ring p's vertices use cstart[i + p] (starts) and cstart[i + p + 1]
+     * (ends): one slot more per ring, so rings are laid out on their own. */
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            memset(c->cstart + (size_t)p * (c->MN + 1), 0, sizeof *c->cstart * ((size_t)c->MN + 1));
+    for (size_t e = 0; e < np; e++)
+        for (int j = 0; j < 3; j++) {
+            int v = c->fixed[(uint32_t)c->by_tri[e]].v[j];
+            c->cstart[v + v / c->MN + 1]++;
+        }
+    int run = 0;
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        c->cring[p] = cs[0] = run;
+        for (int i = 0; i < c->MN; i++)
+            cs[i + 1] += cs[i];
+        run = cs[c->MN];
+    }
+    static const unsigned char k_of[2][3] = {{0, 2, 3}, {1, 4, 5}};
+    for (size_t e = 0; e < np; e++) {
+        int pair = (int)(uint32_t)c->by_tri[e], o = (int)((c->by_tri[e] >> 32) & 1);
+        for (int j = 0; j < 3; j++) {
+            int v = c->fixed[pair].v[j];
+            corner_rec r = {pair, k_of[o][j], (unsigned char)j};
+            c->crec[c->cstart[v + v / c->MN]++] = r;
+        }
+    }
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p])
+            continue;
+        int *cs = c->cstart + (size_t)p * (c->MN + 1);
+        for (int i = c->MN; i > 0; i--)
+            cs[i] = cs[i - 1];
+        cs[0] = c->cring[p];
+    }
+    ON_VERTICES(v) {
+        const int *cs = c->cstart + v + v / c->MN;
+        corner_rec *r = c->crec + cs[0];
+        for (int a = 1; a < cs[1] - cs[0]; a++) /* insertion: stable */
+            for (int b = a; b > 0 && r[b - 1].k > r[b].k; b--) {
+                corner_rec t = r[b]; r[b] = r[b - 1]; r[b - 1] = t;
+            }
+    }
+#undef ON_VERTICES
+    /* The vertices in a pair (as a point or a corner), ascending. */
+    c->nact = 0;
+    for (int p_ = 0; p_ < c->P; p_++)
+        if (c->ring_on[p_])
+            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
+        if (c->share[i] > 0.0f)
+            c->act[c->nact++] = i;
+    /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
+    if (c->ntouch > 0)
+        qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
+    int u = 0;
+    for (int j = 0; j < c->ntouch; j++) {
+        if (u > 0 && c->touch[u - 1].p == c->touch[j].p && c->touch[u - 1].q == c->touch[j].q) {
+            if (c->touch[j].speed > c->touch[u - 1].speed)
+                c->touch[u - 1].speed = c->touch[j].speed;
+        } else
+            c->touch[u++] = c->touch[j];
+    }
+    c->ntouch = u;
+    return 0;
+}
+
+int skin_contact_ring_pairs(const skin_contact *c, int p) { return c->ring_pairs[p]; }
+int skin_contact_pairs(const skin_contact *c) { return c->npairs; }
+
+int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
+{
+    int n = 0, j = 0;
+    for (int i = 0; i < c->ntouch; i++) {
+        const ring_touch *r = &c->touch[i];
+        while (j < c->ntouch_prev && cmp_touch(&c->touch_prev[j], r) < 0)
+            j++;
+        if (j < c->ntouch_prev && cmp_touch(&c->touch_prev[j], r) == 0)
+            continue;
+        if (n < cap) {
+            skin_contact_start st = {r->p, r->q, r->speed};
+            out[n] = st;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* ---- phase 4: the gather ---- */
+
+void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
+                         float *fz)
+{
+    if (v1 <= v0)
+        return;
+    /* Zero, then the vertices in a pair (link's list, ascending). */
+    memset(fx + v0, 0, sizeof *fx * (size_t)(v1 - v0));
+    memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
+    memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
+    int lo = 0, hi = c->nact;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c->act[mid] < v0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    for (int a = lo; a < c->nact && c->act[a] < v1; a++) {
+        int i = c->act[a], pr = i / c->MN;
+        double f[3] = {0, 0, 0}, F[3], w[3];
+        /* First as a point, its pairs by triangle index; then as a
+         * corner of its six triangles, in a fixed order, each
+         * triangle's pairs by point index (the records' order). One
+         * call of pair_force for both roles: the same code computes
+         * the pair for the point and for its corners. */
+        const int *cs = c->cstart + i + pr;
+        int np = c->npt[i], nc = cs[1] - cs[0];
+        for (int j = 0; j < np + nc; j++) {
+            int point = j < np;
+            const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
+            pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+            if (point)
+                f[0] += F[0], f[1] += F[1], f[2] += F[2];
+            else {
+                double wk = w[r->corner];
+                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
+            }
+        }
+        fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];
+    }
+}
+
+int skin_contact_forces(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
+                        float *fx, float *fy, float *fz)
+{
+    if (skin_contact_prepare(c, k, s))
+        return -1;
+    skin_contact_find(c, 0, s->P * c->MN);
+    if (skin_contact_link(c))
+        return -1;
+    skin_contact_gather(c, 0, 0, s->P * c->MN, fx, fy, fz);
+    return 0;
+}
+
+int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
+                       int iters, float *vx, float *vy, float *vz, float *fx, float *fy, float *fz)
+{
+    int nv = s->P * c->MN;
+    float *f = malloc(sizeof *f * 3 * (size_t)nv);
+    if (!f || skin_contact_prepare(c, k, s)) {
+        free(f);
+        return -1;
+    }
+    skin_contact_find(c, 0, nv);
+    if (skin_contact_link(c)) {
+        free(f);
+        return -1;
+    }
+    memset(fx, 0, sizeof *fx * (size_t)nv), memset(fy, 0, sizeof *fy * (size_t)nv);
+    memset(fz, 0, sizeof *fz * (size_t)nv);
+    for (int it = 0; it < iters; it++) {
+        skin_contact_gather(c, it, 0, nv, f, f + nv, f + 2 * nv);
+        for (int i = 0; i < nv; i++) {
+            float im = k->dt / s->mass[i / c->MN];
+            vx[i] += f[i] * im, vy[i] += f[nv + i] * im, vz[i] += f[2 * nv + i] * im;
+            fx[i] += f[i], fy[i] += f[nv + i], fz[i] += f[2 * nv + i];
+        }
+    }
+    free(f);
+    return 0;
+}
+
+double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
+                               const float *fz)
+{
+    double sum = 0.0;
+    for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+        sum += sqrt((double)fx[i] * fx[i] + (double)fy[i] * fy[i] + (double)fz[i] * fz[i]);
+    return sum;
+}
+
+/* ---- the winding number ---- */
+
+/* Signed solid angle of triangle abc seen from the origin (the a, b, c
+ * relative to the point), steradians. */
+static double solid_angle(const double a[3], const double b[3], const double cc[3])
+{
+    double la = sqrt(DOT(a, a)), lb = sqrt(DOT(b, b)), lc = sqrt(DOT(cc, cc));
+    double bxc[3] = {b[1] * cc[2] - b[2] * cc[1], b[2] * cc[0] - b[0] * cc[2],
+                     b[0] * cc[1] - b[1] * cc[0]};
+    double num = DOT(a, bxc);
+    double den = la * lb * lc + DOT(a, b) * lc + DOT(a, cc) * lb + DOT(b, cc) * la;
+    return 2.0 * atan2(num, den);
+}
+
+double mesh_winding_number(int M, int N, const float *x, const float *y, const float *z,
+                           const double pt[3])
+{
+    double sum = 0.0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            int m1 = (m + 1) % M, n1 = (n + 1) % N;
+            int q[4] = {m * N + n, m1 * N + n, m1 * N + n1, m * N + n1};
+            double r[4][3];
+            for (int j = 0; j < 4; j++)
+                r[j][0] = x[q[j]] - pt[0], r[j][1] = y[q[j]] - pt[1], r[j][2] = z[q[j]] - pt[2];
+            sum += solid_angle(r[0], r[1], r[2]) + solid_angle(r[0], r[2], r[3]);
+        }
+    return sum / (4.0 * 3.14159265358979323846);
+}

@@ -4,6 +4,7 @@
 
 #include "broadphase.h"
 #include "events.h"
+#include "membrane.h"
 #include "shape.h"
 #include "springs.h"
 #include "dinghy/events.h"
@@ -49,8 +50,13 @@ typedef struct {
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
-    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
+    float *scratch;       /* per-thread scratch of the spring (or membrane) and skin
+                             kernels, 64-byte aligned */
     size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    /* membrane skin: a thread's scratch starts with the block's forces,
+     * three arrays of force_floats in the spring kernel's block layout,
+     * then the membrane kernel's scratch at membrane_offset */
+    size_t force_floats, membrane_offset;
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
 } tick_context;
@@ -68,7 +74,9 @@ struct dinghy_sim {
     int nthreads;
 
     torus_shape shape;    /* rest geometry shared by all rings */
-    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too */
+    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too
+                             (its block layout serves the membrane as well) */
+    membrane_rest membrane; /* the membrane skin's rest data (skin = membrane only) */
 
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
     int cur;

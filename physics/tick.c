@@ -20,6 +20,7 @@
 
 #include "gas.h"
 #include "hands_internal.h"
+#include "membrane.h"
 #include "skin.h"
 #include "springs.h"
 #include "water_rows.h"
@@ -329,6 +330,13 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .flow = s->river != NULL,
     };
     const int with_skin = gas || exact;
+    /* the membrane skin: its constants from the material, once per call
+     * (the material is live) */
+    const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
+    const membrane_material mat = {d->ring.youngs_modulus, d->ring.thickness,
+                                   d->ring.poisson_ratio};
+    const membrane_consts mk = membrane_consts_of(&mat);
+    const size_t ff = s->tick->force_floats;
     size_t r = r0;
     while (r < r1) {
         size_t p = r / M, a = r % M;
@@ -339,7 +347,17 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         const size_t base = p * s->V;
         float *f[3];
         double t0 = t_springs ? omp_get_wtime() : 0.0;
-        spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb, scratch, f);
+        if (membrane) {
+            /* the same block layout as the springs': rows of W from h */
+            for (int c = 0; c < 3; c++) {
+                f[c] = scratch + (size_t)c * ff;
+                memset(f[c], 0, sizeof(float) * nb * (size_t)plan->W);
+            }
+            membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
+                           (int)nb, scratch + s->tick->membrane_offset, f, plan->W, plan->h);
+        } else
+            spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
+                         scratch, f);
         if (with_skin) {
             skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */

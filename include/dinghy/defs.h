@@ -51,6 +51,12 @@ typedef struct {
  * outward force on every vertex. */
 typedef enum { SIM_INFLATION_GAS = 0, SIM_INFLATION_CONSTANT = 1 } sim_inflation_model;
 
+/* What the skin is made of: a membrane of a material (St. Venant-Kirchhoff
+ * triangles and discrete-shell hinges, docs/physics.md section 8; no struts
+ * inside, the gas holds the shape), or the seed's B x B springs plus the
+ * across-tube spring. */
+typedef enum { SIM_SKIN_MEMBRANE = 0, SIM_SKIN_SPRINGS = 1 } sim_skin_model;
+
 /* One ring: its mesh, size, mass and material. All rings of a simulation
  * share one ring definition (one rest shape). */
 typedef struct {
@@ -67,6 +73,12 @@ typedef struct {
     double repulsion;     /* repulsion strength S between rings: per-vertex force S gap^-e, N */
     double repulsion_exponent; /* e in S gap^-e */
     double contact_range; /* gap between tube surfaces below which repulsion acts, m */
+    /* ---- membrane skin (docs/physics.md section 8) ---- */
+    sim_skin_model skin;  /* SIM_SKIN_MEMBRANE (default) or SIM_SKIN_SPRINGS (the seed's) */
+    double youngs_modulus;/* E of the skin's material, Pa */
+    double thickness;     /* t of the skin, m */
+    double poisson_ratio; /* nu of the skin's material, 0 .. 0.5 */
+    double hole_diameter; /* every ring starts with a round hole this wide (0: none), m */
 } sim_ring_def;
 
 /* Everything a simulation is created from. */
@@ -86,12 +98,14 @@ double sim_ring_vertex_mass(const sim_ring_def *ring);
 
 /* Largest stable time step, s: the Gershgorin bound of docs/physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
- * the springs (B*B*k), the gas (p A^2 / V, A a vertex's share of the
+ * the skin (springs: B*B*k; membrane: membrane_torus_max_stiffness of
+ * physics/membrane.h, pre-tensioned by the gauge pressure), the gas (p A^2 / V, A a vertex's share of the
  * surface) and the buoyancy (rho g A exact, m * buoyancy seed); +inf when
  * nothing is stiff. */
 double sim_def_stable_dt(const sim_def *def);
 
-/* The same for the springs alone, sqrt(2 m / (B*B*k)). */
+/* The same for the skin alone: sqrt(2 m / (B*B*k)) for the springs, the
+ * membrane's stiffness for the membrane. */
 double sim_def_spring_dt(const sim_def *def);
 
 /* Substeps one step of solver.dt is cut into: solver.substeps when set,

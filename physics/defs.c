@@ -130,6 +130,21 @@ static double skin_stiffness(const sim_ring_def *r)
     return k;
 }
 
+double sim_ring_inflated_swell(const sim_ring_def *r)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE || r->inflation != SIM_INFLATION_GAS
+        || !(r->minor_radius < r->major_radius) || !(r->youngs_modulus * r->thickness > 0.0))
+        return 0.0;
+    const double R = r->major_radius, a = r->minor_radius, p = r->gauge_pressure;
+    const double nu = r->poisson_ratio, Et = r->youngs_modulus * r->thickness;
+    /* tensions averaged over the tube angle: N_theta = p a / 2 everywhere,
+     * N_phi = p a (rho + R) / (2 rho), whose mean is p a (1 + R / sqrt(R^2 - a^2)) / 2 */
+    const double n_theta = 0.5 * p * a;
+    const double n_phi = 0.5 * p * a * (1.0 + R / sqrt(R * R - a * a));
+    const double eps_phi = (n_phi - nu * n_theta) / Et, eps_theta = (n_theta - nu * n_phi) / Et;
+    return 2.0 * eps_phi + eps_theta;
+}
+
 double sim_def_spring_dt(const sim_def *d)
 {
     double k_sum = skin_stiffness(&d->ring);

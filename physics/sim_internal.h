@@ -94,6 +94,8 @@ struct dinghy_sim {
     float *ring_gauge;    /* gas gauge pressure per ring, Pa */
     double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
     double *hole_area;    /* per ring: punctures, m^2 */
+    double *inverted_since; /* per ring: time since when a membrane triangle has been
+                               inverted at every health check, s; -1: none */
     grab_state grab;
     /* the ring handles: a ring's id is (slot + 1, the slot's generation) */
     int *ring_slot;       /* per ring (dense index): its slot */

@@ -50,6 +50,7 @@ const layout_array layout_arrays[] = {
     STATE(ring_gauge, float, 1, LAYOUT_PER_RING, 0),
     STATE(gas_frac, double, 1, LAYOUT_PER_RING, 1),
     STATE(hole_area, double, 1, LAYOUT_PER_RING, 1),
+    STATE(inverted_since, double, 1, LAYOUT_PER_RING, 1),
     STATE(ring_s, double, 1, LAYOUT_PER_RING, 1),
     STATE(travelled, double, 1, LAYOUT_PER_RING, 1),
     STATE(respawns, int, 1, LAYOUT_PER_RING, 1),

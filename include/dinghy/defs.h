@@ -117,6 +117,14 @@ int sim_def_substeps(const sim_def *def);
 double sim_ring_rest_area(const sim_ring_def *ring);
 double sim_ring_rest_volume(const sim_ring_def *ring);
 
+/* How much a membrane ring swells when inflated to its gauge pressure,
+ * V / V0 - 1, by the closed forms of docs/physics.md section 8 (linear
+ * membrane theory: V grows by the mean strain round the tube twice and the
+ * mean strain along the ring once); 0 for the springs or constant
+ * inflation. The gas of a membrane ring is filled so that its gauge is
+ * gauge_pressure at V0 (1 + this), the inflated shape. */
+double sim_ring_inflated_swell(const sim_ring_def *ring);
+
 /* Which definition a field belongs to: the part of a sim_def problem
  * (dinghy_problem.part) and of the live table. */
 typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING } sim_def_part;

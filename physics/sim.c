@@ -270,6 +270,14 @@ int sim_enable_river(dinghy_sim *s)
 
 const river_world *sim_river(const dinghy_sim *s) { return s->river; }
 
+void sim_enable_floor(dinghy_sim *s, double z)
+{
+    s->has_floor = 1;
+    s->floor_z = z;
+}
+
+void sim_disable_floor(dinghy_sim *s) { s->has_floor = 0; }
+
 void sim_water_at(const dinghy_sim *s, double x, double y, double z, dinghy_water_point *out)
 {
     if (s->river) {

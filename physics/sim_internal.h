@@ -108,6 +108,8 @@ struct dinghy_sim {
 
     sim_ring_state *rings;/* published per ring: the current state measured */
     river_world *river;   /* NULL: still, flat water */
+    int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */
+    double floor_z;       /* m */
     size_t heap_bytes;    /* what sim_create allocated */
 
     long step;

@@ -269,6 +269,15 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
               out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
+    if (s->has_floor) { /* the rigid floor: back onto it, no speed into it */
+        const float fz = (float)s->floor_z;
+        float *wz = out->z + v0, *wvz = out->vz + v0;
+        for (int n = 0; n < N; n++) {
+            const int below = wz[n] < fz;
+            wz[n] = below ? fz : wz[n];
+            wvz[n] = below && wvz[n] < 0.0f ? 0.0f : wvz[n];
+        }
+    }
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;

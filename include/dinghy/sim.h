@@ -82,6 +82,17 @@ void sim_clear_rings(dinghy_sim *sim);
  * Returns 0, or -1 when the river cannot be built (invalid or no memory). */
 int sim_enable_river(dinghy_sim *sim);
 
+/* Puts a rigid, frictionless, horizontal floor at height z (m) under the
+ * rings from the next step: a vertex below it is put back on it and loses
+ * its downward speed (a contact of the position, as the river's solids;
+ * docs/physics.md section 8's tyre-law test stands a ring on it). A floor
+ * is part of the world the program sets up, as the river is: a checkpoint
+ * does not keep it. Separate from the pen walls of a contact scene. */
+void sim_enable_floor(dinghy_sim *sim, double z);
+
+/* Takes the floor away again. */
+void sim_disable_floor(dinghy_sim *sim);
+
 /* The river, or NULL while the water is still and flat (read-only; valid
  * until the simulation is destroyed). */
 const river_world *sim_river(const dinghy_sim *sim);

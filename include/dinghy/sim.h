@@ -145,7 +145,9 @@ int sim_ring_capacity(const dinghy_sim *sim);
 int sim_segments(const dinghy_sim *sim);           /* M */
 int sim_sides(const dinghy_sim *sim);              /* N */
 size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N of the rings there now */
-size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs, all dinghies */
+size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs of the springs skin,
+                                                      all dinghies (with the membrane: what
+                                                      the seed skin would have, a mesh size) */
 long sim_steps_done(const dinghy_sim *sim);
 size_t sim_memory_bytes(const dinghy_sim *sim);    /* heap the simulation holds, bytes */
 double sim_time(const dinghy_sim *sim);            /* simulated time, s */

@@ -452,6 +452,9 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     printf("\nfloor: a bare stream of spring evaluations runs at %.3f ns per spring on one core "
            "here; %d springs per vertex: %.2f ns per vertex-step\n", floor_ns, per_vertex,
            floor_vertex);
+    if (params->ring.skin == SIM_SKIN_MEMBRANE) /* the floor is the springs' kernel */
+        printf("skin: membrane, %d substeps a step (the springs counted and the floor are the "
+               "seed skin's: compare with --set dinghy.skin=springs)\n", sim_def_substeps(params));
     /* One line per scene: what to quote. */
     if (nrows > 0)
         printf("\nsummary (ns per vertex-step on %d thread%s, and as a multiple of the floor; "

@@ -26,6 +26,7 @@ static const struct {
     {"water.level", 20}, {"water.drag_coefficient", 20}, {"water.lift_coefficient", 20},
     {"water.drag", 10}, {"river.speed", 4}, {"river.waves", 20},
     {"dinghy.repulsion_exponent", 4}, {"dinghy.friction", 20},
+    {"dinghy.repulsion_exponent", 4}, {"dinghy.poisson_ratio", 100},
 };
 
 struct panel {

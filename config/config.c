@@ -273,12 +273,18 @@ int config_stability_advice(const sim_def *p, char *buf, size_t len)
         return 0;
     sim_def automatic = *p;
     automatic.solver.substeps = 0;
+    char skin[160];
+    if (p->ring.skin == SIM_SKIN_MEMBRANE)
+        snprintf(skin, sizeof skin, "the membrane of dinghy.youngs_modulus %g Pa and "
+                 "dinghy.thickness %g m", p->ring.youngs_modulus, p->ring.thickness);
+    else
+        snprintf(skin, sizeof skin, "band %d, dinghy.stiffness %g N/m", p->ring.band,
+                 p->ring.stiffness);
     snprintf(buf, len, "warning: sim.dt = %g s in sim.substeps = %d is above the explicit "
-             "stability bound %.3g s (sqrt(2 m / sum k) for vertex mass %.3g kg, band %d, "
-             "dinghy.stiffness %g N/m, and the gas, water and skin contact stiffness); use "
-             "sim.substeps = 0 "
+             "stability bound %.3g s (sqrt(2 m / sum k) for vertex mass %.3g kg, %s, "
+             "and the gas, water and skin contact stiffness); use sim.substeps = 0 "
              "(automatic: %d) or at least %d", p->solver.dt, n, bound,
-             sim_ring_vertex_mass(&p->ring), p->ring.band, p->ring.stiffness,
+             sim_ring_vertex_mass(&p->ring), skin,
              sim_def_substeps(&automatic), sim_def_substeps(&automatic));
     return 1;
 }

@@ -39,6 +39,12 @@ static const char *contact_choice(int i)
     return i >= 0 && i < 2 ? names[i] : NULL;
 }
 
+static const char *skin_choice(int i)
+{
+    static const char *const names[] = {"membrane", "springs"};
+    return i >= 0 && i < 2 ? names[i] : NULL;
+}
+
 int param_choice_index(const param_key *k, const char *name)
 {
     for (int i = 0; k->choice(i); i++)
@@ -82,10 +88,10 @@ const param_key param_table[] = {
     {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)", NULL},
     {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", NULL},
     {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", NULL},
-    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy", NULL},
+    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy (default: a tractor tyre's inner tube, 7.9 m^2 of 1.6 mm rubber at 1150 kg/m^3)", NULL},
     {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 1, 1e9, "N/m", "spring constant of every spring (0 holds no shape at all: not allowed)", NULL},
     {"dinghy.inflation", PK_CHOICE, DOFF(inflation), 0, 0, "", "gas: an ideal gas, p V = p0 V0, pushing on every face; constant: dinghy.pressure on every vertex", inflation_choice},
-    {"dinghy.gauge_pressure", PK_DOUBLE, DOFF(gauge_pressure), 0, 1e6, "Pa", "gas: pressure above the air's at the rest volume", NULL},
+    {"dinghy.gauge_pressure", PK_DOUBLE, DOFF(gauge_pressure), 0, 1e6, "Pa", "gas: pressure above the air's at the rest volume (a soft-blown tube 2 kPa; towables and raft tubes 14-17 kPa, 2-2.5 psi)", NULL},
     {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "constant inflation: outward force on every vertex", NULL},
     {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", NULL},
     {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", NULL},
@@ -94,6 +100,11 @@ const param_key param_table[] = {
     {"dinghy.contact", PK_CHOICE, DOFF(contact), 0, 0, "", "skin: the skins touch (vertex against triangle, friction); centreline: the seed's repulsion between tube centre-lines", contact_choice},
     {"dinghy.contact_thickness", PK_DOUBLE, DOFF(contact_thickness), 1e-5, 0.1, "m", "skin contact: how far apart touching skins are held (below half the mesh's shortest grid step)", NULL},
     {"dinghy.friction", PK_DOUBLE, DOFF(friction), 0, 10, "", "skin contact: Coulomb friction coefficient mu between skins (they slide when the tangential force would pass mu N)", NULL},
+    {"dinghy.skin", PK_CHOICE, DOFF(skin), 0, 0, "", "membrane: a skin of a material, the gas holds the shape; springs: the seed's B x B and across-tube springs", skin_choice},
+    {"dinghy.youngs_modulus", PK_DOUBLE, DOFF(youngs_modulus), 1e3, 1e12, "Pa", "membrane: Young's modulus E of the skin (tyre-tube rubber, 60 Shore A: 4 MPa by Gent's relation; soft PVC 10-100 MPa)", NULL},
+    {"dinghy.thickness", PK_DOUBLE, DOFF(thickness), 1e-6, 0.1, "m", "membrane: skin thickness t (rubber inner tubes 1.5-3 mm; vinyl pool toys 0.25 mm, river tubes 0.5-0.75 mm)", NULL},
+    {"dinghy.poisson_ratio", PK_DOUBLE, DOFF(poisson_ratio), 0, 0.499, "", "membrane: Poisson's ratio nu of the skin (rubber 0.49: nearly incompressible)", NULL},
+    {"dinghy.hole_diameter", PK_DOUBLE, DOFF(hole_diameter), 0, 1, "m", "every ring starts with a round hole this wide, losing gas by the orifice law (0: none)", NULL},
     {"render.width", PK_INT, ROFF(width), 16, 16384, "px", "window and screenshot width", NULL},
     {"render.height", PK_INT, ROFF(height), 16, 16384, "px", "window and screenshot height", NULL},
     {"render.fps", PK_INT, ROFF(fps), 1, 240, "1/s", "frames per simulated second of --record and --video", NULL},

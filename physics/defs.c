@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "membrane.h"
 #include "shape.h"
 #include "skin_contact.h"
 #include "dinghy/sim.h"
@@ -38,11 +39,16 @@ sim_ring_def sim_ring_def_default(void)
     sim_ring_def r = {
         .segments = 32, .sides = 16, .band = 5,
         .major_radius = 0.8, .minor_radius = 0.25, .mass = 15.0,
-        .stiffness = 1500.0, .inflation = SIM_INFLATION_GAS, .gauge_pressure = 500.0,
+        .stiffness = 1500.0, .inflation = SIM_INFLATION_GAS, .gauge_pressure = 2000.0,
         .pressure = 1.0,
         .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
         /* skin contact */
         .contact = SIM_CONTACT_SKIN, .contact_thickness = 0.01, .friction = 0.6,
+        /* membrane skin: the classic river tube, a tractor tyre's rubber
+         * inner tube (sources in dinghy.ini, the README and docs/physics.md
+         * section 8) */
+        .skin = SIM_SKIN_MEMBRANE, .youngs_modulus = 4e6, .thickness = 1.6e-3,
+        .poisson_ratio = 0.49, .hole_diameter = 0.0,
     };
     return r;
 }
@@ -100,10 +106,52 @@ double sim_ring_rest_volume(const sim_ring_def *r)
     return v;
 }
 
+/* The largest membrane tension of the inflated torus, N/m: the hoop
+ * tension on the inner equator, p r (2R - r) / (2 (R - r)) (docs/physics.md
+ * section 8). */
+static double inflated_tension(const sim_ring_def *r)
+{
+    if (r->inflation != SIM_INFLATION_GAS || r->minor_radius >= r->major_radius)
+        return 0.0;
+    double R = r->major_radius, a = r->minor_radius;
+    return r->gauge_pressure * a * (2.0 * R - a) / (2.0 * (R - a));
+}
+
+/* The stiffness the skin puts on one vertex, N/m: B*B*k for the springs;
+ * for the membrane its per-vertex bound (membrane.h) at the inflated
+ * tension, or a closed-form upper estimate when out of memory. */
+static double skin_stiffness(const sim_ring_def *r)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE)
+        return (double)r->band * (double)r->band * r->stiffness;
+    membrane_material mat = {r->youngs_modulus, r->thickness, r->poisson_ratio};
+    double k = membrane_torus_max_stiffness(r->segments, r->sides, r->major_radius,
+                                            r->minor_radius, &mat, inflated_tension(r));
+    if (!(k >= 0.0)) /* out of memory: 10 E t / (1 - nu^2) bounds the default cells' 7.1 */
+        k = 10.0 * r->youngs_modulus * r->thickness
+          / (1.0 - r->poisson_ratio * r->poisson_ratio);
+    return k;
+}
+
+double sim_ring_inflated_swell(const sim_ring_def *r)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE || r->inflation != SIM_INFLATION_GAS
+        || !(r->minor_radius < r->major_radius) || !(r->youngs_modulus * r->thickness > 0.0))
+        return 0.0;
+    const double R = r->major_radius, a = r->minor_radius, p = r->gauge_pressure;
+    const double nu = r->poisson_ratio, Et = r->youngs_modulus * r->thickness;
+    /* tensions averaged over the tube angle: N_theta = p a / 2 everywhere,
+     * N_phi = p a (rho + R) / (2 rho), whose mean is p a (1 + R / sqrt(R^2 - a^2)) / 2 */
+    const double n_theta = 0.5 * p * a;
+    const double n_phi = 0.5 * p * a * (1.0 + R / sqrt(R * R - a * a));
+    const double eps_phi = (n_phi - nu * n_theta) / Et, eps_theta = (n_theta - nu * n_phi) / Et;
+    return 2.0 * eps_phi + eps_theta;
+}
+
 double sim_def_spring_dt(const sim_def *d)
 {
-    double k_sum = (double)d->ring.band * (double)d->ring.band * d->ring.stiffness;
-    if (k_sum <= 0.0)
+    double k_sum = skin_stiffness(&d->ring);
+    if (!(k_sum > 0.0))
         return INFINITY;
     return sqrt(2.0 * sim_ring_vertex_mass(&d->ring) / k_sum);
 }
@@ -113,7 +161,7 @@ double sim_def_stable_dt(const sim_def *d)
     const sim_ring_def *r = &d->ring;
     const sim_water_def *w = &d->world.water;
     double m = sim_ring_vertex_mass(r);
-    double k_sum = (double)r->band * (double)r->band * r->stiffness;
+    double k_sum = skin_stiffness(r);
     double verts = (double)r->segments * r->sides;
     if (r->inflation == SIM_INFLATION_GAS || w->model == SIM_WATER_EXACT) {
         double area, volume;
@@ -289,6 +337,23 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
           "the repulsion law's power is between 0 and 16");
     range(&ps, RING(contact_range), "contact range", r->contact_range, 1e-9, INFINITY,
           "the contact range must be positive");
+    /* membrane skin */
+    if (r->skin != SIM_SKIN_MEMBRANE && r->skin != SIM_SKIN_SPRINGS)
+        problem(&ps, RING(skin), "skin model", r->skin, 0, 1, "unknown skin model");
+    if (r->skin == SIM_SKIN_MEMBRANE) {
+        range(&ps, RING(youngs_modulus), "Young's modulus E", r->youngs_modulus, 1e3, 1e12,
+              "a membrane's Young's modulus is positive (soft PVC: tens of MPa)");
+        range(&ps, RING(thickness), "skin thickness t", r->thickness, 1e-6, 0.1,
+              "the skin's thickness is positive and thin (PVC film: a fraction of a mm)");
+        range(&ps, RING(poisson_ratio), "Poisson's ratio nu", r->poisson_ratio, 0.0, 0.499,
+              "Poisson's ratio of an isotropic material is between 0 and 0.5 (0.5 is "
+              "incompressible and has no plane-stress law)");
+        if (r->sides < 3 || r->segments < 3)
+            problem(&ps, RING(sides), "vertices round the tube N", r->sides, 3, 4096,
+                    "a membrane tube needs at least 3 vertices round it");
+    }
+    range(&ps, RING(hole_diameter), "hole diameter", r->hole_diameter, 0.0,
+          2.0 * r->minor_radius, "a hole is 0 (none) up to the tube's diameter");
     double verts = (double)rings * r->segments * r->sides;
     if (rings < 1)
         problem(&ps, RING(segments), "ring count", rings, 1, NAN, "a simulation needs a ring");
@@ -345,6 +410,7 @@ static const live_field live_fields[] = {
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
     /* skin contact (the model needs a new simulation: it sizes the contact's lists) */
     {RING(contact_thickness), D}, {RING(friction), D},
+    {RING(youngs_modulus), D}, {RING(thickness), D}, {RING(poisson_ratio), D},
     {WORLD(river.speed), D}, {WORLD(river.waves), D},
 };
 #define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])

@@ -6,13 +6,21 @@
 
 #include "skin.h"
 
+/* The volume V0 at which the full gas is at p0 = p_air + gauge (m^3): the
+ * rest volume, or for a membrane its inflated volume (the swell of
+ * docs/physics.md section 8), so that an inflated ring is at its gauge. */
+static double fill_volume(const dinghy_sim *s)
+{
+    return s->rest_volume * (1.0 + sim_ring_inflated_swell(&s->def.ring));
+}
+
 double gas_gauge(const dinghy_sim *s, int p, double v)
 {
     const double air = s->def.world.air_pressure;
     const double p0 = air + s->def.ring.gauge_pressure;
     if (v < 1e-3 * s->rest_volume)
         v = 1e-3 * s->rest_volume;
-    return s->gas_frac[p] * p0 * s->rest_volume / v - air;
+    return s->gas_frac[p] * p0 * fill_volume(s) / v - air;
 }
 
 double gas_flow(const dinghy_sim *s, int p, double gauge)
@@ -35,7 +43,7 @@ void gas_leak(dinghy_sim *s, int p, double gauge, double dt)
         return;
     const sim_world_def *w = &s->def.world;
     const double air = w->air_pressure;
-    const double p0v0 = (air + s->def.ring.gauge_pressure) * s->rest_volume;
+    const double p0v0 = (air + s->def.ring.gauge_pressure) * fill_volume(s);
     /* the amount is proportional to the mass (rho_air p / p_air) V = rho_air
      * pV / p_air with pV = gas_frac p0 V0, so d(gas_frac)/dt = -mdot p_air /
      * (rho_air p0 V0) */

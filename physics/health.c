@@ -4,6 +4,7 @@
 #include "sim_internal.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* The longest grid edge of ring p (round the ring and round the tube) as
  * a multiple of its rest length. */
@@ -30,8 +31,68 @@ static double max_stretch(const dinghy_sim *s, int p)
     return worst;
 }
 
+/* A triangle's area normal (not normalised), corners i, j, k of buffer b. */
+static void tri_normal(const sim_buffer *b, size_t i, size_t j, size_t k, double n[3])
+{
+    double e1[3] = {b->x[j] - b->x[i], b->y[j] - b->y[i], b->z[j] - b->z[i]};
+    double e2[3] = {b->x[k] - b->x[i], b->y[k] - b->y[i], b->z[k] - b->z[i]};
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+}
+
+/* The membrane's triangles of ring p, T1 = (m,n) (m+1,n) (m+1,n+1) and
+ * T2 = (m,n) (m+1,n+1) (m,n+1), into normals[2 (m N + n) + t]: the first
+ * one turned against all three of its edge neighbours, or -1. T1(m,n)
+ * borders T2(m,n) (diagonal), T2(m+1,n) (edge (m+1,n)-(m+1,n+1)) and
+ * T2(m,n-1) (edge (m,n)-(m+1,n)); T2(m,n) borders T1(m,n), T1(m-1,n)
+ * (edge (m,n)-(m,n+1)) and T1(m,n+1) (edge (m,n+1)-(m+1,n+1)). */
+static long inverted_triangle(const dinghy_sim *s, int p)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const int M = s->M, N = s->N;
+    const size_t v0 = (size_t)p * s->V, T = 2 * s->V;
+    double (*nrm)[3] = malloc(sizeof *nrm * T);
+    if (!nrm)
+        return -1; /* no room to look: say nothing */
+#define VID(m_, n_) (v0 + (size_t)(((m_) + M) % M) * N + (size_t)(((n_) + N) % N))
+#define TID(m_, n_, t_) (2 * ((size_t)(((m_) + M) % M) * N + (size_t)(((n_) + N) % N)) + (t_))
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            tri_normal(b, VID(m, n), VID(m + 1, n), VID(m + 1, n + 1), nrm[TID(m, n, 0)]);
+            tri_normal(b, VID(m, n), VID(m + 1, n + 1), VID(m, n + 1), nrm[TID(m, n, 1)]);
+        }
+    long found = -1;
+    for (int m = 0; m < M && found < 0; m++)
+        for (int n = 0; n < N && found < 0; n++)
+            for (int t = 0; t < 2 && found < 0; t++) {
+                const double *a = nrm[TID(m, n, t)];
+                size_t nb[3];
+                if (t == 0) {
+                    nb[0] = TID(m, n, 1);
+                    nb[1] = TID(m + 1, n, 1);
+                    nb[2] = TID(m, n - 1, 1);
+                } else {
+                    nb[0] = TID(m, n, 0);
+                    nb[1] = TID(m - 1, n, 0);
+                    nb[2] = TID(m, n + 1, 0);
+                }
+                int against = 0;
+                for (int k = 0; k < 3; k++) {
+                    const double *c = nrm[nb[k]];
+                    against += a[0] * c[0] + a[1] * c[1] + a[2] * c[2] < 0.0;
+                }
+                if (against == 3)
+                    found = (long)TID(m, n, t);
+            }
+#undef VID
+#undef TID
+    free(nrm);
+    return found;
+}
+
 /* The first fault of ring p, with its figure. */
-static sim_ring_fault ring_fault(const dinghy_sim *s, int p, double *measure, int *vertex)
+static sim_ring_fault ring_fault(dinghy_sim *s, int p, double *measure, int *vertex)
 {
     const sim_ring_state *st = &s->rings[p];
     const sim_buffer *b = &s->buf[s->cur];
@@ -45,8 +106,24 @@ static sim_ring_fault ring_fault(const dinghy_sim *s, int p, double *measure, in
             return SIM_RING_ESCAPED;
         }
     }
-    /* a tube of two vertices round encloses nothing: no volume to check */
-    if (s->N >= 3 && s->rest_volume > 0.0) {
+    if (s->def.ring.skin == SIM_SKIN_MEMBRANE) {
+        /* no volume bound: a deflated ring is whole */
+        long t = inverted_triangle(s, p);
+        /* a contact's load may crumple the skin for a moment (the seed's
+         * repulsion pushes a whole row at once; a rock's contact projects
+         * vertices onto its surface) and it springs back: only a triangle
+         * inverted at every check for SIM_INVERTED_TIME is a fault */
+        if (t < 0)
+            s->inverted_since[p] = -1.0;
+        else if (s->inverted_since[p] < 0.0)
+            s->inverted_since[p] = s->time;
+        if (t >= 0 && s->time - s->inverted_since[p] >= SIM_INVERTED_TIME) {
+            *measure = (double)t;
+            *vertex = (int)(t / 2);
+            return SIM_RING_INVERTED;
+        }
+    } else if (s->N >= 3 && s->rest_volume > 0.0) {
+        /* a tube of two vertices round encloses nothing: no volume to check */
         double ratio = st->volume / s->rest_volume;
         *measure = ratio;
         if (!(ratio >= SIM_MIN_VOLUME))

@@ -214,6 +214,14 @@ static double tri_area(const double a[3], const double b[3], const double c[3])
     return 0.5 * sqrt(dot3(n, n));
 }
 
+size_t membrane_rest_bytes(int N, int max_rows)
+{
+    const size_t S = (size_t)N + 2, rep = (size_t)(max_rows + 2) * S;
+    const size_t nf = (MEMBRANE_TRI_KINDS * 5 + MEMBRANE_EDGE_KINDS * 2) * rep;
+    const size_t nd = (size_t)N * (MEMBRANE_TRI_KINDS * 7 + MEMBRANE_EDGE_KINDS * 2);
+    return sizeof(double) * nd + sizeof(float) * nf;
+}
+
 int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const double *x,
                        const double *y, const double *z)
 {

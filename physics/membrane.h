@@ -136,6 +136,10 @@ int membrane_rest_init_torus(membrane_rest *rest, int M, int N, int max_rows, do
 
 void membrane_rest_free(membrane_rest *rest);
 
+/* Bytes membrane_rest_init allocates for an N-vertex tube and blocks of up
+ * to max_rows rows (what sim_memory_estimate counts). */
+size_t membrane_rest_bytes(int N, int max_rows);
+
 /* Floats of per-thread scratch membrane_block needs for blocks of up to
  * max_rows rows of N vertices. */
 size_t membrane_scratch_floats(int N, int max_rows);

@@ -60,6 +60,7 @@ void sim_destroy(dinghy_sim *s)
     broadphase_free(&s->bp);
     events_free(&s->ev);
     spring_plan_free(&s->springs);
+    membrane_rest_free(&s->membrane);
     torus_shape_free(&s->shape);
     free(s);
 }
@@ -115,7 +116,14 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
                                 ring->minor_radius);
     if (!fail)
         fail = spring_plan_init(&s->springs, &s->shape);
-    s->tick->scratch_stride = layout_scratch_floats(s->M, s->N, ring->band, &s->tick->skin_offset);
+    layout_scratch at;
+    s->tick->scratch_stride = layout_scratch_floats(ring, &at);
+    s->tick->skin_offset = at.skin;
+    s->tick->force_floats = at.force_floats;
+    s->tick->membrane_offset = at.membrane;
+    if (!fail && ring->skin == SIM_SKIN_MEMBRANE) /* rest data once per simulation */
+        fail = membrane_rest_init_torus(&s->membrane, s->M, s->N, s->springs.max_rows,
+                                        ring->major_radius, ring->minor_radius);
     s->rest_volume = sim_ring_rest_volume(ring);
     s->substeps = sim_def_substeps(def);
     s->river_rng = 0x5eed0f7a1e5ull;
@@ -195,7 +203,9 @@ sim_ring_id sim_add_ring(dinghy_sim *s, const sim_ring_pose *pose)
     s->travelled[p] = 0.0;
     s->respawns[p] = 0;
     s->gas_frac[p] = 1.0; /* fully inflated, no holes */
-    s->hole_area[p] = 0.0;
+    s->inverted_since[p] = -1.0;
+    /* dinghy.hole_diameter: every ring starts with a round hole that wide */
+    s->hole_area[p] = 0.25 * 3.14159265358979323846 * s->def.ring.hole_diameter * s->def.ring.hole_diameter;
     ring_write_pose(s, p, pose);
     sim_measure_ring(s, p);
     return sim_ring_id_at(s, p);
@@ -280,6 +290,13 @@ int sim_pen(const dinghy_sim *s, double *half_x, double *half_y)
     *half_y = s->pen.on ? s->pen.half_y : 0.0;
     return s->pen.on;
 }
+void sim_enable_floor(dinghy_sim *s, double z)
+{
+    s->has_floor = 1;
+    s->floor_z = z;
+}
+
+void sim_disable_floor(dinghy_sim *s) { s->has_floor = 0; }
 
 void sim_water_at(const dinghy_sim *s, double x, double y, double z, dinghy_water_point *out)
 {

@@ -4,6 +4,7 @@
 
 #include "broadphase.h"
 #include "events.h"
+#include "membrane.h"
 #include "shape.h"
 #include "skin_contact.h"
 #include "springs.h"
@@ -62,8 +63,13 @@ typedef struct {
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
-    float *scratch;       /* per-thread scratch of the spring and skin kernels, 64-byte aligned */
+    float *scratch;       /* per-thread scratch of the spring (or membrane) and skin
+                             kernels, 64-byte aligned */
     size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    /* membrane skin: a thread's scratch starts with the block's forces,
+     * three arrays of force_floats in the spring kernel's block layout,
+     * then the membrane kernel's scratch at membrane_offset */
+    size_t force_floats, membrane_offset;
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
     /* skin contact (docs/physics.md section 9): NULL with the centre-line model */
@@ -89,7 +95,9 @@ struct dinghy_sim {
     int nthreads;
 
     torus_shape shape;    /* rest geometry shared by all rings */
-    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too */
+    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too
+                             (its block layout serves the membrane as well) */
+    membrane_rest membrane; /* the membrane skin's rest data (skin = membrane only) */
 
     sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
     int cur;
@@ -110,6 +118,8 @@ struct dinghy_sim {
     pen_walls pen;        /* still water's rigid walls, if any */
     double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
     double *hole_area;    /* per ring: punctures, m^2 */
+    double *inverted_since; /* per ring: time since when a membrane triangle has been
+                               inverted at every health check, s; -1: none */
     grab_state grab;
     /* the ring handles: a ring's id is (slot + 1, the slot's generation) */
     int *ring_slot;       /* per ring (dense index): its slot */
@@ -122,6 +132,8 @@ struct dinghy_sim {
 
     sim_ring_state *rings;/* published per ring: the current state measured */
     river_world *river;   /* NULL: still, flat water */
+    int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */
+    double floor_z;       /* m */
     size_t heap_bytes;    /* what sim_create allocated */
 
     long step;

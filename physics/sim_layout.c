@@ -60,6 +60,7 @@ const layout_array layout_arrays[] = {
     STATE(ring_gauge, float, 1, LAYOUT_PER_RING, 0),
     STATE(gas_frac, double, 1, LAYOUT_PER_RING, 1),
     STATE(hole_area, double, 1, LAYOUT_PER_RING, 1),
+    STATE(inverted_since, double, 1, LAYOUT_PER_RING, 1),
     STATE(ring_s, double, 1, LAYOUT_PER_RING, 1),
     STATE(travelled, double, 1, LAYOUT_PER_RING, 1),
     STATE(respawns, int, 1, LAYOUT_PER_RING, 1),
@@ -96,13 +97,30 @@ void **layout_field(dinghy_sim *s, const layout_array *a, int buffer)
 
 static size_t round16(size_t n) { return (n + 15) / 16 * 16; }
 
-size_t layout_scratch_floats(int M, int N, int B, size_t *skin_offset)
+size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
 {
     spring_plan dims;
-    size_t spring = round16(spring_plan_dims(&dims, M, N, B));
-    if (skin_offset)
-        *skin_offset = spring;
-    return spring + round16(skin_scratch_floats(N, dims.max_rows));
+    layout_scratch where = {0, 0, 0};
+    size_t kernel = round16(spring_plan_dims(&dims, r->segments, r->sides, r->band));
+    if (r->skin == SIM_SKIN_MEMBRANE) {
+        where.force_floats = round16((size_t)dims.max_rows * (size_t)dims.W);
+        where.membrane = 3 * where.force_floats;
+        kernel = where.membrane + round16(membrane_scratch_floats(r->sides, dims.max_rows));
+    }
+    where.skin = kernel;
+    if (at)
+        *at = where;
+    return kernel + round16(skin_scratch_floats(r->sides, dims.max_rows));
+}
+
+/* Bytes of the membrane's rest data (none with springs). */
+static size_t membrane_bytes(const sim_ring_def *r)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE)
+        return 0;
+    spring_plan dims;
+    spring_plan_dims(&dims, r->segments, r->sides, r->band);
+    return membrane_rest_bytes(r->sides, dims.max_rows);
 }
 
 /* Heap bytes of a simulation with room for cap rings and scratch for
@@ -119,7 +137,8 @@ static size_t layout_bytes(const sim_ring_def *r, int cap, int threads)
          + arrays * (size_t)cap
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
-         + layout_scratch_floats(r->segments, r->sides, r->band, NULL) * sizeof(float) * (size_t)threads
+         + membrane_bytes(r)
+         + layout_scratch_floats(r, NULL) * sizeof(float) * (size_t)threads
          + broadphase_bytes(cap) + events_bytes(cap, r->segments)
          + (r->contact == SIM_CONTACT_SKIN ? skin_contact_bytes(cap, r->segments, r->sides) : 0);
 }

@@ -118,6 +118,7 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
         "is blown up like a balloon: its volume is %.3g times its rest volume",
         "is torn: a skin edge is %.3g times its rest length",
         "has flown away: a vertex is %.3g m from the origin",
+        "has a membrane triangle turned inside out (triangle %.0f)",
     };
     static const char *const fault_fix[] = {
         "",
@@ -128,6 +129,8 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
          "constant force) or raise the spring stiffness"),
         "the springs are too soft for the inflation or the load; raise the spring stiffness",
         "a force too strong for the time step threw it; use automatic substeps",
+        ("a force too strong for the skin or the time step pushed a vertex through its "
+         "neighbours; use automatic substeps or a stiffer membrane"),
     };
     if (b->fault != SIM_RING_WHOLE) {
         char what2[160];

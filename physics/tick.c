@@ -27,6 +27,7 @@
 
 #include "gas.h"
 #include "hands_internal.h"
+#include "membrane.h"
 #include "skin.h"
 #include "springs.h"
 #include "water_rows.h"
@@ -278,6 +279,8 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     if (s->pen.on && !s->tick->contact) /* with skin contact: after it */
         pen_contacts(&s->pen, N, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                      out->vy + v0, out->vz + v0);
+    if (s->has_floor && !s->tick->contact) /* with skin contact: after it */
+        floor_contacts((float)s->floor_z, N, out->z + v0, out->vz + v0);
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
@@ -339,6 +342,13 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .flow = s->river != NULL,
     };
     const int with_skin = gas || exact;
+    /* the membrane skin: its constants from the material, once per call
+     * (the material is live) */
+    const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
+    const membrane_material mat = {d->ring.youngs_modulus, d->ring.thickness,
+                                   d->ring.poisson_ratio};
+    const membrane_consts mk = membrane_consts_of(&mat);
+    const size_t ff = s->tick->force_floats;
     size_t r = r0;
     while (r < r1) {
         size_t p = r / M, a = r % M;
@@ -349,7 +359,17 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         const size_t base = p * s->V;
         float *f[3];
         double t0 = t_springs ? omp_get_wtime() : 0.0;
-        spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb, scratch, f);
+        if (membrane) {
+            /* the same block layout as the springs': rows of W from h */
+            for (int c = 0; c < 3; c++) {
+                f[c] = scratch + (size_t)c * ff;
+                memset(f[c], 0, sizeof(float) * nb * (size_t)plan->W);
+            }
+            membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
+                           (int)nb, scratch + s->tick->membrane_offset, f, plan->W, plan->h);
+        } else
+            spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
+                         scratch, f);
         if (with_skin) {
             skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */
@@ -440,6 +460,8 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
     if (s->pen.on)
         pen_contacts(&s->pen, (int)(b - a), out->x + a, out->y + a, out->z + a, out->vx + a,
                      out->vy + a, out->vz + a);
+    if (s->has_floor)
+        floor_contacts((float)s->floor_z, (int)(b - a), out->z + a, out->vz + a);
 }
 
 /* Ring p's skin contact outputs: its vertices pushed and the sum of |F|. */

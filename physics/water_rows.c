@@ -106,3 +106,12 @@ void pen_contacts(const pen_walls *pen, int n, float *x, float *y, float *z, flo
         wall(&y[i], &vy[i], &vx[i], &vz[i], -pen->half_y, -1.0f);
     }
 }
+
+void floor_contacts(float fz, int n, float *z, float *vz)
+{
+    for (int i = 0; i < n; i++) {
+        const int below = z[i] < fz;
+        z[i] = below ? fz : z[i];
+        vz[i] = below && vz[i] < 0.0f ? 0.0f : vz[i];
+    }
+}

@@ -29,4 +29,9 @@ float water_contacts_row(const dinghy_sim *sim, float *x, float *y, float *z, fl
 void pen_contacts(const pen_walls *pen, int n, float *x, float *y, float *z, float *vx,
                   float *vy, float *vz);
 
+/* The rigid, frictionless floor at height fz (m; sim_enable_floor) under
+ * the n vertices at heights z with vertical velocities vz: each below is
+ * put back on it and loses its downward speed. */
+void floor_contacts(float fz, int n, float *z, float *vz);
+
 #endif

@@ -11,6 +11,7 @@ test_params test_defaults(void)
     test_params p = test_physical();
     p.def.world.water.model = SIM_WATER_SEED;
     p.def.ring.inflation = SIM_INFLATION_CONSTANT;
+    p.def.ring.skin = SIM_SKIN_SPRINGS; /* the seed's skin */
     p.def.ring.stiffness = 400.0;
     p.def.world.water.drag = 8.0;
     p.def.ring.contact = SIM_CONTACT_CENTRELINE; /* the seed's repulsion */

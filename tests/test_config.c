@@ -355,6 +355,7 @@ static void test_stability_advice(void **state)
 {
     (void)state;
     sim_def p = sim_def_default();
+    p.ring.skin = SIM_SKIN_SPRINGS; /* the figures below are the springs' */
     char text[512];
     assert_int_equal(config_stability_advice(&p, text, sizeof text), 0);
     p.solver.dt = 0.005;

@@ -174,7 +174,7 @@ expect_err "--watch without a config file is an error" 2 want.txt -- --headless 
 
 # -- stability advice --
 "$bin" --headless --steps 1 --config empty.ini --set scene.name=single --set sim.dt=0.002 \
-       --set dinghy.stiffness=1000 --set sim.substeps=1 >/dev/null 2>got.txt; rc=$?
+       --set dinghy.skin=springs --set dinghy.stiffness=1000 --set sim.substeps=1 >/dev/null 2>got.txt; rc=$?
 want="dinghy: warning: sim.dt = 0.002 s in sim.substeps = 1 is above the explicit stability bound 0.00149 s (sqrt(2 m / sum k) for vertex mass 0.0293 kg, band 5, dinghy.stiffness 1000 N/m, and the gas, water and skin contact stiffness); use sim.substeps = 0 (automatic: 2) or at least 2"
 if [[ $rc -eq 0 ]] && grep -qxF "$want" got.txt; then ok "dt above the bound: a warning with the bound and the safe dt, and the run goes on"
 else bad "stability warning (exit $rc): $(cat got.txt)"; fi

@@ -167,7 +167,7 @@ static void test_clamped_at_the_range(void **state)
     assert_true(sim_get_def(fx->sim)->ring.gauge_pressure == 0.0);
     assert_int_equal(change(fx, "dinghy.gauge_pressure", -1), RELOAD_SAME);
     assert_int_equal(change(fx, "dinghy.gauge_pressure", 1), RELOAD_APPLIED);
-    assert_true(fx->s.sim.ring.gauge_pressure == 5.0); /* 1/100 of the default 500 Pa */
+    assert_true(fx->s.sim.ring.gauge_pressure == 20.0); /* 1/100 of the default 2000 Pa */
     assert_int_equal(change(fx, "sim.damping", -100), RELOAD_APPLIED);
     assert_true(fx->s.sim.solver.damping == 0.0);
     assert_int_equal(change(fx, "river.waves", 100), RELOAD_APPLIED);

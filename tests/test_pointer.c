@@ -328,6 +328,8 @@ static void test_puncture_orifice_flow(void **state)
     test_params p = lake_single(2);
     p.def.world.gravity = 0.0;
     p.def.world.water.level = -100.0; /* in the air */
+    p.def.ring.skin = SIM_SKIN_SPRINGS; /* stiff springs keep the volume */
+    p.def.ring.gauge_pressure = 500.0;
     p.def.ring.stiffness = 20000.0;
     dinghy_sim *s = test_sim(&p);
     const double area = 0.25 * PI * 0.01 * 0.01;
@@ -353,8 +355,10 @@ static void test_puncture_orifice_flow(void **state)
 }
 
 /* K on a floating ring: its gauge pressure and volume fall, and it floats
- * lower. The default skin (1500 N/m springs to a 5 x 5 neighbourhood)
- * carries the shape with or without gas, so the sag is millimetres. */
+ * lower. The default skin is a membrane: the gas holds the shape, and the
+ * ring shrinks back toward its unstretched size as the gas goes, which
+ * keeps the gauge up: the 1 cm hole takes about a minute (a rigid vessel
+ * of the same volume: 14 s), and the ring ends near its rest volume. */
 static void test_punctured_ring_floats_lower(void **state)
 {
     (void)state;
@@ -373,19 +377,19 @@ static void test_punctured_ring_floats_lower(void **state)
     assert_true(sim_rings(u.sim)[0].hole_area > 0.0);
     double gauge_before = before.pressure - p.def.world.air_pressure;
     double last_gauge = gauge_before;
-    for (int i = 0; i < 10; i++) { /* falls all along */
+    for (int i = 0; i < 150 && last_gauge >= 0.05 * gauge_before; i++) { /* falls all along */
         run_until(&u, sim_time(u.sim) + 1.0);
         double g = sim_rings(u.sim)[0].pressure - p.def.world.air_pressure;
         assert_true(g < last_gauge || g < 1.0);
         last_gauge = g;
     }
     const sim_ring_state *r = &sim_rings(u.sim)[0];
-    printf("gauge %.1f -> %.1f Pa, volume %.4f -> %.4f m^3, centre z %.4f -> %.4f m, "
-           "lowest %.4f -> %.4f m\n", gauge_before, last_gauge, before.volume, r->volume,
-           before.centre[2], r->centre[2], before.min_z, r->min_z);
+    printf("gauge %.1f -> %.1f Pa after %.0f s, volume %.4f -> %.4f m^3 (rest %.4f), centre z "
+           "%.4f -> %.4f m, lowest %.4f -> %.4f m\n", gauge_before, last_gauge, sim_time(u.sim),
+           before.volume, r->volume, sim_rest_volume(u.sim), before.centre[2], r->centre[2],
+           before.min_z, r->min_z);
     assert_true(last_gauge < 0.05 * gauge_before);
-    assert_true(r->volume < before.volume);
-    assert_true(r->min_z < before.min_z - 0.001);
+    assert_true(r->volume < before.volume - 0.05);
     assert_true(r->centre[2] < before.centre[2] - 0.0005);
     session_close(&u);
 }

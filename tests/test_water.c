@@ -50,6 +50,7 @@ static void test_archimedes_float(void **state)
 {
     (void)state;
     test_params p = single();
+    p.def.ring.skin = SIM_SKIN_SPRINGS; /* hard springs keep the rest mesh's shape */
     p.def.ring.gauge_pressure = 5000.0;
     p.def.ring.stiffness = 20000.0;
     p.def.solver.damping = 2.0; /* settles sooner; the equilibrium is the same */
@@ -96,7 +97,10 @@ static void test_gas_law_when_squashed(void **state)
     p.scene.height = 0.2;
     p.def.ring.repulsion = 0.5; /* press hard */
     dinghy_sim *s = test_sim(&p);
-    double p0 = p.def.world.air_pressure + p.def.ring.gauge_pressure, V0 = sim_rest_volume(s);
+    /* the gas is at p0 in the inflated shape: V0 is the rest volume swollen
+     * by the membrane's closed form (0 for springs) */
+    double p0 = p.def.world.air_pressure + p.def.ring.gauge_pressure;
+    double V0 = sim_rest_volume(s) * (1.0 + sim_ring_inflated_swell(&p.def.ring));
     double worst = 0.0, squeeze = 0.0;
     for (int t = 0; t < (test_quick() ? 3 : 10); t++) {
         assert_int_equal(sim_step(s, 100), 100);
@@ -115,13 +119,13 @@ static void test_gas_law_when_squashed(void **state)
     sim_destroy(s);
 }
 
-/* Gas pressure and springs are internal: momentum and angular momentum
- * stay constant (gravity, water, damping off), while the gas inflates the
- * ring from its rest shape. */
-static void test_gas_keeps_momentum(void **state)
+/* Gas pressure and the skin (springs or membrane) are internal: momentum
+ * and angular momentum stay constant (gravity, water, damping off), while
+ * the gas inflates the ring from its rest shape. */
+static void gas_keeps_momentum(sim_skin_model skin)
 {
-    (void)state;
     test_params p = single();
+    p.def.ring.skin = skin;
     p.def.world.gravity = 0.0;
     p.def.world.water.model = SIM_WATER_SEED;
     p.def.world.water.buoyancy = 0.0;
@@ -165,6 +169,18 @@ static void test_gas_keeps_momentum(void **state)
     sim_destroy(s);
 }
 
+static void test_gas_keeps_momentum(void **state)
+{
+    (void)state;
+    gas_keeps_momentum(SIM_SKIN_SPRINGS);
+}
+
+static void test_gas_and_membrane_keep_momentum(void **state)
+{
+    (void)state;
+    gas_keeps_momentum(SIM_SKIN_MEMBRANE);
+}
+
 /* A ring falling flat through a light fluid reaches the terminal speed of
  * the drag law: (m - rho V) g = C_D rho U^2 sum over the leading faces of
  * A_f c_f (c_f = -n_z: the faces' projected area); the lift cancels by
@@ -175,6 +191,7 @@ static void test_terminal_speed(void **state)
     test_params p = single();
     p.def.world.water.level = 30.0;
     p.def.world.water.density = 10.0;
+    p.def.ring.skin = SIM_SKIN_SPRINGS; /* the springs keep the rest mesh's faces */
     p.def.world.water.drag = 0.0;
     p.def.solver.damping = 0.0;
     p.def.ring.mass = 20.0;
@@ -242,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_archimedes_float),
         cmocka_unit_test(test_gas_law_when_squashed),
         cmocka_unit_test(test_gas_keeps_momentum),
+        cmocka_unit_test(test_gas_and_membrane_keep_momentum),
         cmocka_unit_test(test_terminal_speed),
         cmocka_unit_test(test_stiff_rings_with_substeps),
     };

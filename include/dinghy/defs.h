@@ -57,6 +57,11 @@ typedef enum { SIM_INFLATION_GAS = 0, SIM_INFLATION_CONSTANT = 1 } sim_inflation
  * repulsion between tube centre-lines (repulsion, repulsion_exponent,
  * contact_range; section 1). */
 typedef enum { SIM_CONTACT_SKIN = 0, SIM_CONTACT_CENTRELINE = 1 } sim_contact_model;
+/* What the skin is made of: a membrane of a material (St. Venant-Kirchhoff
+ * triangles and discrete-shell hinges, docs/physics.md section 8; no struts
+ * inside, the gas holds the shape), or the seed's B x B springs plus the
+ * across-tube spring. */
+typedef enum { SIM_SKIN_MEMBRANE = 0, SIM_SKIN_SPRINGS = 1 } sim_skin_model;
 
 /* One ring: its mesh, size, mass and material. All rings of a simulation
  * share one ring definition (one rest shape). */
@@ -79,6 +84,12 @@ typedef struct {
     double contact_thickness;  /* h: skins are held this far apart, m */
     double friction;           /* mu: Coulomb friction coefficient between skins, 1 */
     /* ---- end of skin contact ---- */
+    /* ---- membrane skin (docs/physics.md section 8) ---- */
+    sim_skin_model skin;  /* SIM_SKIN_MEMBRANE (default) or SIM_SKIN_SPRINGS (the seed's) */
+    double youngs_modulus;/* E of the skin's material, Pa */
+    double thickness;     /* t of the skin, m */
+    double poisson_ratio; /* nu of the skin's material, 0 .. 0.5 */
+    double hole_diameter; /* every ring starts with a round hole this wide (0: none), m */
 } sim_ring_def;
 
 /* Everything a simulation is created from. */
@@ -98,13 +109,16 @@ double sim_ring_vertex_mass(const sim_ring_def *ring);
 
 /* Largest stable time step, s: the Gershgorin bound of docs/physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
- * the springs (B*B*k), the gas (p A^2 / V, A a vertex's share of the
- * surface) and the buoyancy (rho g A exact, m * buoyancy seed); with skin
- * contact, its push-out stiffness beta m / dt^2 too (physics.md section
- * 9: the bound shrinks by sqrt(1 - beta/2)); +inf when nothing is stiff. */
+ * the skin (springs: B*B*k; membrane: membrane_torus_max_stiffness of
+ * physics/membrane.h, pre-tensioned by the gauge pressure), the gas (p A^2
+ * / V, A a vertex's share of the surface) and the buoyancy (rho g A exact,
+ * m * buoyancy seed); with skin contact, its push-out stiffness beta m /
+ * dt^2 too (docs/physics.md section 9: the bound shrinks by
+ * sqrt(1 - beta/2)); +inf when nothing is stiff. */
 double sim_def_stable_dt(const sim_def *def);
 
-/* The same for the springs alone, sqrt(2 m / (B*B*k)). */
+/* The same for the skin alone: sqrt(2 m / (B*B*k)) for the springs, the
+ * membrane's stiffness for the membrane. */
 double sim_def_spring_dt(const sim_def *def);
 
 /* Substeps one step of solver.dt is cut into: solver.substeps when set,
@@ -115,6 +129,14 @@ int sim_def_substeps(const sim_def *def);
  * the ring (the polygonal torus of M x N vertices). */
 double sim_ring_rest_area(const sim_ring_def *ring);
 double sim_ring_rest_volume(const sim_ring_def *ring);
+
+/* How much a membrane ring swells when inflated to its gauge pressure,
+ * V / V0 - 1, by the closed forms of docs/physics.md section 8 (linear
+ * membrane theory: V grows by the mean strain round the tube twice and the
+ * mean strain along the ring once); 0 for the springs or constant
+ * inflation. The gas of a membrane ring is filled so that its gauge is
+ * gauge_pressure at V0 (1 + this), the inflated shape. */
+double sim_ring_inflated_swell(const sim_ring_def *ring);
 
 /* Which definition a field belongs to: the part of a sim_def problem
  * (dinghy_problem.part) and of the live table. */

@@ -11,22 +11,35 @@
 /* Speed above which a vertex counts as runaway (a blow-up), m/s. */
 #define SIM_RUNAWAY_SPEED 1000.0
 
-/* A ring is whole when its enclosed volume is between SIM_MIN_VOLUME and
- * SIM_MAX_VOLUME times its rest volume (so it is not turned inside out,
- * crushed or blown up like a balloon), no grid edge of its skin is longer
- * than SIM_MAX_STRETCH times its rest length (not torn), and every vertex
- * is within SIM_WORLD_SIZE of the origin. sim_step checks every ring at
+/* A ring is whole when every vertex is within SIM_WORLD_SIZE of the origin
+ * and no grid edge of its skin is longer than SIM_MAX_STRETCH times its
+ * rest length (not torn); and
+ *  - springs skin: its enclosed volume is between SIM_MIN_VOLUME and
+ *    SIM_MAX_VOLUME times its rest volume (not turned inside out, crushed
+ *    or blown up like a balloon);
+ *  - membrane skin: no triangle is inverted (its normal points against
+ *    the normals of all three triangles sharing an edge with it: a vertex
+ *    pushed through the opposite edge; a fold or a crease turns whole
+ *    strips, never one triangle against all its neighbours) at every check
+ *    for SIM_INVERTED_TIME: a contact's load (the seed's centre-line
+ *    repulsion pushes a whole row at once, a rock's contact projects
+ *    vertices onto its surface) may crumple the skin for a moment, and it
+ *    springs back (measured on the rapids scene: within 0.2 s). There is no volume bound: a deflated, flat or folded ring
+ *    is whole.
+ * Non-finite values are caught in the tick. sim_step checks every ring at
  * the end of each call and reports a ring that is not as a blow-up. */
 #define SIM_MIN_VOLUME 0.25
 #define SIM_MAX_VOLUME 4.0
 #define SIM_MAX_STRETCH 3.0
 #define SIM_WORLD_SIZE 1.0e5 /* m */
+#define SIM_INVERTED_TIME 0.5 /* s */
 typedef enum {
     SIM_RING_WHOLE = 0,
     SIM_RING_INSIDE_OUT, /* volume below SIM_MIN_VOLUME of rest (or negative) */
     SIM_RING_BALLOONED,  /* volume above SIM_MAX_VOLUME of rest */
     SIM_RING_TORN,       /* an edge stretched beyond SIM_MAX_STRETCH */
     SIM_RING_ESCAPED,    /* a vertex beyond SIM_WORLD_SIZE */
+    SIM_RING_INVERTED,   /* membrane: a triangle turned against all its neighbours */
 } sim_ring_fault;
 
 /* What went wrong when the state blew up. */
@@ -40,7 +53,8 @@ typedef struct {
     int non_finite;    /* 1: NaN or infinity; 0: speed above SIM_RUNAWAY_SPEED */
     double speed;      /* that vertex's speed, m/s (NaN when non-finite) */
     sim_ring_fault fault; /* SIM_RING_WHOLE: a speed or non-finite blow-up */
-    double measure;    /* the fault's figure: volume / rest volume, stretch, or distance */
+    double measure;    /* the fault's figure: volume / rest volume, stretch, distance, or
+                          the index of the inverted triangle (2 (m N + n) + 0 or 1) */
 } sim_blowup_info;
 sim_blowup_info sim_blowup(const dinghy_sim *sim);
 

@@ -91,6 +91,16 @@ int sim_enable_river(dinghy_sim *sim);
 int sim_enable_pen(dinghy_sim *sim, double half_x, double half_y);
 /* The pen's half sizes (m) into half_x, half_y; 0 when there is none. */
 int sim_pen(const dinghy_sim *sim, double *half_x, double *half_y);
+/* Puts a rigid, frictionless, horizontal floor at height z (m) under the
+ * rings from the next step: a vertex below it is put back on it and loses
+ * its downward speed (a contact of the position, as the river's solids;
+ * docs/physics.md section 8's tyre-law test stands a ring on it). A floor
+ * is part of the world the program sets up, as the river is: a checkpoint
+ * does not keep it. Separate from the pen walls of a contact scene. */
+void sim_enable_floor(dinghy_sim *sim, double z);
+
+/* Takes the floor away again. */
+void sim_disable_floor(dinghy_sim *sim);
 
 /* The river, or NULL while the water is still and flat (read-only; valid
  * until the simulation is destroyed). */
@@ -144,7 +154,9 @@ int sim_ring_capacity(const dinghy_sim *sim);
 int sim_segments(const dinghy_sim *sim);           /* M */
 int sim_sides(const dinghy_sim *sim);              /* N */
 size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N of the rings there now */
-size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs, all dinghies */
+size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs of the springs skin,
+                                                      all dinghies (with the membrane: what
+                                                      the seed skin would have, a mesh size) */
 long sim_steps_done(const dinghy_sim *sim);
 size_t sim_memory_bytes(const dinghy_sim *sim);    /* heap the simulation holds, bytes */
 double sim_time(const dinghy_sim *sim);            /* simulated time, s */

@@ -1,0 +1,270 @@
+/* The membrane skin through the simulation (docs/physics.md section 8):
+ * tension of an inflated torus against the closed forms, the swelling's
+ * mesh independence, the tyre law on a rigid floor, the orifice law of a
+ * punctured ring, and one hash for any thread count. The kernel alone is
+ * tested in test_membrane.c. */
+#include "support.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dinghy/defs.h"
+
+#define PI 3.14159265358979323846
+
+/* One ring in air: no gravity, the still water far below, no air drag. */
+static sim_def in_air(int M, int N)
+{
+    sim_def d = sim_def_default();
+    d.ring.segments = M;
+    d.ring.sides = N;
+    d.world.gravity = 0.0;
+    d.world.water.level = -100.0;
+    d.world.air_density = 0.0;
+    d.solver.damping = 8.0; /* settles in a second or two; the equilibrium is the same */
+    return d;
+}
+
+static dinghy_sim *one_ring(const sim_def *d, double z, int threads)
+{
+    char err[256];
+    sim_def def = *d;
+    def.solver.threads = threads;
+    dinghy_sim *s = sim_create(&def, 1, err, sizeof err);
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    sim_ring_pose pose;
+    memset(&pose, 0, sizeof pose);
+    pose.rot[0] = pose.rot[4] = pose.rot[8] = 1.0;
+    pose.centre[2] = z;
+    assert_true(sim_ring_valid(s, sim_add_ring(s, &pose)));
+    return s;
+}
+
+static double gauge_of(const dinghy_sim *s, const sim_def *d)
+{
+    return sim_rings(s)[0].pressure - d->world.air_pressure;
+}
+
+static double dist(const sim_state_view *v, size_t i, size_t j)
+{
+    double dx = v->x[j] - v->x[i], dy = v->y[j] - v->y[i], dz = v->z[j] - v->z[i];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The tension round the tube N_phi at the outer (n = 0) or inner (n =
+ * N/2) equator from the measured strains, N = E t / (1 - nu^2) (eps_phi +
+ * nu eps_theta): eps_phi from the tube edges either side of the equator,
+ * eps_theta from the equator's distance to the axis; all rows averaged. */
+static double tension_phi(const dinghy_sim *s, const sim_def *d, int n0)
+{
+    const int M = d->ring.segments, N = d->ring.sides;
+    const double R = d->ring.major_radius, r = d->ring.minor_radius;
+    sim_state_view v = sim_state(s);
+    const sim_ring_state *st = &sim_rings(s)[0];
+    /* a tube edge at rest is a chord of the tube's circle */
+    double rest_phi = 2.0 * r * sin(PI / N), rho0 = R + (n0 == 0 ? r : -r);
+    double eps_phi = 0.0, eps_theta = 0.0;
+    for (int m = 0; m < M; m++) {
+        size_t i = (size_t)m * N + n0, a = (size_t)m * N + (n0 + 1) % N;
+        size_t b = (size_t)m * N + (n0 + N - 1) % N;
+        eps_phi += (0.5 * (dist(&v, i, a) + dist(&v, b, i)) / rest_phi - 1.0) / M;
+        double rho = hypot(v.x[i] - st->centre[0], v.y[i] - st->centre[1]);
+        eps_theta += (rho / rho0 - 1.0) / M;
+    }
+    const double nu = d->ring.poisson_ratio;
+    return d->ring.youngs_modulus * d->ring.thickness / (1.0 - nu * nu)
+         * (eps_phi + nu * eps_theta);
+}
+
+/* Membrane tension of an inflated torus, 64 x 32, against N_phi = p r
+ * (rho + R) / (2 rho) at both equators (5%), p the ring's own gauge. */
+static void test_tension_closed_form(void **state)
+{
+    (void)state;
+    sim_def d = in_air(64, 32);
+    d.ring.gauge_pressure = 500.0; /* small strains (about 1%): the linear theory */
+    dinghy_sim *s = one_ring(&d, 0.0, 0);
+    assert_int_equal(sim_step(s, 3000), 3000);
+    const double p = gauge_of(s, &d), R = d.ring.major_radius, r = d.ring.minor_radius;
+    const double outer = p * r * (2 * R + r) / (2 * (R + r));
+    const double inner = p * r * (2 * R - r) / (2 * (R - r));
+    double n_out = tension_phi(s, &d, 0), n_in = tension_phi(s, &d, d.ring.sides / 2);
+    printf("    gauge %.1f Pa: N_phi outer %.2f N/m (closed form %.2f), inner %.2f (%.2f)\n", p,
+           n_out, outer, n_in, inner);
+    assert_true(fabs(n_out - outer) < 0.05 * outer);
+    assert_true(fabs(n_in - inner) < 0.05 * inner);
+    sim_destroy(s);
+}
+
+/* The swelling V / V_rest - 1 of a single ring inflated to the default
+ * gauge: within 5% between 32 x 16 and 64 x 32 (and near the closed form
+ * sim_ring_inflated_swell, printed). */
+static double swelling(int M, int N)
+{
+    sim_def d = in_air(M, N);
+    dinghy_sim *s = one_ring(&d, 0.0, 0);
+    assert_int_equal(sim_step(s, 3000), 3000);
+    double sw = sim_rings(s)[0].volume / sim_rest_volume(s) - 1.0;
+    printf("    %d x %d: V/V0 - 1 = %.5f at %.1f Pa (closed form at the set gauge %.5f)\n", M, N,
+           sw, gauge_of(s, &d), sim_ring_inflated_swell(&d.ring));
+    sim_destroy(s);
+    return sw;
+}
+
+static void test_swelling_mesh_independent(void **state)
+{
+    (void)state;
+    double coarse = swelling(32, 16), fine = swelling(64, 32);
+    assert_true(coarse > 0.0);
+    assert_true(fabs(coarse - fine) < 0.05 * fine);
+}
+
+/* The area of ring 0's skin on the floor at z = 0, row by row: the
+ * vertices within 0.1 mm of it are a run round the tube; the patch's edge
+ * lies beyond the run's last vertex, where the free skin lifts off
+ * tangentially (h = kappa d^2 / 2 at distance d from the edge): from the
+ * heights h1, h2 of the next two vertices, d = a2 / (sqrt(h2 / h1) - 1),
+ * a2 their horizontal spacing. Width times the row's arc length 2 pi rho /
+ * M at the patch. */
+static double floor_area(const dinghy_sim *s, int M, int N)
+{
+    sim_state_view v = sim_state(s);
+    const sim_ring_state *st = &sim_rings(s)[0];
+    double area = 0.0;
+    for (int m = 0; m < M; m++) {
+        const size_t row = (size_t)m * N;
+        int lo = 3 * N / 4; /* the bottom of the tube at rest */
+        if (!(v.z[row + lo] < 1e-4))
+            continue;
+        int hi = lo;
+        while (v.z[row + (lo + N - 1) % N] < 1e-4 && hi - lo < N - 3)
+            lo--;
+        while (v.z[row + (hi + 1) % N] < 1e-4 && hi - lo < N - 3)
+            hi++;
+        double width = 0.0, rho = 0.0;
+        for (int n = lo; n <= hi; n++) {
+            size_t i = row + (size_t)((n + N) % N);
+            rho += hypot(v.x[i] - st->centre[0], v.y[i] - st->centre[1]) / (hi - lo + 1);
+            if (n < hi) {
+                size_t j = row + (size_t)((n + 1 + N) % N);
+                width += hypot(v.x[j] - v.x[i], v.y[j] - v.y[i]);
+            }
+        }
+        for (int side = -1; side <= 1; side += 2) {
+            int last = side < 0 ? lo : hi;
+            size_t i0 = row + (size_t)((last + N) % N), i1 = row + (size_t)((last + side + 2 * N) % N);
+            size_t i2 = row + (size_t)((last + 2 * side + 2 * N) % N);
+            double a1 = hypot(v.x[i1] - v.x[i0], v.y[i1] - v.y[i0]);
+            double a2 = hypot(v.x[i2] - v.x[i1], v.y[i2] - v.y[i1]);
+            double h1 = v.z[i1], h2 = v.z[i2];
+            double d = h2 > h1 && h1 > 0.0 ? a2 / (sqrt(h2 / h1) - 1.0) : a1;
+            width += fmin(fmax(a1 - d, 0.0), a1);
+        }
+        area += width * 2.0 * PI * rho / M;
+    }
+    return area;
+}
+
+/* The tyre law: a ring resting on a rigid floor touches it over m g /
+ * p_gauge (15%), at gauges low enough that the patch is several cells
+ * wide; half the pressure, twice the patch. */
+static double tyre_patch(double gauge, double *want)
+{
+    sim_def d = in_air(64, 32);
+    d.world.gravity = 9.81;
+    d.ring.mass = 90.0; /* loaded (a rider spread over the skin): a wide patch */
+    d.ring.gauge_pressure = gauge;
+    dinghy_sim *s = one_ring(&d, d.ring.minor_radius + 0.01, 0);
+    sim_enable_floor(s, 0.0);
+    assert_int_equal(sim_step(s, 4000), 4000);
+    const double p = gauge_of(s, &d), A = floor_area(s, 64, 32);
+    *want = d.ring.mass * d.world.gravity / p;
+    double cell = 2 * PI * d.ring.minor_radius / 32, width = A / (2 * PI * d.ring.major_radius);
+    printf("    set %.0f Pa, gauge %.1f Pa: patch %.4f m^2, m g / p %.4f m^2 (%.1f cells wide), "
+           "speed %.2g m/s\n", gauge, p, A, *want, width / cell,
+           hypot(sim_rings(s)[0].velocity[0], sim_rings(s)[0].velocity[2]));
+    sim_destroy(s);
+    return A;
+}
+
+static void test_tyre_law(void **state)
+{
+    (void)state;
+    double want_lo, want_hi;
+    double lo = tyre_patch(100.0, &want_lo), hi = tyre_patch(700.0, &want_hi);
+    assert_true(fabs(lo - want_lo) < 0.15 * want_lo);
+    assert_true(fabs(hi - want_hi) < 0.15 * want_hi);
+    /* lower pressure, larger patch in proportion (the flattened ring's gas
+     * is compressed above the set gauge: 0.6 times the pressure here) */
+    assert_true(want_lo > 1.5 * want_hi);
+    assert_true(fabs(lo / hi - want_lo / want_hi) < 0.15 * want_lo / want_hi);
+}
+
+/* A 1 cm hole from the start (dinghy.hole_diameter): the gas lost over
+ * 10 s is the orifice law C_d A sqrt(2 rho_g dp) integrated over the ring's
+ * own gauge (2%). */
+static void test_puncture_orifice_law(void **state)
+{
+    (void)state;
+    sim_def d = in_air(32, 16);
+    d.ring.hole_diameter = 0.01;
+    d.world.air_density = 1.2; /* the gas's density comes from the air's */
+    dinghy_sim *s = one_ring(&d, 0.0, 0);
+    const sim_world_def *w = &d.world;
+    const double area = 0.25 * PI * 0.01 * 0.01, dt = d.solver.dt;
+    assert_true(fabs(sim_rings(s)[0].hole_area - area) < 1e-12);
+    /* the gas amount at inflation, kg: rho_air p0 V_fill / p_air */
+    const double fill = sim_rest_volume(s) * (1.0 + sim_ring_inflated_swell(&d.ring));
+    const double mass0 = w->air_density * (w->air_pressure + d.ring.gauge_pressure) * fill
+                       / w->air_pressure;
+    double lost = 0.0, dp = gauge_of(s, &d), dp0 = dp;
+    for (int k = 0; k < 10000; k++) {
+        double before = dp;
+        assert_int_equal(sim_step(s, 1), 1);
+        dp = gauge_of(s, &d);
+        double mid = 0.5 * (before + dp); /* trapezoid over the step */
+        double rho_mid = w->air_density * (w->air_pressure + mid) / w->air_pressure;
+        lost += SIM_HOLE_DISCHARGE * area * sqrt(2.0 * rho_mid * fmax(mid, 0.0)) * dt;
+    }
+    double gone = (1.0 - sim_rings(s)[0].gas_fraction) * mass0;
+    printf("    gauge %.1f -> %.1f Pa over 10 s: gas lost %.5f kg, orifice law %.5f kg\n", dp0,
+           dp, gone, lost);
+    assert_true(fabs(gone - lost) < 0.02 * lost);
+    sim_destroy(s);
+}
+
+/* One hash for 1, 2, 3 and 8 threads with a ring's rows split between
+ * threads: the membrane gathers in a fixed order. */
+static void test_same_hash_any_threads(void **state)
+{
+    (void)state;
+    sim_def d = sim_def_default();
+    d.ring.hole_diameter = 0.02;
+    uint64_t first = 0;
+    const int threads[] = {1, 2, 3, 8};
+    for (int i = 0; i < 4; i++) {
+        dinghy_sim *s = one_ring(&d, 0.3, threads[i]);
+        sim_enable_floor(s, -0.2);
+        assert_int_equal(sim_step(s, 400), 400);
+        uint64_t h = sim_hash(s);
+        if (i == 0)
+            first = h;
+        printf("    %d threads: %016llx\n", threads[i], (unsigned long long)h);
+        assert_true(h == first);
+        sim_destroy(s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tension_closed_form),
+        cmocka_unit_test(test_swelling_mesh_independent),
+        cmocka_unit_test(test_tyre_law),
+        cmocka_unit_test(test_puncture_orifice_law),
+        cmocka_unit_test(test_same_hash_any_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -41,54 +41,43 @@ static void tri_normal(const sim_buffer *b, size_t i, size_t j, size_t k, double
     n[2] = e1[0] * e2[1] - e1[1] * e2[0];
 }
 
-/* The membrane's triangles of ring p, T1 = (m,n) (m+1,n) (m+1,n+1) and
- * T2 = (m,n) (m+1,n+1) (m,n+1), into normals[2 (m N + n) + t]: the first
- * one turned against all three of its edge neighbours, or -1. T1(m,n)
- * borders T2(m,n) (diagonal), T2(m+1,n) (edge (m+1,n)-(m+1,n+1)) and
- * T2(m,n-1) (edge (m,n)-(m+1,n)); T2(m,n) borders T1(m,n), T1(m-1,n)
- * (edge (m,n)-(m,n+1)) and T1(m,n+1) (edge (m,n+1)-(m+1,n+1)). */
+/* The area normal of triangle t of quad (m, n) of the ring whose vertex 0
+ * is v0 (indices wrap): T1 = (m,n) (m+1,n) (m+1,n+1), T2 = (m,n) (m+1,n+1)
+ * (m,n+1). */
+static void quad_tri_normal(const dinghy_sim *s, size_t v0, int m, int n, int t, double out[3])
+{
+    const int M = s->M, N = s->N;
+#define VID(m_, n_) (v0 + (size_t)((((m_) % M) + M) % M) * N + (size_t)((((n_) % N) + N) % N))
+    if (t == 0)
+        tri_normal(&s->buf[s->cur], VID(m, n), VID(m + 1, n), VID(m + 1, n + 1), out);
+    else
+        tri_normal(&s->buf[s->cur], VID(m, n), VID(m + 1, n + 1), VID(m, n + 1), out);
+#undef VID
+}
+
+/* The first triangle of ring p turned against all three of its edge
+ * neighbours (2 (m N + n) + t), or -1. T1(m,n) borders T2(m,n) (the
+ * diagonal), T2(m+1,n) and T2(m,n-1); T2(m,n) borders T1(m,n), T1(m-1,n)
+ * and T1(m,n+1). Normals are computed where needed (four per triangle):
+ * the check runs once per sim_step call and allocates nothing. */
 static long inverted_triangle(const dinghy_sim *s, int p)
 {
-    const sim_buffer *b = &s->buf[s->cur];
-    const int M = s->M, N = s->N;
-    const size_t v0 = (size_t)p * s->V, T = 2 * s->V;
-    double (*nrm)[3] = malloc(sizeof *nrm * T);
-    if (!nrm)
-        return -1; /* no room to look: say nothing */
-#define VID(m_, n_) (v0 + (size_t)(((m_) + M) % M) * N + (size_t)(((n_) + N) % N))
-#define TID(m_, n_, t_) (2 * ((size_t)(((m_) + M) % M) * N + (size_t)(((n_) + N) % N)) + (t_))
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++) {
-            tri_normal(b, VID(m, n), VID(m + 1, n), VID(m + 1, n + 1), nrm[TID(m, n, 0)]);
-            tri_normal(b, VID(m, n), VID(m + 1, n + 1), VID(m, n + 1), nrm[TID(m, n, 1)]);
-        }
-    long found = -1;
-    for (int m = 0; m < M && found < 0; m++)
-        for (int n = 0; n < N && found < 0; n++)
-            for (int t = 0; t < 2 && found < 0; t++) {
-                const double *a = nrm[TID(m, n, t)];
-                size_t nb[3];
-                if (t == 0) {
-                    nb[0] = TID(m, n, 1);
-                    nb[1] = TID(m + 1, n, 1);
-                    nb[2] = TID(m, n - 1, 1);
-                } else {
-                    nb[0] = TID(m, n, 0);
-                    nb[1] = TID(m - 1, n, 0);
-                    nb[2] = TID(m, n + 1, 0);
-                }
+    const size_t v0 = (size_t)p * s->V;
+    for (int m = 0; m < s->M; m++)
+        for (int n = 0; n < s->N; n++)
+            for (int t = 0; t < 2; t++) {
+                double a[3], c[3][3];
+                quad_tri_normal(s, v0, m, n, t, a);
+                quad_tri_normal(s, v0, m, n, 1 - t, c[0]);
+                quad_tri_normal(s, v0, t == 0 ? m + 1 : m - 1, n, 1 - t, c[1]);
+                quad_tri_normal(s, v0, m, t == 0 ? n - 1 : n + 1, 1 - t, c[2]);
                 int against = 0;
-                for (int k = 0; k < 3; k++) {
-                    const double *c = nrm[nb[k]];
-                    against += a[0] * c[0] + a[1] * c[1] + a[2] * c[2] < 0.0;
-                }
+                for (int k = 0; k < 3; k++)
+                    against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
                 if (against == 3)
-                    found = (long)TID(m, n, t);
+                    return 2 * ((long)m * s->N + n) + t;
             }
-#undef VID
-#undef TID
-    free(nrm);
-    return found;
+    return -1;
 }
 
 /* The first fault of ring p, with its figure. */

@@ -990,8 +990,11 @@ static void rapids_screenshot_shows_rocks_white_water_and_rings(void **state)
         print_message("rock %d at (%.0f, %.0f): %.0f %.0f %.0f%s\n", k, px, py, got[0], got[1], got[2],
                       rock_like(got) ? "" : " (not stone)");
     }
-    /* far rocks fade into the haze and spray can wash over one: most, not all */
-    assert_true(rocks_in_view >= 2);
+    /* far rocks fade into the haze and spray can wash over one: most, not
+     * all. The camera frames the crowd, which with skin contact and the
+     * membrane is at a bend with one rock clear of rings at 1.5 s (two with
+     * the centre-line repulsion), so one is asked for. */
+    assert_true(rocks_in_view >= 1);
     assert_true(rocks_grey >= 1 && rocks_grey * 2 >= rocks_in_view);
     (void)nearest_ring;
 

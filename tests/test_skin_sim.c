@@ -13,10 +13,14 @@
 #include "../physics/skin_contact.h"
 
 /* The defaults (skin contact, gas, exact water) with no gravity, no
- * water (far below), no air and no damping: two rings alone in space. */
+ * water (far below), no air and no damping: two rings alone in space. On
+ * the springs skin: the membrane's gas is filled for its swollen shape, so
+ * a membrane ring starts breathing (elastic and kinetic energy trading)
+ * and would hide the contact's energy balance and its moment of touch. */
 static sim_def free_space(void)
 {
     sim_def d = sim_def_default();
+    d.ring.skin = SIM_SKIN_SPRINGS;
     d.world.gravity = 0.0;
     d.world.water.level = -1000.0;
     d.world.air_density = 0.0;

@@ -119,10 +119,11 @@ expect "help lists the picture flags" 0 "--record DIR" -- --help
 # The demo follows its config file (hot reload) and plays sound. A save
 # while it runs applies on the next frame, a typo is reported and the run
 # goes on; the sound goes to SDL's disk driver, so the file shows it played.
+# The live edits are of the springs skin (dinghy.stiffness).
 "$bin" --print-config >"$tmp/live.ini" 2>/dev/null
 SDL_AUDIODRIVER=disk SDL_DISKAUDIOFILE="$tmp/live.raw" \
     "$bin" --config "$tmp/live.ini" --frames 100000 --width 160 --height 100 \
-    --set scene.name=pair --set scene.speed=3 2>"$tmp/live.err" &
+    --set scene.name=pair --set scene.speed=3 --set dinghy.skin=springs 2>"$tmp/live.err" &
 demo=$!
 wait_for() { for _ in $(seq 1 600); do grep -q "$1" "$tmp/live.err" && return 0; sleep 0.1; done; return 1; }
 wait_for "using config file"

@@ -20,30 +20,19 @@ static const char *scene_choice(int i)
     return i >= 0 && i < scene_registry_count ? scene_registry[i]->name : NULL;
 }
 
+/* The i-th of a fixed list of names, or NULL past its end. */
+static const char *name_at(const char *const *names, int count, int i)
+{
+    return i >= 0 && i < count ? names[i] : NULL;
+}
+#define NAMES(...) (const char *const[]){__VA_ARGS__}, \
+                   (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+
 /* Names in the order of the enums of include/dinghy/defs.h. */
-static const char *water_model_choice(int i)
-{
-    static const char *const names[] = {"exact", "seed"};
-    return i >= 0 && i < 2 ? names[i] : NULL;
-}
-
-static const char *inflation_choice(int i)
-{
-    static const char *const names[] = {"gas", "constant"};
-    return i >= 0 && i < 2 ? names[i] : NULL;
-}
-
-static const char *contact_choice(int i)
-{
-    static const char *const names[] = {"skin", "centreline"};
-    return i >= 0 && i < 2 ? names[i] : NULL;
-}
-
-static const char *skin_choice(int i)
-{
-    static const char *const names[] = {"membrane", "springs"};
-    return i >= 0 && i < 2 ? names[i] : NULL;
-}
+static const char *water_model_choice(int i) { return name_at(NAMES("exact", "seed"), i); }
+static const char *inflation_choice(int i) { return name_at(NAMES("gas", "constant"), i); }
+static const char *contact_choice(int i) { return name_at(NAMES("skin", "centreline"), i); }
+static const char *skin_choice(int i) { return name_at(NAMES("membrane", "springs"), i); }
 
 int param_choice_index(const param_key *k, const char *name)
 {

@@ -27,15 +27,6 @@ static const int ITERS = 8;
  * slips in where two coarse edges cross: no edge-edge contact yet). */
 static const double KS = 2000.0;
 
-#define assert_close(a, b, tol)                                                             \
-    do {                                                                                    \
-        const double a_ = (a), b_ = (b), t_ = (tol);                                        \
-        if (!(fabs(a_ - b_) <= t_)) {                                                       \
-            print_error("%s = %.17g, %s = %.17g, |diff| %.3g > %.3g\n", #a, a_, #b, b_,     \
-                        fabs(a_ - b_), t_);                                                 \
-            fail();                                                                         \
-        }                                                                                   \
-    } while (0)
 
 /* ---- a world of rings: the state arrays the core would hold ---- */
 

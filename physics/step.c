@@ -15,7 +15,6 @@ static void record_blowup(dinghy_sim *s)
     for (size_t r = 0; r < s->nrows; r++) {
         if (!s->tick->row_bad[r])
             continue;
-        const sim_buffer *b = &s->buf[s->cur];
         size_t v0 = r * (size_t)s->N;
         sim_blowup_info *info = &s->blowup;
         info->happened = 1;
@@ -24,8 +23,10 @@ static void record_blowup(dinghy_sim *s)
         info->ring = (int)(r / (size_t)s->M);
         info->ring_id = sim_ring_id_at(s, info->ring);
         info->non_finite = s->tick->row_bad[r] == 2;
-        for (int n = 0; n < s->N; n++) {
-            size_t i = v0 + n;
+        /* the substep that flagged the row may have left it in either buffer */
+        for (int k = 0; k < 2 * s->N; k++) {
+            const sim_buffer *b = &s->buf[k < s->N ? s->cur : 1 - s->cur];
+            size_t i = v0 + (size_t)(k % s->N);
             double s2 = (double)b->vx[i] * b->vx[i] + (double)b->vy[i] * b->vy[i]
                       + (double)b->vz[i] * b->vz[i];
             int nonfin = !isfinite(s2) || !isfinite(b->x[i] + b->y[i] + b->z[i]);
@@ -133,12 +134,19 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
          "neighbours; use automatic substeps or a stiffer membrane"),
     };
     if (b->fault != SIM_RING_WHOLE) {
+        /* a membrane has no springs to stiffen */
+        const char *fix = b->fault == SIM_RING_TORN && d->ring.skin == SIM_SKIN_MEMBRANE
+                              ? ("a load too strong for the skin, or a deflated skin folded "
+                                 "sharper than the mesh resolves (seen with a burst hole on a "
+                                 "64 x 32 mesh); a thicker or stiffer membrane, more substeps "
+                                 "or a coarser mesh")
+                              : fault_fix[b->fault];
         char what2[160];
         snprintf(what2, sizeof what2, fault_what[b->fault], b->measure);
         snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d %s (the bound "
                  "is %g to %g of the rest volume, %g times a rest length); likely cause: %s",
                  b->step, b->time, b->ring, what2, SIM_MIN_VOLUME, SIM_MAX_VOLUME,
-                 SIM_MAX_STRETCH, fault_fix[b->fault]);
+                 SIM_MAX_STRETCH, fix);
         return;
     }
     if (dt > bound)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dinghy/defs.h"
+#include "../physics/skin_contact.h" /* mesh_winding_number */
 
 #define PI 3.14159265358979323846
 
@@ -235,6 +236,71 @@ static void test_puncture_orifice_law(void **state)
     sim_destroy(s);
 }
 
+/* Vertices inside their own ring's skin: each vertex moved 1 mm out along
+ * its normal ((x[m+1] - x[m-1]) x (x[n+1] - x[n-1]), outward for the
+ * mesh's orientation) must lie outside the closed skin (winding number
+ * under 0.5); a fold passed through itself leaves it inside. Skins in
+ * touch are held 1 cm apart (dinghy.contact_thickness), so 1 mm stays in
+ * the gap. `out` is the offset, m (negative: inward, the check's self-test). */
+static int inside_own_skin(const dinghy_sim *s, double out)
+{
+    const int M = sim_segments(s), N = sim_sides(s);
+    sim_state_view st = sim_state(s);
+    int inside = 0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            const size_t i = (size_t)m * N + n, mp = (size_t)((m + 1) % M) * N + n;
+            const size_t mm = (size_t)((m + M - 1) % M) * N + n;
+            const size_t np = (size_t)m * N + (n + 1) % N, nm = (size_t)m * N + (n + N - 1) % N;
+            const double a[3] = {st.x[mp] - st.x[mm], st.y[mp] - st.y[mm], st.z[mp] - st.z[mm]};
+            const double b[3] = {st.x[np] - st.x[nm], st.y[np] - st.y[nm], st.z[np] - st.z[nm]};
+            double c[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2],
+                           a[0] * b[1] - a[1] * b[0]};
+            const double len = sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+            double pt[3] = {st.x[i], st.y[i], st.z[i]};
+            for (int k = 0; k < 3; k++)
+                pt[k] += len > 0.0 ? out * c[k] / len : 0.0;
+            inside += mesh_winding_number(M, N, st.x, st.y, st.z, pt) > 0.5;
+        }
+    return inside;
+}
+
+/* A burst (dinghy.hole_diameter = 0.3 m, the defaults otherwise) on still
+ * water: the gas goes as fast as the skin falls; for 20 s the ring stays
+ * whole and lies nowhere inside its own skin (checked every second), and
+ * it sags below 80% of its rest volume. The issue asks for at most 40%:
+ * the default rubber holds about 65% (the tube cannot flatten without
+ * squeezing its inner side round the ring; README, "Punctures"). Under
+ * DINGHY_TEST_QUICK (the sanitizer builds) the first 3 s only. */
+static void test_burst_sags_whole(void **state)
+{
+    (void)state;
+    sim_def d = sim_def_default();
+    d.ring.hole_diameter = 0.3;
+    d.solver.threads = 0;
+    dinghy_sim *s = one_ring(&d, 0.0, 0);
+    const double v0 = sim_rest_volume(s);
+    const int seconds = test_quick() ? 3 : 20, steps = (int)lround(1.0 / d.solver.dt);
+    /* the check sees inside: 1 mm inward, every vertex is */
+    assert_int_equal(inside_own_skin(s, -1e-3), sim_segments(s) * sim_sides(s));
+    for (int k = 1; k <= seconds; k++) {
+        if (sim_step(s, steps) != steps) {
+            char msg[1024];
+            sim_blowup_message(s, msg, sizeof msg);
+            fail_msg("%s", msg);
+        }
+        const int in = inside_own_skin(s, 1e-3);
+        if (k % 4 == 0 || k == seconds || in)
+            printf("    t %2d s: V/V0 %.3f, gauge %.1f Pa, vertices inside own skin %d\n", k,
+                   sim_rings(s)[0].volume / v0, gauge_of(s, &d), in);
+        assert_int_equal(in, 0);
+    }
+    assert_false(sim_blowup(s).happened);
+    if (!test_quick())
+        assert_true(sim_rings(s)[0].volume <= 0.80 * v0);
+    sim_destroy(s);
+}
+
 /* One hash for 1, 2, 3 and 8 threads with a ring's rows split between
  * threads: the membrane gathers in a fixed order. */
 static void test_same_hash_any_threads(void **state)
@@ -264,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_swelling_mesh_independent),
         cmocka_unit_test(test_tyre_law),
         cmocka_unit_test(test_puncture_orifice_law),
+        cmocka_unit_test(test_burst_sags_whole),
         cmocka_unit_test(test_same_hash_any_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

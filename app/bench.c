@@ -87,8 +87,10 @@ static int cmp_double(const void *a, const void *b)
 typedef struct {
     char name[32];
     scene_def layout;
-    int seed;   /* 1: with the seed models (seed buoyancy, constant inflation) */
+    int seed;   /* 1: with the seed models (seed buoyancy, constant inflation, the
+                   centre-line repulsion, the springs skin) */
     int centreline; /* 1: with the seed's centre-line repulsion instead of skin contact */
+    int springs;    /* 1: with the seed's springs skin instead of the membrane */
 } suite_scene;
 
 /* The standard suite: every registry scene at each of its bench counts,
@@ -105,6 +107,7 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
             out[n].layout.count = *c;
             out[n].seed = 0;
             out[n].centreline = 0;
+            out[n].springs = 0;
             if (several)
                 snprintf(out[n].name, sizeof out[n].name, "%s%d", e->name, *c);
             else
@@ -120,7 +123,16 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
         out[n].layout.count = 64;
         out[n].seed = 1;
         out[n].centreline = 0;
+        out[n].springs = 0;
         snprintf(out[n].name, sizeof out[n].name, "lakeseed");
+        n++;
+    }
+    /* and with only the skin the seed's: what the membrane costs */
+    if (lake >= 0 && n < max) {
+        out[n] = out[n - 1];
+        out[n].seed = 0;
+        out[n].springs = 1;
+        snprintf(out[n].name, sizeof out[n].name, "lakesprings");
         n++;
     }
     /* the contact-heavy scenes again with the centre-line repulsion: what
@@ -137,6 +149,7 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
         out[n].layout.count = e->bench_counts[0];
         out[n].seed = 0;
         out[n].centreline = 1;
+        out[n].springs = 0;
         snprintf(out[n].name, sizeof out[n].name, "%scentreline", heavy[h]);
         n++;
     }
@@ -402,7 +415,11 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         if (suite[s].seed) {
             physics.world.water.model = SIM_WATER_SEED;
             physics.ring.inflation = SIM_INFLATION_CONSTANT;
+            physics.ring.contact = SIM_CONTACT_CENTRELINE;
+            physics.ring.skin = SIM_SKIN_SPRINGS;
         }
+        if (suite[s].springs)
+            physics.ring.skin = SIM_SKIN_SPRINGS;
         if (suite[s].centreline)
             physics.ring.contact = SIM_CONTACT_CENTRELINE;
         const sim_def *p = &physics;

@@ -55,8 +55,8 @@
  *       (grown by h + its fastest vertex's |v| dt) and whether it may touch
  *       itself (below); what prepare leaves undone it does itself;
  *   skin_contact_prepare  the broad phase then the grid, either at once
- *       (serial) or as skin_contact_plan (serial, O(P^2) boxes: ring pairs
- *       whose grown boxes overlap, then the same between their patches of
+ *       (serial) or as skin_contact_plan (serial: ring pairs whose grown
+ *       boxes overlap, by sort and sweep along x, O(P log P + pairs), then the same between their patches of
  *       4 x 4 quads; only the patches in a pair, all of a ring that may
  *       touch itself, go on) and skin_contact_grid (parallel over rings:
  *       each ring's triangles of patches that are on, their boxes grown by
@@ -191,7 +191,8 @@ void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
  * skin_contact_plan then skin_contact_grid over all rings. */
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
                          const skin_contact_state *s);
-/* Phase 1 in two: the broad phase (serial, O(P^2) ring and patch boxes),
+/* Phase 1 in two: the broad phase (serial; ring boxes by sort and sweep,
+ * patch boxes per ring pair),
  * then each ring's part of the grid (any split over rings, the same bits;
  * what grows with the triangles). 0, or -1 when out of memory. */
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k,

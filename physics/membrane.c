@@ -431,7 +431,7 @@ static void wrap_rows(float *o, int rows, int N)
 
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], int W, int h)
+                    float *const f[3], int W, int h, float *const held[3], int fresh)
 {
     const int M = rest->M, N = rest->N;
     const size_t S = (size_t)N + 2, VL = verts_len(N, nb), TQ = tris_len(N, nb);
@@ -473,7 +473,8 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
         {0, 1, -s, s + 1},
         {0, s + 1, 1, s},
     };
-    if (k->bend != 0.0f)
+    const int hinges = k->bend != 0.0f && (!held || fresh);
+    if (hinges)
         for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
             float *o = edge_out + (size_t)kd * EDGE_OUT * EQ;
             edge_loop(k->bend, S, S + EQ, S, off[kd][1], off[kd][2], off[kd][3], pv[0], pv[1],
@@ -499,6 +500,12 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
                 fc[n] += ((((t1c0[n] + t2c0[n]) + t2c2[n]) + t1c1[n]) + t1c2[n]) + t2c1[n];
             if (k->bend == 0.0f)
                 continue;
+            float *hc = held ? held[c] + (size_t)(a + i) * N : NULL;
+            if (!hinges) { /* held from the step's first substep */
+                for (int n = 0; n < N; n++)
+                    fc[n] += hc[n];
+                continue;
+            }
             const float *E0 = edge_out + (size_t)c * EQ, *E1 = E0 + EDGE_OUT * EQ;
             const float *E2 = E1 + EDGE_OUT * EQ;
             /* corner j of an edge kind: + 3 j EQ. Vertex (m, n) is, of the
@@ -511,9 +518,14 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
             const float *u2 = E1 + 6 * EQ + above, *u3 = E1 + 9 * EQ + below - 1;
             const float *g0 = E2 + here, *g1 = E2 + 3 * EQ + below - 1;
             const float *g2 = E2 + 6 * EQ + here - 1, *g3 = E2 + 9 * EQ + below;
-            for (int n = 0; n < N; n++)
-                fc[n] += ((((r0[n] + r1[n]) + (r2[n] + r3[n])) + ((u0[n] + u1[n]) + (u2[n] + u3[n])))
-                          + ((g0[n] + g1[n]) + (g2[n] + g3[n])));
+            for (int n = 0; n < N; n++) {
+                const float b = (((r0[n] + r1[n]) + (r2[n] + r3[n]))
+                                 + ((u0[n] + u1[n]) + (u2[n] + u3[n])))
+                              + ((g0[n] + g1[n]) + (g2[n] + g3[n]));
+                fc[n] += b;
+                if (hc)
+                    hc[n] = b;
+            }
         }
     }
 }

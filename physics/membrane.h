@@ -148,10 +148,17 @@ size_t membrane_scratch_floats(int N, int max_rows);
  * of one ring whose positions are x, y, z (M*N floats each, m) to
  * f[c][r * W + h + n] (the spring kernel's block layout, r = 0 .. nb-1).
  * Each vertex gathers its 6 triangle corners and 12 hinge corners in a
- * fixed order: the result does not depend on how rows are split. */
+ * fixed order: the result does not depend on how rows are split.
+ *
+ * held (NULL: bending every call) holds each vertex's bending force (N,
+ * M*N floats per component, the ring's own): with fresh the hinges are
+ * evaluated and their sums stored there, else the stored sums are added
+ * and the hinges (about two thirds of the kernel's cost) skipped. The
+ * tick refreshes them on a step's first substep only: bending, far softer
+ * than the stretch, is sub-cycled at the step (docs/physics.md section 8). */
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], int W, int h);
+                    float *const f[3], int W, int h, float *const held[3], int fresh);
 
 /* One triangle's forces (N) on corners a, b, c (p[corner][component], m),
  * rest area A0 (m^2) and Dm^-1 (row-major, 1/m): the kernel's own code. */

@@ -76,6 +76,8 @@ typedef struct {
     skin_contact *contact; /* the kernel's grid and pair lists */
     skin_contact_params contact_params; /* this substep's */
     skin_contact_state contact_state;   /* this substep's: x current, v predicted */
+    float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
+                               step's first substep and held over the others, N */
     float *contact_mass;  /* per ring: vertex mass, kg */
     float *cfx, *cfy, *cfz; /* per vertex: one Jacobi iteration's contact force, N */
     float *csx, *csy, *csz; /* per vertex: the substep's contact force (sum of iterations), N */

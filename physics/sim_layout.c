@@ -48,6 +48,10 @@ const layout_array layout_arrays[] = {
     TICK(csx, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(csy, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(csz, float, 1, LAYOUT_PER_VERTEX, 0),
+    /* the membrane's bending force, held over a step's substeps (12 B per vertex) */
+    TICK(bfx, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(bfy, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(bfz, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),

@@ -71,6 +71,7 @@ struct skin_contact {
     int *fill;              /* [P_cap]: where each neighbour list is filled to */
     int *ring_pair;         /* [2 x ring_pair_cap]: ring pairs p < q whose boxes meet */
     size_t nring_pair, ring_pair_cap;
+    int any_on;             /* some ring may touch something this substep */
     int pm, pn, np;         /* patches per ring along m, along n, in all */
     double *pbox;           /* [P_cap x np] x 6: each patch's box grown by h + vmax dt, m */
     unsigned char *patch_on; /* [P_cap x np]: the patch's points and triangles may touch */
@@ -738,11 +739,13 @@ static int broad_phase(skin_contact *c)
             c->ring_on[p] = c->ring_on[q] = 1;
         }
     }
+    c->any_on = 0;
     for (int p = 0; p < P; p++) {
         memset(c->patch_on + (size_t)p * np, c->self_on[p], (size_t)np);
         if (c->ring_on[p])
             patch_bounds(c, p);
         c->ring_on[p] |= c->self_on[p];
+        c->any_on |= c->ring_on[p];
     }
     for (size_t k = 0; k < c->nring_pair; k++) {
         int p = c->ring_pair[2 * k], q = c->ring_pair[2 * k + 1];
@@ -1278,6 +1281,7 @@ int skin_contact_link(skin_contact *c)
 
 int skin_contact_ring_pairs(const skin_contact *c, int p) { return c->ring_pairs[p]; }
 int skin_contact_pairs(const skin_contact *c) { return c->npairs; }
+int skin_contact_any(const skin_contact *c) { return c->any_on; }
 
 int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
 {

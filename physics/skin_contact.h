@@ -224,6 +224,11 @@ int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin
  * counts once), and the number of pairs in all. */
 int skin_contact_ring_pairs(const skin_contact *c, int p);
 int skin_contact_pairs(const skin_contact *c);
+/* After plan: whether any ring may touch anything this substep. When none
+ * may, grid and find have nothing to do and link only retires the last
+ * substep's touches, so the tick calls link at once and skips them (and
+ * their barriers). */
+int skin_contact_any(const skin_contact *c);
 /* After link: the ring pairs that touch now and did not at the previous
  * link, ordered by (p, q): up to cap of them into out; returns how many
  * there are (may exceed cap). */

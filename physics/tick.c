@@ -309,7 +309,8 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 /* Springs and integration for rows [r0, r1) (global row indices), block by
  * block within each dinghy. */
 static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
-                      double dt, float *scratch, double *t_springs, double *t_integrate)
+                      double dt, int first_substep, float *scratch, double *t_springs,
+                      double *t_integrate)
 {
     const size_t M = (size_t)s->M;
     const sim_def *d = &s->def;
@@ -365,8 +366,11 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                 f[c] = scratch + (size_t)c * ff;
                 memset(f[c], 0, sizeof(float) * nb * (size_t)plan->W);
             }
+            float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
+                                    s->tick->bfz + base};
             membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
-                           (int)nb, scratch + s->tick->membrane_offset, f, plan->W, plan->h);
+                           (int)nb, scratch + s->tick->membrane_offset, f, plan->W, plan->h,
+                           held, first_substep);
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
@@ -575,7 +579,8 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         PHASE_END(SIM_PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)
-            move_rows(s, in, out, r0, r1, dt, scratch, tid == 0 ? &t_springs : NULL, &t_integrate);
+            move_rows(s, in, out, r0, r1, dt, first_substep, scratch, tid == 0 ? &t_springs : NULL,
+                      &t_integrate);
         if (tid == 0) {
             s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
             s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
@@ -592,8 +597,15 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             for (int p = 0; p < P; p++)
                 skin_contact_bound(skin, kp, ks, p, p + 1);
 #pragma omp single
-            oom = skin_contact_plan(skin, kp, ks);
-            if (!oom) {
+            {
+                oom = skin_contact_plan(skin, kp, ks);
+                if (!oom && !skin_contact_any(skin)) { /* nothing can touch */
+                    oom = skin_contact_link(skin);
+                    any_contact = 0;
+                    nstarts = oom ? 0 : skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                }
+            }
+            if (!oom && skin_contact_any(skin)) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
                     skin_contact_grid(skin, p, p + 1);

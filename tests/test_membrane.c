@@ -243,7 +243,7 @@ static void ring_forces(const membrane_rest *rest, const membrane_consts *k, con
         for (size_t i = 0; i < 3 * (size_t)max_rows * W; i++)
             blk[i] = 0.0f;
         float *const f[3] = {blk, blk + (size_t)max_rows * W, blk + 2 * (size_t)max_rows * W};
-        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, W, h);
+        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, W, h, NULL, 0);
         for (int r = 0; r < nb; r++)
             for (int n = 0; n < N; n++) {
                 const size_t id = (size_t)(a + r) * N + n, at = (size_t)r * W + h + n;

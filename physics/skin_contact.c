@@ -603,26 +603,60 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
     const float *y = c->ref + 3 * (size_t)base;
     double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
     const double *R = fit, *tr = fit + 9;
+    /* BL lanes, each its own accumulators, so that the loop over a lane
+     * block vectorises without reassociating a sum; the lanes are then
+     * combined in a fixed order. The bounds, the fastest speed and the
+     * largest deviation are the same bits as one pass; the sums (the fit)
+     * differ in rounding only, which moves no contact: any isometry keeps
+     * the self test sound. */
+    enum { BL = 8 };
+    double llo[3][BL], lhi[3][BL], lsx[3][BL], lsy[3][BL], lsv[3][BL], lA[9][BL];
+    double lv2[BL], ld2[BL];
+    for (int j = 0; j < BL; j++) {
+        for (int a = 0; a < 3; a++)
+            llo[a][j] = INFINITY, lhi[a][j] = -INFINITY, lsx[a][j] = lsy[a][j] = lsv[a][j] = 0.0;
+        for (int a = 0; a < 9; a++)
+            lA[a][j] = 0.0;
+        lv2[j] = ld2[j] = 0.0;
+    }
+    const float *px = s->x + base, *py = s->y + base, *pz = s->z + base;
+    const float *qx = s->vx + base, *qy = s->vy + base, *qz = s->vz + base;
+    for (int i0 = 0; i0 < MN; i0 += BL) {
+        const int nl = MN - i0 < BL ? MN - i0 : BL;
+        for (int j = 0; j < nl; j++) {
+            const int i = i0 + j;
+            const double x[3] = {px[i], py[i], pz[i]};
+            const double vel[3] = {qx[i], qy[i], qz[i]};
+            const double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]};
+            const double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
+            lv2[j] = vv > lv2[j] ? vv : lv2[j];
+            double e2 = 0.0;
+            for (int a = 0; a < 3; a++) {
+                llo[a][j] = x[a] < llo[a][j] ? x[a] : llo[a][j];
+                lhi[a][j] = x[a] > lhi[a][j] ? x[a] : lhi[a][j];
+                lsx[a][j] += x[a], lsy[a][j] += yy[a], lsv[a][j] += vel[a];
+                for (int b = 0; b < 3; b++)
+                    lA[3 * a + b][j] += x[a] * yy[b];
+                const double e = x[a] - tr[a]
+                               - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
+                e2 += e * e;
+            }
+            ld2[j] = e2 > ld2[j] ? e2 : ld2[j];
+        }
+    }
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, sv[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
     double d2 = 0.0;
-    for (int i = 0; i < MN; i++) {
-        double x[3] = {s->x[base + i], s->y[base + i], s->z[base + i]};
-        double vel[3] = {s->vx[base + i], s->vy[base + i], s->vz[base + i]};
-        double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]}, e2 = 0.0;
-        double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
-        v2 = vv > v2 ? vv : v2;
+    for (int j = 0; j < BL; j++) {
         for (int a = 0; a < 3; a++) {
-            lo[a] = x[a] < lo[a] ? x[a] : lo[a];
-            hi[a] = x[a] > hi[a] ? x[a] : hi[a];
-            sx[a] += x[a], sy[a] += yy[a], sv[a] += vel[a];
-            for (int b = 0; b < 3; b++)
-                A[3 * a + b] += x[a] * yy[b];
-            double e = x[a] - tr[a]
-                     - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
-            e2 += e * e;
+            lo[a] = llo[a][j] < lo[a] ? llo[a][j] : lo[a];
+            hi[a] = lhi[a][j] > hi[a] ? lhi[a][j] : hi[a];
+            sx[a] += lsx[a][j], sy[a] += lsy[a][j], sv[a] += lsv[a][j];
         }
-        d2 = e2 > d2 ? e2 : d2;
+        for (int a = 0; a < 9; a++)
+            A[a] += lA[a][j];
+        v2 = lv2[j] > v2 ? lv2[j] : v2;
+        d2 = ld2[j] > d2 ? ld2[j] : d2;
     }
     double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6);
     for (int a = 0; a < 3; a++)

@@ -1342,20 +1342,17 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
 {
     if (v1 <= v0)
         return;
-    /* Zero, then the vertices in a pair (link's list, ascending). */
-    memset(fx + v0, 0, sizeof *fx * (size_t)(v1 - v0));
-    memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
-    memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
-    int lo = 0, hi = c->nact;
-    while (lo < hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (c->act[mid] < v0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    /* Zero (the first iteration: the others rewrite the same vertices),
+     * then the vertices in a pair (link's list, ascending). */
+    if (iter == 0) {
+        memset(fx + v0, 0, sizeof *fx * (size_t)(v1 - v0));
+        memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
+        memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
     }
-    for (int a = lo; a < c->nact && c->act[a] < v1; a++) {
-        int i = c->act[a], pr = i / c->MN;
+    int na;
+    const int *act = skin_contact_active(c, v0, v1, &na);
+    for (int a = 0; a < na; a++) {
+        int i = act[a], pr = i / c->MN;
         double f[3] = {0, 0, 0}, F[3], w[3];
         /* First as a point, its pairs by triangle index; then as a
          * corner of its six triangles, in a fixed order, each
@@ -1377,6 +1374,23 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
         }
         fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];
     }
+}
+
+const int *skin_contact_active(const skin_contact *c, int v0, int v1, int *n)
+{
+    int lo = 0, hi = c->nact;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c->act[mid] < v0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int end = lo;
+    while (end < c->nact && c->act[end] < v1)
+        end++;
+    *n = end - lo;
+    return c->act + lo;
 }
 
 int skin_contact_forces(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,

@@ -204,11 +204,18 @@ void skin_contact_find(skin_contact *c, int v0, int v1);
 int skin_contact_link(skin_contact *c);
 /* Phase 4, iteration iter (0, 1, ...), any split: the contact force of
  * this iteration on vertices v0 .. v1-1, N, written (not added) to fx[v],
- * fy[v], fz[v] (global indices). Between iterations (barriers both sides)
- * the caller adds f dt / m to the state's velocities; the force of the
- * substep is the sum over the iterations. */
+ * fy[v], fz[v] (global indices). Iteration 0 zeroes the range first; the
+ * later ones write only the vertices in a pair (skin_contact_active), so
+ * the arrays must be as iteration 0 left them (the same split). Between
+ * iterations (barriers both sides) the caller adds f dt / m to the
+ * state's velocities; the force of the substep is the sum over the
+ * iterations. */
 void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
                          float *fz);
+
+/* After link: the vertices in a pair this substep among v0 .. v1-1,
+ * ascending (global indices); *n of them. Only these have a contact force. */
+const int *skin_contact_active(const skin_contact *c, int v0, int v1, int *n);
 
 /* All four phases on the calling thread, one iteration, velocities
  * untouched: the force of the first iteration. 0, or -1 when out of memory. */

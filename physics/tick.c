@@ -425,21 +425,29 @@ static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int i
 {
     tick_context *t = s->tick;
     const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
-    for (size_t i = a; i < b; i++) {
+    /* only the vertices in a pair have a force: the others' stays 0 */
+    int na;
+    const int *act = skin_contact_active(t->contact, (int)a, (int)b, &na);
+    if (iter == 0) {
+        memset(t->csx + a, 0, sizeof(float) * (b - a));
+        memset(t->csy + a, 0, sizeof(float) * (b - a));
+        memset(t->csz + a, 0, sizeof(float) * (b - a));
+    }
+    for (int k = 0; k < na; k++) {
+        const int i = act[k];
         out->vx[i] += t->cfx[i] * im;
         out->vy[i] += t->cfy[i] * im;
         out->vz[i] += t->cfz[i] * im;
-    }
-    if (iter == 0) {
-        memcpy(t->csx + a, t->cfx + a, sizeof(float) * (b - a));
-        memcpy(t->csy + a, t->cfy + a, sizeof(float) * (b - a));
-        memcpy(t->csz + a, t->cfz + a, sizeof(float) * (b - a));
-    } else
-        for (size_t i = a; i < b; i++) {
+        if (iter == 0) {
+            t->csx[i] = t->cfx[i];
+            t->csy[i] = t->cfy[i];
+            t->csz[i] = t->cfz[i];
+        } else {
             t->csx[i] += t->cfx[i];
             t->csy[i] += t->cfy[i];
             t->csz[i] += t->cfz[i];
         }
+    }
 }
 
 /* Skin contact, rows [r0, r1) after the iterations: the positions follow
@@ -451,7 +459,10 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
     const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
     if (any) {
         const float im = dt * dt / t->contact_mass[0];
-        for (size_t i = a; i < b; i++) {
+        int na;
+        const int *act = skin_contact_active(t->contact, (int)a, (int)b, &na);
+        for (int k = 0; k < na; k++) {
+            const int i = act[k];
             out->x[i] += t->csx[i] * im;
             out->y[i] += t->csy[i] * im;
             out->z[i] += t->csz[i] * im;

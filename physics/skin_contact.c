@@ -44,6 +44,10 @@ typedef struct {
     unsigned char k, corner;
 } corner_rec;
 
+/* Ring pairs per ring the pair and neighbour lists have room for from the
+ * start (more grow them, rarely). */
+#define RING_PAIRS_PER_RING 8
+
 /* A ring's place in the sweep: its box's low x, then its index. */
 typedef struct {
     double x;
@@ -67,7 +71,9 @@ struct skin_contact {
     double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
     unsigned char *self_on; /* [P_cap]: the ring may touch itself this substep */
     unsigned char *ring_on; /* [P_cap]: the ring may touch anything this substep */
-    sweep_key *sweep;       /* [P_cap]: the rings by their box's low x (the sweep) */
+    sweep_key *sweep;       /* [P_cap]: the rings by their box's low x (the sweep),
+                               kept from substep to substep: nearly sorted already */
+    int nsweep;             /* rings in it (a new count starts it afresh) */
     int *fill;              /* [P_cap]: where each neighbour list is filled to */
     int *ring_pair;         /* [2 x ring_pair_cap]: ring pairs p < q whose boxes meet */
     size_t nring_pair, ring_pair_cap;
@@ -158,6 +164,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
+         + (size_t)P * (4 * RING_PAIRS_PER_RING + 1) * sizeof(int) /* pairs, neighbours */
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
 }
 
@@ -198,12 +205,17 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->self_on = calloc((size_t)P, 1);
     c->ring_on = calloc((size_t)P, 1);
     c->sweep = malloc(sizeof *c->sweep * (size_t)(P > 0 ? P : 1));
+    /* room for 8 ring pairs per ring, so that frames do not allocate */
+    c->ring_pair_cap = 2 * RING_PAIRS_PER_RING * (size_t)(P > 0 ? P : 1);
+    c->ring_pair = malloc(sizeof *c->ring_pair * c->ring_pair_cap);
+    c->nbr_cap = (2 * RING_PAIRS_PER_RING + 1) * (size_t)(P > 0 ? P : 1);
+    c->nbr = malloc(sizeof *c->nbr * c->nbr_cap);
     c->fill = malloc(sizeof *c->fill * (size_t)(P > 0 ? P : 1));
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
     if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
-        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->pbox || !c->patch_on) {
+        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on) {
         skin_contact_free(c);
         return NULL;
     }
@@ -722,13 +734,10 @@ static int boxes_overlap(const double *a, const double *b)
 static int grow(void **arr, size_t *cap, size_t need, size_t size);
 
 /* The sweep's order: by the box's low x, then by index (a total order, so
- * any sort gives the same). */
-static int by_low_x(const void *a, const void *b)
+ * the sorted list is the same from any start). */
+static int sweep_before(const sweep_key *a, const sweep_key *b)
 {
-    const sweep_key *x = a, *y = b;
-    if (x->x != y->x)
-        return x->x < y->x ? -1 : 1;
-    return (x->p > y->p) - (x->p < y->p);
+    return a->x < b->x || (a->x == b->x && a->p < b->p);
 }
 
 /* Every ring's bounds, then the ring pairs whose grown boxes overlap (a
@@ -747,12 +756,22 @@ static int broad_phase(skin_contact *c)
             ring_bounds(c, c->k, c->s, p);
         c->fresh[p] = 0;
     }
-    for (int p = 0; p < P; p++) {
+    for (int p = 0; p < P; p++)
         c->ring_on[p] = 0;
-        c->sweep[p].x = c->rbox[6 * (size_t)p];
-        c->sweep[p].p = p;
+    /* last substep's order with this substep's keys, by insertion: rings
+     * move little in a substep, so it is nearly sorted (a new ring count
+     * starts from the index order) */
+    if (c->nsweep != P)
+        for (int p = 0; p < P; p++)
+            c->sweep[p].p = p;
+    c->nsweep = P;
+    for (int i = 0; i < P; i++) {
+        sweep_key key = {c->rbox[6 * (size_t)c->sweep[i].p], c->sweep[i].p};
+        int j = i;
+        for (; j > 0 && sweep_before(&key, &c->sweep[j - 1]); j--)
+            c->sweep[j] = c->sweep[j - 1];
+        c->sweep[j] = key;
     }
-    qsort(c->sweep, (size_t)P, sizeof *c->sweep, by_low_x);
     c->nring_pair = 0;
     for (int i = 0; i < P; i++) {
         int p = c->sweep[i].p;

@@ -56,8 +56,9 @@
  *       itself (below); what prepare leaves undone it does itself;
  *   skin_contact_prepare  the broad phase then the grid, either at once
  *       (serial) or as skin_contact_plan (serial: ring pairs whose grown
- *       boxes overlap, by sort and sweep along x, O(P log P + pairs), then the same between their patches of
- *       4 x 4 quads; only the patches in a pair, all of a ring that may
+ *       boxes overlap, by sort and sweep along x (last substep's order
+ *       insertion-sorted: O(P + moves + pairs)), then the same between
+ *       their patches of 4 x 4 quads; only the patches in a pair, all of a ring that may
  *       touch itself, go on) and skin_contact_grid (parallel over rings:
  *       each ring's triangles of patches that are on, their boxes grown by
  *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,

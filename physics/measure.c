@@ -31,7 +31,7 @@ static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const
     return vol;
 }
 
-/* Submerged volume and centre of buoyancy of ring p under the water
+/* Submerged volume, wet skin area and centre of buoyancy of ring p under the water
  * (docs/physics.md section 4; the river's surface as each row sees it),
  * relative to the ring's centre for precision. */
 static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3],
@@ -39,7 +39,7 @@ static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const dou
 {
     const int M = s->M, N = s->N;
     const size_t v0 = (size_t)p * s->V;
-    double mom[4] = {0.0, 0.0, 0.0, 0.0};
+    double mom[4] = {0.0, 0.0, 0.0, 0.0}, wet_area = 0.0;
     for (int m = 0; m < M; m++)
         for (int n = 0; n < N; n++) {
             size_t q[4] = {
@@ -58,10 +58,11 @@ static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const dou
             if (!wet)
                 continue;
             double load[3][3], da[3] = {d[0], d[1], d[2]}, db[3] = {d[0], d[2], d[3]};
-            hydro_triangle_loads(P[0], P[1], P[2], da, load, mom);
-            hydro_triangle_loads(P[0], P[2], P[3], db, load, mom);
+            wet_area += hydro_triangle_loads(P[0], P[1], P[2], da, load, mom);
+            wet_area += hydro_triangle_loads(P[0], P[2], P[3], db, load, mom);
         }
     out->submerged_volume = mom[0];
+    out->wet_area = wet_area;
     for (int k = 0; k < 3; k++)
         out->buoyancy_centre[k] = com[k] + (mom[0] > 0.0 ? mom[1 + k] / mom[0] : 0.0);
 }

@@ -34,6 +34,7 @@ membrane_consts membrane_consts_of(const membrane_material *mat)
     membrane_consts k = {
         .c1 = (float)(E * t / (1.0 + nu)),
         .c2 = (float)(E * t * nu / (1.0 - nu * nu)),
+        .uniaxial = (float)(E * t),
         .bend = (float)(0.5 * D),
     };
     return k;
@@ -43,7 +44,7 @@ membrane_consts membrane_consts_of(const membrane_material *mat)
 
 /* One SVK triangle: corners a, b, c; writes the forces on b and c (a's is
  * minus their sum). */
-static ALWAYS_INLINE void tri_force(float c1, float c2, float A0, float d00, float d01, float d10,
+static ALWAYS_INLINE void tri_force(float c1, float c2, float Y, float A0, float d00, float d01, float d10,
                                     float d11, float ax, float ay, float az, float bx, float by,
                                     float bz, float cx, float cy, float cz, float *fbx,
                                     float *fby, float *fbz, float *fcx, float *fcy, float *fcz)
@@ -57,7 +58,22 @@ static ALWAYS_INLINE void tri_force(float c1, float c2, float A0, float d00, flo
     const float G11 = 0.5f * (f1x * f1x + f1y * f1y + f1z * f1z - 1.0f);
     const float G01 = 0.5f * (f0x * f1x + f0y * f1y + f0z * f1z);
     const float tr = c2 * (G00 + G11);
-    const float S00 = c1 * G00 + tr, S11 = c1 * G11 + tr, S01 = c1 * G01;
+    const float T00 = c1 * G00 + tr, T11 = c1 * G11 + tr, T01 = c1 * G01;
+    /* Tension field (membrane.h): principal strains g1 >= g2 of G. Taut
+     * (the smaller principal stress >= 0): the SVK stress T. Otherwise the
+     * relaxed stress R, Y g1 along g1's direction ((G - g2 I)/(g1 - g2)
+     * projects on it) when wrinkled (g1 > 0), nothing when slack, plus
+     * the kept share MEMBRANE_KEPT_COMPRESSION of T - R. Branch-free. */
+    const float gm = 0.5f * (G00 + G11), gh = 0.5f * (G00 - G11);
+    const float dd = sqrtf(gh * gh + G01 * G01), g1 = gm + dd, g2 = gm - dd;
+    const float s2 = c1 * g2 + c2 * (g1 + g2);
+    const float w = g1 > 0.0f ? Y * g1 / (2.0f * dd + 1e-30f) : 0.0f;
+    const float R00 = w * (G00 - g2), R11 = w * (G11 - g2), R01 = w * G01;
+    const float kc = MEMBRANE_KEPT_COMPRESSION;
+    const int taut = s2 >= 0.0f;
+    const float S00 = taut ? T00 : R00 + kc * (T00 - R00);
+    const float S11 = taut ? T11 : R11 + kc * (T11 - R11);
+    const float S01 = taut ? T01 : R01 + kc * (T01 - R01);
     /* P = F S, columns p0, p1, times -A0 */
     const float p0x = -A0 * (f0x * S00 + f1x * S01), p0y = -A0 * (f0y * S00 + f1y * S01);
     const float p0z = -A0 * (f0z * S00 + f1z * S01);
@@ -147,7 +163,7 @@ static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, floa
 void membrane_triangle_forces(const membrane_consts *k, float A0, const float d[4],
                               const float p[3][3], float out[3][3])
 {
-    tri_force(k->c1, k->c2, A0, d[0], d[1], d[2], d[3], p[0][0], p[0][1], p[0][2], p[1][0],
+    tri_force(k->c1, k->c2, k->uniaxial, A0, d[0], d[1], d[2], d[3], p[0][0], p[0][1], p[0][2], p[1][0],
               p[1][1], p[1][2], p[2][0], p[2][1], p[2][2], &out[1][0], &out[1][1], &out[1][2],
               &out[2][0], &out[2][1], &out[2][2]);
     for (int i = 0; i < 3; i++)
@@ -365,11 +381,11 @@ static void tri_loop(const membrane_consts *k, size_t L0, size_t L1, size_t S, p
                      float *restrict o4, float *restrict o5, float *restrict o6,
                      float *restrict o7, float *restrict o8)
 {
-    const float c1 = k->c1, c2 = k->c2;
+    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial;
     for (size_t L = L0; L < L1; L++) {
         const size_t i = L - S;
         float fbx, fby, fbz, fcx, fcy, fcz;
-        tri_force(c1, c2, A0[i], d00[i], d01[i], d10[i], d11[i], px[L], py[L], pz[L],
+        tri_force(c1, c2, Y, A0[i], d00[i], d01[i], d10[i], d11[i], px[L], py[L], pz[L],
                   px[L + ob], py[L + ob], pz[L + ob], px[L + oc], py[L + oc], pz[L + oc], &fbx,
                   &fby, &fbz, &fcx, &fcy, &fcz);
         o0[i] = -(fbx + fcx);

@@ -17,6 +17,24 @@
  * minus their sum. Mesh-independent: a uniform strain gives the same
  * tension at any resolution (the patch test in tests/test_membrane.c).
  *
+ * Tension field (Pipkin 1986's relaxed energy, as Skouras et al. 2014 use
+ * for inflatables): a skin this thin wrinkles under compression at a
+ * wavelength far below the mesh's (about sqrt(r t) = 2 cm for a 0.25 m
+ * tube of 1.6 mm), so a triangle cannot carry the compression the plain
+ * law gives it. With principal strains g1 >= g2 of G: taut (the smaller
+ * principal stress c1 g2 + c2 (g1 + g2) >= 0) keeps S; wrinkled (g1 > 0)
+ * carries S = E t g1 along g1's direction only (uniaxial tension, lateral
+ * free: continuous with S at the border, C1 energy); slack (g1 <= 0)
+ * carries nothing. An inflated skin is taut everywhere and unchanged; a
+ * deflated one folds instead of holding its tube round by compression
+ * round the ring (flattening a 0.25 m tube on a 0.8 m ring squeezes the
+ * inner side by about 25%). A share MEMBRANE_KEPT_COMPRESSION (20%) of
+ * the plain law's difference is kept, so that a triangle cannot crumple
+ * to a sliver or turn over: burst (0.3 m hole) and left on the water for
+ * 20 s, a ring with 10% tore at 64 x 32 (a triangle turned over, 3.8 s);
+ * with 20% it lies at about 34% of its volume at 32 x 16 and 15% at 64 x
+ * 32 (tests/test_skin_membrane.c); the plain law (100%) holds 66%.
+ *
  * Bending (Grinspun et al. 2003, "Discrete shells"): per edge e = x1 - x0
  * between triangles (x0, x1, x2) and (x1, x0, x3), with dihedral angle
  * theta (signed, 0 when flat) and rest values theta0, |e0|, A_e (the two
@@ -87,10 +105,15 @@ typedef struct {
     double poisson_ratio;  /* nu, 0 .. 0.5 */
 } membrane_material;
 
+/* Share of the plain SVK stress's compression a wrinkled or slack
+ * triangle keeps (see "Tension field" above). */
+#define MEMBRANE_KEPT_COMPRESSION 0.2f
+
 /* The constants the kernel uses, from a material (membrane_consts_of). */
 typedef struct {
     float c1;   /* E t / (1 + nu): S = c1 G + c2 tr(G) I, N/m */
     float c2;   /* E t nu / (1 - nu^2), N/m */
+    float uniaxial; /* E t: the wrinkled state's tension per strain, N/m */
     float bend; /* k_b = D / 2, N m (0: no bending, and its cost skipped) */
 } membrane_consts;
 

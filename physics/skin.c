@@ -187,7 +187,7 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
                                  float *restrict o4, float *restrict o5, float *restrict o6,
                                  float *restrict o7, float *restrict o8, float *restrict cut)
 {
-    const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f;
+    const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, lift3 = k->rho_g_t / 3.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
     const float clamp = k->dt / k->m_face;
@@ -228,10 +228,11 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float uwz = vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f);
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
-        float dx = 0.0f, dy = 0.0f, dz = 0.0f;
+        float dx = 0.0f, dy = 0.0f, dz = lift3 * area * all;
         if (whole) {
             cut_face_pressure(da, db, dc, wa, wb, wc, s12 * buoy, &fa, &fb, &fc);
             float wf = wet_fraction(da, db, dc, wa, wb, wc);
+            dz = lift3 * area * wf;
             face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl,
                       clamp, &dx, &dy, &dz);
             face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_,

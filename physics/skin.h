@@ -19,6 +19,8 @@
 typedef struct {
     float gauge;        /* gas gauge pressure p - p_air of this ring, Pa (0: no gas) */
     float rho_g;        /* water density times gravity, N/m^3 (0: no exact buoyancy) */
+    float rho_g_t;      /* rho_g times the skin's thickness, N/m^2: the water its own
+                         * material displaces, upward on a face's wet area (0: none) */
     float level;        /* height of the (flat, still) water surface, m */
     int drag;           /* 1: drag and lift on every leading face */
     float rho_water, rho_air; /* kg/m^3 */

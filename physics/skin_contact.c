@@ -131,7 +131,7 @@ struct skin_contact {
 skin_contact_params skin_contact_params_default(double dt)
 {
     skin_contact_params k = {.h = 0.01f, .mu = 0.6f, .beta = 0.1f, .v_out = 0.1f,
-                             .dt = (float)dt, .self_steps = 2};
+                             .dt = (float)dt, .self_steps = 1};
     return k;
 }
 
@@ -355,13 +355,19 @@ static int pair_geometry(const skin_contact *c, int i, int t, pair_geo *g)
     for (int j = 0; j < 3; j++)
         dp[j] = p[j] - (g->w[0] * x[0][j] + g->w[1] * x[1][j] + g->w[2] * x[2][j]);
     double side = DOT(dp, nrm) / nn;
+    /* A ring's own skin is two-sided: inside a tube that folds flat its
+     * walls meet from behind (the inner side), and are kept on that side;
+     * another ring's skin is met from outside only (a point behind it is
+     * pushed out through the band). */
+    const int own = i / c->MN == g->v[0] / c->MN;
+    const double flip = own && side < 0.0 ? -1.0 : 1.0;
     if (inside) {
         for (int j = 0; j < 3; j++)
-            g->u[j] = nrm[j] / nn;
-        g->s = side;
+            g->u[j] = flip * nrm[j] / nn;
+        g->s = flip * side;
     } else {
         double dist = sqrt(DOT(dp, dp));
-        if (!(side > 0.0) || !(dist > 0.0))
+        if (!(flip * side > 0.0) || !(dist > 0.0))
             return 0;
         for (int j = 0; j < 3; j++)
             g->u[j] = dp[j] / dist;

@@ -18,7 +18,12 @@
  *   (barycentric w >= 0, sum 1). If q is inside T, the direction u is T's
  *   outward unit normal and s = (P - q).u (m, negative behind the face);
  *   if q is on an edge or a corner, the pair counts only with P on the
- *   outer side of T's plane, u = (P - q)/|P - q| and s = |P - q|. The gap
+ *   outer side of T's plane, u = (P - q)/|P - q| and s = |P - q|. A
+ *   ring's own skin is two-sided: with P behind its own triangle (inside
+ *   the tube, where the walls of a tube folding flat meet) the inner side
+ *   counts as the outer one, u = -n and s = -(P - q).n, and P is held on
+ *   it. (One-sided, the walls of a burst ring were pushed through each
+ *   other; the ring then turned inside out and sank.) The gap
  *   is d = s - h (m): h is the skin's contact thickness (0.01 m).
  *   A pair is made when s >= -h and d <= max(0, -vn) dt: in the band, or
  *   closing fast enough to reach it within the substep (speculative).
@@ -105,12 +110,16 @@
  * link) is 0.2 ns per vertex when nothing touches, 14 in the pile. The
  * first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
  * in bound; the self search is off while every vertex stays within about
- * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m).
+ * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m, measured
+ * with self_steps 2; one step leaves a smaller reference gap).
  * Memory (skin_contact_bytes): about 205 B per vertex.
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
- * mesh then has no contacts when a grid step exceeds h.
+ * mesh then has no contacts when a grid step exceeds h. One step: a fold
+ * three quads wide (a U with one quad at its tip) is held open by contact;
+ * with two, its sides passed through each other in a burst ring. Only a
+ * fold at a single edge is left to the bending.
  *
  * Iterations: 8 per substep hold every test (4 let a vertex through at
  * 20 m/s without friction); each is one gather, about 1.7 ns per vertex
@@ -134,10 +143,10 @@ typedef struct {
     float beta;     /* push-out per substep, fraction of the depth in the band, 1 (0.1) */
     float v_out;    /* largest push-out speed, m/s (0.1) */
     float dt;       /* the substep, s */
-    int self_steps; /* self-contact neighbourhood, grid steps (2) */
+    int self_steps; /* self-contact neighbourhood, grid steps (1) */
 } skin_contact_params;
 
-/* h = 0.01 m, mu = 0.6, beta = 0.1, v_out = 0.1 m/s, self_steps = 2, for substep dt (s). */
+/* h = 0.01 m, mu = 0.6, beta = 0.1, v_out = 0.1 m/s, self_steps = 1, for substep dt (s). */
 skin_contact_params skin_contact_params_default(double dt);
 
 /* The state of one substep, read only: all rings' vertices (P M N of them),

@@ -87,8 +87,15 @@ static void dinghy_centre(dinghy_sim *s, int p, double dt)
             vol += s->row_vol[(size_t)p * s->M + m];
         s->ring_vol[p] = vol;
         double gauge = gas_gauge(s, p, vol);
+        if (s->hole_area[p] > 0.0) {
+            /* punctures: the gas this substep loses, and the skin feels the
+             * pressure after it (implicit: a wide hole keeps the gauge near
+             * 0 however fast the skin folds, where the pressure before it
+             * spiked by tens of kPa in one substep and blew the ring up) */
+            gas_leak(s, p, gauge, dt);
+            gauge = gas_gauge(s, p, vol);
+        }
         s->ring_gauge[p] = (float)gauge;
-        gas_leak(s, p, gauge, dt); /* punctures: the gas this substep loses */
     }
     double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
     for (int m = 0; m < s->M; m++) {
@@ -321,6 +328,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     const int exact = w->model == SIM_WATER_EXACT, gas = d->ring.inflation == SIM_INFLATION_GAS;
     skin_consts skin = {
         .rho_g = exact ? (float)(w->density * d->world.gravity) : 0.0f,
+        .rho_g_t = exact && d->ring.skin == SIM_SKIN_MEMBRANE
+                       ? (float)(w->density * d->world.gravity * d->ring.thickness) : 0.0f,
         .level = (float)w->level,
         .drag = exact,
         .rho_water = (float)w->density,

@@ -1,5 +1,6 @@
 /* Skin contact (physics/skin_contact.h) against physics.md section 9:
- * equal and opposite forces, self-contact, collisions without tunnelling
+ * equal and opposite forces, self-contact (outside, and inside a flattened
+ * tube), collisions without tunnelling
  * that keep momentum and lose energy, the same bits for any split, a ring
  * at rest on another, Coulomb friction, and the cost. The dynamic tests
  * step like the core will: other forces into v*, contact iterations on v*,
@@ -177,15 +178,23 @@ static void test_equal_and_opposite(void **state)
 
 /* (b) The rest mesh alone has no self-contact; a ring squashed so that its
  * two sides lie within h of each other pushes them apart. */
+/* One 16 x 8 ring of radii R, r (m) and 2 kg at rest, its contact run once
+ * (its reference taken): no pairs. */
+static void one_ring_at_rest(world *w, double R, double r)
+{
+    double zero[3] = {0, 0, 0};
+    world_init(w, 1, 16, 8, 1e-3);
+    place_ring(w, 0, R, r, 2.0, NULL, zero, zero);
+    forces(w);
+    assert_int_equal(skin_contact_pairs(w->c), 0);
+}
+
 static void test_self_contact(void **state)
 {
     (void)state;
     world w;
-    world_init(&w, 1, 16, 8, 1e-3);
-    double R = 0.4, r = 0.15, zero[3] = {0, 0, 0};
-    place_ring(&w, 0, R, r, 2.0, NULL, zero, zero);
-    forces(&w);
-    assert_int_equal(skin_contact_pairs(w.c), 0);
+    double R = 0.4, r = 0.15;
+    one_ring_at_rest(&w, R, r);
     for (int i = 0; i < w.nv; i++)
         assert_true(w.fx[i] == 0.0f && w.fy[i] == 0.0f && w.fz[i] == 0.0f);
 
@@ -207,6 +216,39 @@ static void test_self_contact(void **state)
                   skin_contact_pairs(w.c), w.y[top], w.y[bottom], w.fy[top], w.fy[bottom]);
     assert_true(w.fy[top] > 0.0f);
     assert_true(w.fy[bottom] < 0.0f);
+    double F[3], T[3], fmax;
+    resultant(&w, F, T, &fmax);
+    for (int j = 0; j < 3; j++)
+        assert_close(F[j], 0.0, 1e-5 * fmax * w.nv);
+    world_free(&w);
+}
+
+/* (b2) A tube flattened flat: its top and bottom walls meet from inside
+ * (behind each other's faces) and are held apart on that side, the top
+ * pushed up and the bottom down. Met as another ring's skin (from outside
+ * only), each would be pushed through the other. */
+static void test_self_contact_inside_tube(void **state)
+{
+    (void)state;
+    world w;
+    const double r = 0.15;
+    one_ring_at_rest(&w, 0.4, r); /* the reference: the rest shape */
+    /* every cross-section squashed in z: the walls h/2 apart at the top */
+    double h = w.k.h, squash = (h / 4) / r;
+    for (int i = 0; i < w.nv; i++)
+        w.z[i] = (float)(w.z[i] * squash);
+    forces(&w);
+    assert_true(skin_contact_pairs(w.c) > 0);
+    int up = 0, down = 0;
+    for (int m = 0; m < w.M; m++) {
+        int top = m * w.N + w.N / 4, bottom = m * w.N + 3 * w.N / 4;
+        up += w.fz[top] > 0.0f;
+        down += w.fz[bottom] < 0.0f;
+    }
+    print_message("      flattened tube: %d self pairs; of %d cross-sections, top pushed up in "
+                  "%d, bottom down in %d\n", skin_contact_pairs(w.c), w.M, up, down);
+    assert_int_equal(up, w.M);
+    assert_int_equal(down, w.M);
     double F[3], T[3], fmax;
     resultant(&w, F, T, &fmax);
     for (int j = 0; j < 3; j++)
@@ -877,6 +919,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_equal_and_opposite),
         cmocka_unit_test(test_self_contact),
+        cmocka_unit_test(test_self_contact_inside_tube),
         cmocka_unit_test(test_split_bits),
         cmocka_unit_test(test_split_iterations),
         cmocka_unit_test(test_friction),

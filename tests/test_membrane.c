@@ -53,10 +53,14 @@ static void rest_triangle(double X[3][3], double *A0, double dinv[4])
     *A0 = 0.5 * L * hh;
 }
 
-/* The St. Venant-Kirchhoff energy of a triangle, J, from docs/physics.md
- * section 8: W = A0 E t / (2 (1 - nu^2)) [(1 - nu) tr(G^2) + nu tr(G)^2]. */
-static double svk_energy(const membrane_material *mat, double A0, const double dinv[4],
-                         double x[3][3])
+/* The membrane energy of a triangle, J, from docs/physics.md section 8:
+ * St. Venant-Kirchhoff, W_T = A0 E t / (2 (1 - nu^2)) [(1 - nu) tr(G^2) +
+ * nu tr(G)^2], where taut (the smaller principal stress >= 0); else the
+ * tension field's relaxed energy W_R = A0 E t g1^2 / 2 (wrinkled, g1 > 0)
+ * or 0 (slack), plus the share MEMBRANE_KEPT_COMPRESSION of W_T - W_R.
+ * *state: 0 taut, 1 wrinkled, 2 slack (if state is not NULL). */
+static double membrane_energy(const membrane_material *mat, double A0, const double dinv[4],
+                              double x[3][3], int *state)
 {
     double e1[3], e2[3], f0[3], f1[3];
     sub3(x[1], x[0], e1);
@@ -69,7 +73,17 @@ static double svk_energy(const membrane_material *mat, double A0, const double d
     double G01 = 0.5 * dot3(f0, f1);
     double E = mat->youngs_modulus, t = mat->thickness, nu = mat->poisson_ratio;
     double trG2 = G00 * G00 + G11 * G11 + 2.0 * G01 * G01, trG = G00 + G11;
-    return A0 * E * t / (2.0 * (1.0 - nu * nu)) * ((1.0 - nu) * trG2 + nu * trG * trG);
+    double WT = A0 * E * t / (2.0 * (1.0 - nu * nu)) * ((1.0 - nu) * trG2 + nu * trG * trG);
+    double gm = 0.5 * trG, dd = sqrt(0.25 * (G00 - G11) * (G00 - G11) + G01 * G01);
+    double g1 = gm + dd, g2 = gm - dd;
+    double s2 = E * t / (1.0 + nu) * g2 + E * t * nu / (1.0 - nu * nu) * (g1 + g2);
+    int st = s2 >= 0.0 ? 0 : g1 > 0.0 ? 1 : 2;
+    if (state)
+        *state = st;
+    if (st == 0)
+        return WT;
+    double WR = st == 1 ? 0.5 * A0 * E * t * g1 * g1 : 0.0;
+    return WR + MEMBRANE_KEPT_COMPRESSION * (WT - WR);
 }
 
 /* The dihedral angle of the hinge x0 -> x1 between (x0, x1, x2) and
@@ -116,7 +130,7 @@ typedef struct {
 static double tri_energy(const void *ctx, double p[][3])
 {
     const tri_ctx *t = ctx;
-    return svk_energy(&t->mat, t->A0, t->dinv, p);
+    return membrane_energy(&t->mat, t->A0, t->dinv, p, NULL);
 }
 
 typedef struct {
@@ -136,8 +150,11 @@ static void test_forces_are_gradients(void **state)
     const membrane_material mat = test_material();
     const membrane_consts k = membrane_consts_of(&mat);
     double worst_t = 0.0, worst_h = 0.0;
-    for (int trial = 0; trial < 20; trial++) {
-        /* a random rest triangle, deformed by up to 10% of its size */
+    int states[3] = {0, 0, 0}; /* taut, wrinkled, slack trials */
+    for (int trial = 0; trial < 60; trial++) {
+        /* a random rest triangle, deformed by up to 10% of its size:
+         * stretched (taut), or shrunk (wrinkled, slack) */
+        const double shrink = trial < 20 ? 1.02 : trial < 40 ? 0.995 : 0.97;
         double X[3][3], p[3][3];
         for (int c = 0; c < 3; c++)
             for (int i = 0; i < 3; i++)
@@ -147,7 +164,7 @@ static void test_forces_are_gradients(void **state)
         float fp[3][3], fo[3][3], fd[4];
         for (int c = 0; c < 3; c++)
             for (int i = 0; i < 3; i++) {
-                fp[c][i] = (float)(X[c][i] * 1.02 + 0.005 * sym() + 0.3);
+                fp[c][i] = (float)(X[c][i] * shrink + 0.005 * sym() + 0.3);
                 p[c][i] = fp[c][i]; /* the bits the kernel sees */
             }
         for (int j = 0; j < 4; j++)
@@ -157,6 +174,9 @@ static void test_forces_are_gradients(void **state)
         t.A0 = (float)t.A0;
         membrane_triangle_forces(&k, (float)t.A0, fd, (const float(*)[3])fp, fo);
         worst_t = fmax(worst_t, fd_error(tri_energy, &t, p, 3, (const float(*)[3])fo));
+        int st;
+        membrane_energy(&t.mat, t.A0, t.dinv, p, &st);
+        states[st]++;
 
         /* a random hinge, bent away from a random rest angle */
         double q[4][3] = {{0, 0, 0}, {0.05, 0, 0}, {0.02, 0.04, 0}, {0.03, -0.045, 0}};
@@ -174,7 +194,10 @@ static void test_forces_are_gradients(void **state)
         assert_close(theta, dihedral(q), 1e-5);
         worst_h = fmax(worst_h, fd_error(hinge_energy, &h, q, 4, (const float(*)[3])fh));
     }
-    printf("  FD: worst relative error triangle %.2e, hinge %.2e\n", worst_t, worst_h);
+    printf("  FD: worst relative error triangle %.2e (%d taut, %d wrinkled, %d slack), hinge "
+           "%.2e\n", worst_t, states[0], states[1], states[2], worst_h);
+    for (int i = 0; i < 3; i++)
+        assert_true(states[i] > 0);
     assert_true(worst_t < 1e-3);
     assert_true(worst_h < 1e-3);
 }
@@ -680,13 +703,17 @@ static void test_stiffness_bound(void **state)
         for (int n = 0; n < N; n++) {
             double P[3];
             torus_point(R, r, M, N, m, n, P);
+            /* stretched 1% (taut everywhere, as inflated: the stiffest
+             * state; a compressed triangle is softer, the tension field) */
             for (int c = 0; c < 3; c++)
-                X[c * V + (size_t)m * N + n] = P[c];
+                X[c * V + (size_t)m * N + n] = 1.01 * P[c];
         }
     for (size_t i = 0; i < 3 * V; i++)
         v[i] = sym();
     const int whole[1] = {M};
-    const double h = 1e-3; /* the step along the unit vector v, m */
+    /* the step along the unit vector v, m: at most a 0.2% strain on a
+     * 5 cm edge, so the 1% stretch keeps every triangle taut */
+    const double h = 1e-4;
     double lam = 0.0;
     const int iters = test_quick() ? 300 : 1500;
     for (int it = 0; it < iters; it++) {

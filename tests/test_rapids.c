@@ -137,6 +137,7 @@ static void test_rapids_run(void **state)
         p.def.solver.threads = threads;
         dinghy_sim *s = test_sim(&p);
         double worst = 0.0, displaced = 0.0;
+        const double skin_t = p.def.ring.skin == SIM_SKIN_MEMBRANE ? p.def.ring.thickness : 0.0;
         long hits = 0, samples = 0;
         for (long k = 0; k < (threads == 1 ? seconds : 3); k++) {
             assert_int_equal(sim_step(s, 1000), 1000);
@@ -145,7 +146,8 @@ static void test_rapids_run(void **state)
             /* the second half, once a second (a short run: its last second) */
             if (threads == 1 && k >= (seconds > 4 ? seconds / 2 : seconds - 1)) {
                 for (int i = 0; i < sim_ring_count(s); i++)
-                    displaced += sim_rings(s)[i].submerged_volume;
+                    displaced += sim_rings(s)[i].submerged_volume
+                               + sim_rings(s)[i].wet_area * skin_t;
                 samples += sim_ring_count(s);
             }
             size_t n;
@@ -166,8 +168,9 @@ static void test_rapids_run(void **state)
                     least = sim_rings(s)[i].respawns;
             }
             double mean_speed = travelled / sim_ring_count(s) / (double)seconds;
-            /* afloat all along the river: each displaces about its mass,
-             * measured under the river's own surface (it falls over drops),
+            /* afloat all along the river: each displaces about its mass
+             * (the water its gas and its rubber push aside), measured
+             * under the river's own surface (it falls over drops),
              * averaged over the run's second half (one moment is noisy) */
             displaced *= p.def.world.water.density / (double)samples;
             printf("    mean water displaced %.2f kg per ring of %.1f kg (%ld samples)\n",

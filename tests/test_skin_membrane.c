@@ -266,13 +266,13 @@ static int inside_own_skin(const dinghy_sim *s, double out)
 }
 
 /* A burst (dinghy.hole_diameter = 0.3 m, the defaults otherwise) on still
- * water: the gas goes as fast as the skin falls; for 20 s the ring stays
- * whole and lies nowhere inside its own skin (checked every second), and
- * it sags below 80% of its rest volume. The issue asks for at most 40%:
- * the default rubber holds about 65% (the tube cannot flatten without
- * squeezing its inner side round the ring; README, "Punctures"). Under
+ * water, the issue's collapse test: the gas goes as fast as the skin
+ * falls; for 20 s the ring stays whole and lies nowhere inside its own
+ * skin (checked every second), and it ends at most 40% of its rest
+ * volume: the wrinkling skin (membrane.h, the tension field) lets the tube
+ * fold flat, its walls meeting from inside (two-sided self-contact). Under
  * DINGHY_TEST_QUICK (the sanitizer builds) the first 3 s only. */
-static void test_burst_sags_whole(void **state)
+static void test_burst_goes_flat(void **state)
 {
     (void)state;
     sim_def d = sim_def_default();
@@ -297,7 +297,7 @@ static void test_burst_sags_whole(void **state)
     }
     assert_false(sim_blowup(s).happened);
     if (!test_quick())
-        assert_true(sim_rings(s)[0].volume <= 0.80 * v0);
+        assert_true(sim_rings(s)[0].volume <= 0.40 * v0);
     sim_destroy(s);
 }
 
@@ -330,7 +330,7 @@ int main(void)
         cmocka_unit_test(test_swelling_mesh_independent),
         cmocka_unit_test(test_tyre_law),
         cmocka_unit_test(test_puncture_orifice_law),
-        cmocka_unit_test(test_burst_sags_whole),
+        cmocka_unit_test(test_burst_goes_flat),
         cmocka_unit_test(test_same_hash_any_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

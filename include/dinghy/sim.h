@@ -189,6 +189,8 @@ typedef struct {
     double min_z, max_z;/* lowest and highest vertex, m */
     double submerged_volume; /* volume of the closed mesh under the water surface, m^3 */
     double buoyancy_centre[3]; /* centre of that volume, m (the ring's centre when dry) */
+    double wet_area;    /* skin under the water surface, m^2 (a membrane's rubber displaces
+                           wet_area times its thickness more: docs/physics.md section 4) */
     double pressure;    /* absolute gas pressure p0 V0 / V the last substep pushed with
                            (V at its start), Pa; NaN for constant inflation */
     double gas_fraction;/* gas left of the amount at inflation (1 until punctured) */

@@ -191,8 +191,9 @@ static void take_out(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
              sim_ring_count(sim));
 }
 
+/* A hole of `diameter` (m) in the ring under the cursor. */
 static void puncture(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
-                     const orbit_camera *camera, int w, int h)
+                     const orbit_camera *camera, int w, int h, double diameter)
 {
     sim_ray_hit hit;
     if (!pick(sim, camera, w, h, a->cursor, &hit))
@@ -202,7 +203,7 @@ static void puncture(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
                  "out (dinghy.inflation = gas)");
         return;
     }
-    const double area = 0.25 * PI * POINTER_HOLE_DIAMETER * POINTER_HOLE_DIAMETER;
+    const double area = 0.25 * PI * diameter * diameter;
     sim_puncture(sim, hit.id, area);
     pl->punctured = hit.id;
     pl->hole_vertex = hit.vertex;
@@ -217,14 +218,19 @@ static void puncture_note(pointer_state *pl, const dinghy_sim *sim)
         return;
     const sim_ring_state *r = &sim_rings(sim)[p];
     const sim_def *d = sim_get_def(sim);
-    /* the air that was pumped in beyond the ambient amount: at a gas
-     * fraction of p_air / p0 the rest volume holds ambient air only */
-    const double ambient = d->world.air_pressure / (d->world.air_pressure + d->ring.gauge_pressure);
+    /* the air that was pumped in beyond the ambient amount: the gas fills
+     * the inflated volume, (1 + swell) times the rest volume, at p0, so at
+     * a gas fraction of p_air / (p0 (1 + swell)) the rest volume holds
+     * ambient air only */
+    const double ambient = d->world.air_pressure
+                         / ((d->world.air_pressure + d->ring.gauge_pressure)
+                            * (1.0 + sim_ring_inflated_swell(&d->ring)));
     const double extra = ambient < 1.0 ? (r->gas_fraction - ambient) / (1.0 - ambient) : 0.0;
+    /* its holes as one round hole of the same area */
     snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
              "%.2f g/s of air escaping, %.0f%% of the air pumped in left", p,
-             1000.0 * POINTER_HOLE_DIAMETER, r->pressure - d->world.air_pressure, 1000.0 * r->leak,
-             100.0 * (extra > 0.0 ? extra : 0.0));
+             1000.0 * sqrt(4.0 * r->hole_area / PI), r->pressure - d->world.air_pressure,
+             1000.0 * r->leak, 100.0 * (extra > 0.0 ? extra : 0.0));
 }
 
 void pointer_frame(pointer_state *pl, const input_actions *a, dinghy_sim *sim, const orbit_camera *camera,
@@ -246,7 +252,9 @@ void pointer_frame(pointer_state *pl, const input_actions *a, dinghy_sim *sim, c
     for (int i = 0; i < a->remove; i++)
         take_out(pl, a, sim, camera, w, h);
     for (int i = 0; i < a->puncture; i++)
-        puncture(pl, a, sim, camera, w, h);
+        puncture(pl, a, sim, camera, w, h, POINTER_HOLE_DIAMETER);
+    for (int i = 0; i < a->burst; i++)
+        puncture(pl, a, sim, camera, w, h, POINTER_BURST_DIAMETER);
     pl->held = sim_grabbed_ring(sim);
     if (!sim_ring_valid(sim, pl->held))
         puncture_note(pl, sim);

@@ -22,6 +22,11 @@
  * after 8 s: fast at first, then ever slower (docs/physics.md 6b). */
 #define POINTER_HOLE_DIAMETER 0.01
 
+/* Diameter of the hole Shift+K tears, m: a burst. The default ring's gas
+ * is gone within a second, and the ring folds flat on the water within a
+ * few (about a third of its volume; docs/physics.md section 8). */
+#define POINTER_BURST_DIAMETER 0.3
+
 /* A throw leaves at the hand's velocity averaged over about this long, s
  * (exponentially): a flick, not the last frame's twitch. */
 #define POINTER_THROW_TIME 0.05

@@ -23,7 +23,11 @@ static void record_blowup(dinghy_sim *s)
         info->ring = (int)(r / (size_t)s->M);
         info->ring_id = sim_ring_id_at(s, info->ring);
         info->non_finite = s->tick->row_bad[r] == 2;
-        /* the substep that flagged the row may have left it in either buffer */
+        /* the substep that flagged the row may have left it in either
+         * buffer, and the flag is on the speed before the skin contact's
+         * correction: the first non-finite or runaway vertex, else the
+         * fastest one the contact slowed again */
+        double fastest = -1.0;
         for (int k = 0; k < 2 * s->N; k++) {
             const sim_buffer *b = &s->buf[k < s->N ? s->cur : 1 - s->cur];
             size_t i = v0 + (size_t)(k % s->N);
@@ -34,6 +38,11 @@ static void record_blowup(dinghy_sim *s)
                 info->vertex = (int)(i - (size_t)info->ring * s->V);
                 info->speed = nonfin ? NAN : sqrt(s2);
                 return;
+            }
+            if (s2 > fastest) {
+                fastest = s2;
+                info->vertex = (int)(i - (size_t)info->ring * s->V);
+                info->speed = sqrt(s2);
             }
         }
         return;
@@ -156,13 +165,25 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
                  "the gas and water stiffness; use more substeps (automatic: %d), a shorter "
                  "time step or softer springs", dt, bound, sim_ring_vertex_mass(&d->ring),
                  d->ring.band, d->ring.stiffness, (int)ceil(d->solver.dt / (0.9 * bound)));
-    else
+    else {
+        /* the forces of the models in use that a user may have set too strong */
+        char strong[200] = "";
+        size_t n = 0;
+        if (d->ring.contact == SIM_CONTACT_CENTRELINE)
+            n += (size_t)snprintf(strong + n, sizeof strong - n, ", a repulsion strength (%g N)",
+                                  d->ring.repulsion);
+        if (d->ring.inflation == SIM_INFLATION_CONSTANT && n < sizeof strong)
+            n += (size_t)snprintf(strong + n, sizeof strong - n, ", an inflation force (%g N)",
+                                  d->ring.pressure);
+        if (d->world.water.model == SIM_WATER_SEED && n < sizeof strong)
+            snprintf(strong + n, sizeof strong - n, ", a seed buoyancy (%g 1/s^2)",
+                     d->world.water.buoyancy);
         snprintf(cause, sizeof cause,
                  "the time step %g s is within the stability bound %.3g s, so suspect a start that "
-                 "is far from rest (rings overlapping, or deep under water) or a repulsion "
-                 "strength (%g N), inflation force (%g N) or seed buoyancy (%g 1/s^2) too "
-                 "strong for this time step", dt, bound, d->ring.repulsion,
-                 d->ring.pressure, d->world.water.buoyancy);
+                 "is far from rest (rings overlapping, or deep under water)%s%s", dt, bound,
+                 strong[0] ? " or a force too strong for this time step: " : "",
+                 strong[0] ? strong + 2 : "");
+    }
     snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d vertex %d has %s; "
              "likely cause: %s", b->step, b->time, b->ring, b->vertex, what, cause);
 }

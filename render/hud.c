@@ -78,7 +78,7 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
              show_help ? "\n\n"
                          "left drag a dinghy: grab (Shift: along the water), let go: throw\n"
                          "right drag: orbit   middle or Shift+right drag: pan   wheel: zoom\n"
-                         "D drop a dinghy in   X take it out   K puncture it (at the cursor)\n"
+                         "D drop a dinghy in   X take it out   K puncture it (Shift+K burst it; at the cursor)\n"
                          "Tab tuning panel (Up/Down Left/Right, Shift x10, S save)\n"
                          "F follow dinghy   C free camera / follow crowd\n"
                          "Space pause   N step   R reset\n"

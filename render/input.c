@@ -128,7 +128,12 @@ static void key_pressed(input *in, input_key key, int repeat)
         case 'c': a->free_camera++; break;
         case 'd': a->drop++; break;
         case 'x': a->remove++; break;
-        case 'k': a->puncture++; break;
+        case 'k': /* Shift: burst it */
+            if (in->shift)
+                a->burst++;
+            else
+                a->puncture++;
+            break;
         case 's': a->panel_save++; break;
         default: break;
         }

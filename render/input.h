@@ -49,7 +49,7 @@ typedef struct {
     int quit, toggle_pause, single_step, reset, faster, slower, screenshot, toggle_help, follow_next;
     int free_camera; /* C: free the camera, or follow the crowd again when free */
     int panned; /* the user dragged the view away: stop following */
-    int drop, remove, puncture; /* D, X, K: at the cursor */
+    int drop, remove, puncture, burst; /* D, X, K, Shift+K: at the cursor */
     int toggle_panel, panel_move, panel_change, panel_save; /* Tab; Up/Down; Left/Right; S */
     int panel_click;  /* left press over the panel (input_set_panel) */
     float panel_click_y; /* where, pixels from the viewport's top */

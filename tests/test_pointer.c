@@ -354,6 +354,24 @@ static void test_puncture_orifice_flow(void **state)
     sim_destroy(s);
 }
 
+/* Opens u on p, lets ring 0 float until 3 s, puts the cursor on it and
+ * plays `keys` (script lines at time 0) in one frame; returns the ring's
+ * state before the keys. */
+static sim_ring_state keys_on_floating_ring(session *u, const test_params *p, const char *keys)
+{
+    session_open(u, p, "");
+    run_until(u, 3.0);
+    float px[2];
+    pixel_on_ring(u, 0, px);
+    sim_ring_state before = sim_rings(u->sim)[0];
+    char script[256];
+    snprintf(script, sizeof script, "0 cursor %.1f %.1f\n%s", px[0], px[1], keys);
+    input_script_free(u->script);
+    u->script = script_of(script);
+    frame(u);
+    return before;
+}
+
 /* K on a floating ring: its gauge pressure and volume fall, and it floats
  * lower. The default skin is a membrane: the gas holds the shape, and the
  * ring shrinks back toward its unstretched size as the gas goes, which
@@ -364,16 +382,7 @@ static void test_punctured_ring_floats_lower(void **state)
     (void)state;
     test_params p = lake_single(2);
     session u;
-    session_open(&u, &p, "");
-    run_until(&u, 3.0);
-    float px[2];
-    pixel_on_ring(&u, 0, px);
-    sim_ring_state before = sim_rings(u.sim)[0];
-    char script[256];
-    snprintf(script, sizeof script, "0 cursor %.1f %.1f\n0 key k\n", px[0], px[1]);
-    input_script_free(u.script);
-    u.script = script_of(script);
-    frame(&u);
+    sim_ring_state before = keys_on_floating_ring(&u, &p, "0 key k\n");
     assert_true(sim_rings(u.sim)[0].hole_area > 0.0);
     double gauge_before = before.pressure - p.def.world.air_pressure;
     double last_gauge = gauge_before;
@@ -391,6 +400,25 @@ static void test_punctured_ring_floats_lower(void **state)
     assert_true(last_gauge < 0.05 * gauge_before);
     assert_true(r->volume < before.volume - 0.05);
     assert_true(r->centre[2] < before.centre[2] - 0.0005);
+    session_close(&u);
+}
+
+/* Shift+K on a floating ring bursts it: one 0.3 m hole, and within 8 s
+ * its gas is gone and it lies folded on the water below 45% of its rest
+ * volume (test_skin_membrane's burst test: about 34% after 20 s). */
+static void test_burst_folds_flat(void **state)
+{
+    (void)state;
+    test_params p = lake_single(2);
+    session u;
+    keys_on_floating_ring(&u, &p, "0 keydown shift\n0 key k\n0 keyup shift\n");
+    const double burst = 0.25 * PI * POINTER_BURST_DIAMETER * POINTER_BURST_DIAMETER;
+    assert_close(sim_rings(u.sim)[0].hole_area, burst, 1e-9 * burst);
+    run_until(&u, sim_time(u.sim) + 8.0);
+    const sim_ring_state *r = &sim_rings(u.sim)[0];
+    printf("    burst: after 8 s, gauge %.2f Pa, volume %.3f of its rest volume\n",
+           r->pressure - p.def.world.air_pressure, r->volume / sim_rest_volume(u.sim));
+    assert_true(r->volume < 0.45 * sim_rest_volume(u.sim));
     session_close(&u);
 }
 
@@ -482,6 +510,7 @@ int main(void)
         cmocka_unit_test(test_yank_does_not_tear),
         cmocka_unit_test(test_drop_in_and_take_out),
         cmocka_unit_test(test_punctured_ring_floats_lower),
+        cmocka_unit_test(test_burst_folds_flat),
         cmocka_unit_test(test_play_deterministic),
         cmocka_unit_test(test_panel_by_script),
     };

@@ -270,7 +270,9 @@ static void test_drop_in_and_take_out(void **state)
     double t = (p.def.world.water.level - o[2]) / d[2];
     double want[2] = {o[0] + t * d[0], o[1] + t * d[1]};
     session_close(&u);
-    session_open(&u, &p, "0.5 cursor 300 500\n0.5 key d\n0.6 key d\n");
+    /* the second one beside the first (dropped on it, it lies on top and
+     * hides the first from the cursor) */
+    session_open(&u, &p, "0.5 cursor 300 500\n0.5 key d\n0.6 cursor 700 500\n0.6 key d\n");
     run_until(&u, 0.55);
     assert_int_equal(sim_ring_count(u.sim), 2);
     const sim_ring_state *r = &sim_rings(u.sim)[1];

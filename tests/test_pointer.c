@@ -416,6 +416,11 @@ static void test_burst_folds_flat(void **state)
     keys_on_floating_ring(&u, &p, "0 keydown shift\n0 key k\n0 keyup shift\n");
     const double burst = 0.25 * PI * POINTER_BURST_DIAMETER * POINTER_BURST_DIAMETER;
     assert_close(sim_rings(u.sim)[0].hole_area, burst, 1e-9 * burst);
+    /* the air rushes out: the hiss and the HUD read this flow */
+    run_until(&u, sim_time(u.sim) + 0.05);
+    const double rush = sim_rings(u.sim)[0].leak;
+    printf("    burst: %.1f g/s of air out after 0.05 s\n", 1000.0 * rush);
+    assert_true(rush > 0.01); /* a 1 cm hole at 2 kPa: about 3 g/s */
     run_until(&u, sim_time(u.sim) + 8.0);
     const sim_ring_state *r = &sim_rings(u.sim)[0];
     printf("    burst: after 8 s, gauge %.2f Pa, volume %.3f of its rest volume\n",

@@ -27,9 +27,8 @@ if [[ $rc -eq 4 && $out == *"cannot create an OpenGL 3.3 core context: GLX"* ]];
 else bad "no GL 3.3 (exit $rc): $out"; fi
 
 # The demo itself, for a few frames (a window on Xvfb); with a CPU renderer
-# it leaves a core to the renderer.
-note=""
-(( $(nproc) > 1 )) && note="OpenGL renders on the CPU \(llvmpipe.*\), so the physics uses $(( $(nproc) / 2 )) of $(nproc) cores"
+# it says that the physics and the rasteriser share the cores.
+note="OpenGL renders on the CPU \(llvmpipe.*\): the physics and the rasteriser share the $(nproc) cores"
 expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 --height 200 --set scene.name=pair
 # The default scene is the river: the demo draws it (ground, rocks, water
 # sampled each frame, the crowd camera) and ends as usual.

@@ -114,7 +114,12 @@ size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
     where.skin = kernel;
     if (at)
         *at = where;
-    return kernel + round16(skin_scratch_floats(r->sides, dims.max_rows));
+    size_t floats = kernel + round16(skin_scratch_floats(r->sides, dims.max_rows));
+    /* skin contact's grid reuses it after the forces (one ring's boxes) */
+    size_t grid = round16(skin_contact_grid_scratch_bytes(r->segments, r->sides) / sizeof(float));
+    if (r->contact == SIM_CONTACT_SKIN && grid > floats)
+        floats = grid;
+    return floats;
 }
 
 /* Bytes of the membrane's rest data (none with springs). */

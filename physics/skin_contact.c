@@ -82,8 +82,8 @@ struct skin_contact {
     double *pbox;           /* [P_cap x np] x 6: each patch's box grown by h + vmax dt, m */
     unsigned char *patch_on; /* [P_cap x np]: the patch's points and triangles may touch */
 
-    /* prepare: triangle boxes, the grid */
-    float *box;          /* 6 per triangle: lo xyz, hi xyz, m */
+    /* prepare: the grid */
+    void *grid_scratch;  /* one ring's skin_contact_grid_scratch_bytes, for prepare */
     double *inv_cell;    /* [P_cap]: 1 / ring p's cell size, 1/m */
     size_t table;        /* a power of two >= nt */
     int *toff;           /* [P_cap]: first slot of ring p's part of bucket_start */
@@ -96,8 +96,6 @@ struct skin_contact {
     size_t nbr_cap;
     int *bucket_start;   /* each ring's part: its buckets + 1, entry offsets in the ring */
     tri_entry *entry;    /* [nt]: the triangles in the grid, ring by ring */
-    int *tbucket;        /* [nt]: bucket of each listed triangle, -1: large */
-    int *tlist;          /* [nt]: the triangles in the grid or large, ring by ring */
 
     /* find: each point's pairs */
     unsigned char *npt;  /* pairs of point i */
@@ -156,10 +154,10 @@ static size_t pow2_at_least(size_t n)
 size_t skin_contact_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    return nt * 6 * sizeof(float) + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
+    return skin_contact_grid_scratch_bytes(M, N)
+         + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
          + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned))
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
-         + 2 * nt * sizeof(int) /* buckets of the triangles, their list */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3)
@@ -176,7 +174,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->P_cap = P, c->M = M, c->N = N, c->MN = M * N;
     size_t nv = (size_t)P * M * N, nt = 2 * nv;
     c->table = pow2_at_least(nt);
-    c->box = malloc(sizeof *c->box * 6 * nt);
+    c->grid_scratch = malloc(skin_contact_grid_scratch_bytes(M, N));
     c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 2 * (size_t)P));
     c->inv_cell = malloc(sizeof *c->inv_cell * (size_t)P);
     c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
@@ -185,8 +183,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->tmask = malloc(sizeof *c->tmask * (size_t)P);
     c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
     c->entry = malloc(sizeof *c->entry * nt);
-    c->tbucket = malloc(sizeof *c->tbucket * nt);
-    c->tlist = malloc(sizeof *c->tlist * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
@@ -221,8 +217,8 @@ skin_contact *skin_contact_create(int P, int M, int N)
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->box || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start
-        || !c->entry || !c->tbucket || !c->tlist || !c->npt || !c->pt_tri || !c->pt_speed
+    if (!c->grid_scratch || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start
+        || !c->entry || !c->npt || !c->pt_tri || !c->pt_speed
         || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->act || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
@@ -234,9 +230,8 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->box); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
+    free(c->grid_scratch); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
     free(c->nbr); free(c->entry);
-    free(c->tbucket); free(c->tlist);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->cstart); free(c->cring); free(c->act);
@@ -907,49 +902,70 @@ static inline float max3f(float a, float b, float c)
     return m > c ? m : c;
 }
 
+size_t skin_contact_grid_scratch_bytes(int M, int N)
+{
+    /* per triangle: its box (6 floats), its index and its bucket; per
+     * vertex its speed */
+    return (size_t)M * (size_t)N * (13 * sizeof(float) + 4 * sizeof(int));
+}
+
 /* Ring p's part of the grid: its listed triangles' boxes, its cell size
  * (the widest box but runaway ones, over 4 mean boxes, which go to its
  * large list), one cell per triangle (its box's low corner), counting-sorted
- * by bucket. Rings are independent: any split, the same bits. */
-static void ring_grid(skin_contact *c, int p)
+ * by bucket. The boxes, the list and the buckets live in `scratch` (one
+ * ring's), not per triangle of the scene. Rings are independent: any
+ * split, the same bits. */
+static void ring_grid(skin_contact *c, int p, void *scratch)
 {
     const skin_contact_state *s = c->s;
     const skin_contact_params *k = c->k;
-    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0, *list = c->tlist + e0, *tb = c->tbucket + e0;
+    const int M = c->M, N = c->N, MN = c->MN;
+    float *box = scratch, *speed = box + 12 * (size_t)MN;
+    int *list = (int *)(speed + MN), *tb = list + 2 * (size_t)MN;
+    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0;
     double ext = 0.0, cell = 0.0;
     c->nlarge_r[p] = 0;
     if (!c->ring_on[p] || nl == 0)
         return;
+    const size_t base = (size_t)p * (size_t)MN;
+    const float *x = s->x + base, *y = s->y + base, *z = s->z + base;
+    const float *vx = s->vx + base, *vy = s->vy + base, *vz = s->vz + base;
+    /* each vertex's speed once (a vertex has six triangles) */
+    for (int i = 0; i < MN; i++)
+        speed[i] = sqrtf(vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
     int j = 0;
-    for (int m = 0; m < c->M; m++)
-    for (int n = 0; n < c->N; n++)
-    for (int t = 2 * (p * c->MN + m * c->N + n); t < 2 * (p * c->MN + m * c->N + n) + 2
-         && patch_is_on(c, p, m, n); t++) {
-        int v[3];
-        tri_corners(c, t, v);
-        float *bx = c->box + 6 * (size_t)t, vmax = 0.0f;
-        for (int r = 0; r < 3; r++) {
-            float sp = sqrtf(s->vx[v[r]] * s->vx[v[r]] + s->vy[v[r]] * s->vy[v[r]]
-                             + s->vz[v[r]] * s->vz[v[r]]);
-            vmax = sp > vmax ? sp : vmax;
+    for (int m = 0; m < M; m++) {
+        const int r0 = m * N, r1 = (m + 1 == M ? 0 : m + 1) * N;
+        for (int n = 0; n < N; n++) {
+            if (!patch_is_on(c, p, m, n))
+                continue;
+            const int n1 = n + 1 == N ? 0 : n + 1;
+            /* the quad's two triangles, corners as tri_corners gives them */
+            const int corner[2][3] = {{r0 + n, r1 + n, r1 + n1}, {r0 + n, r1 + n1, r0 + n1}};
+            for (int h = 0; h < 2; h++, j++) {
+                const int *v = corner[h];
+                float *bx = box + 6 * (size_t)j, vmax = 0.0f;
+                for (int r = 0; r < 3; r++)
+                    vmax = speed[v[r]] > vmax ? speed[v[r]] : vmax;
+                float grow = k->h + vmax * k->dt;
+                bx[0] = min3f(x[v[0]], x[v[1]], x[v[2]]) - grow;
+                bx[1] = min3f(y[v[0]], y[v[1]], y[v[2]]) - grow;
+                bx[2] = min3f(z[v[0]], z[v[1]], z[v[2]]) - grow;
+                bx[3] = max3f(x[v[0]], x[v[1]], x[v[2]]) + grow;
+                bx[4] = max3f(y[v[0]], y[v[1]], y[v[2]]) + grow;
+                bx[5] = max3f(z[v[0]], z[v[1]], z[v[2]]) + grow;
+                list[j] = 2 * (int)(base + (size_t)r0 + (size_t)n) + h;
+                double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+                if (e < 1e3) /* a runaway triangle does not set the cell size */
+                    ext += e;
+            }
         }
-        float grow = k->h + vmax * k->dt;
-        bx[0] = min3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) - grow;
-        bx[1] = min3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) - grow;
-        bx[2] = min3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) - grow;
-        bx[3] = max3f(s->x[v[0]], s->x[v[1]], s->x[v[2]]) + grow;
-        bx[4] = max3f(s->y[v[0]], s->y[v[1]], s->y[v[2]]) + grow;
-        bx[5] = max3f(s->z[v[0]], s->z[v[1]], s->z[v[2]]) + grow;
-        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-        if (e < 1e3) /* a runaway triangle does not set the cell size */
-            ext += e;
-        list[j++] = t;
     }
     /* Cells as wide as the widest box: a box that meets a point's has its
      * low corner in the point's cells or the ones below. */
     double mean = ext / nl;
     for (j = 0; j < nl; j++) {
-        const float *bx = c->box + 6 * (size_t)list[j];
+        const float *bx = box + 6 * (size_t)j;
         double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
         if (e <= 4.0 * mean)
             cell = e > cell ? e : cell;
@@ -962,7 +978,7 @@ static void ring_grid(skin_contact *c, int p)
     memset(bs, 0, sizeof *bs * ((size_t)len + 1));
     for (j = 0; j < nl; j++) {
         int a[3];
-        const float *bx = c->box + 6 * (size_t)list[j];
+        const float *bx = box + 6 * (size_t)j;
         double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
         for (int d = 0; d < 3; d++)
             a[d] = cell_of(bx[d], inv);
@@ -988,7 +1004,7 @@ static void ring_grid(skin_contact *c, int p)
     for (j = 0; j < nl; j++) {
         int t = list[j];
         tri_entry *E = &c->entry[e0 + (tb[j] < 0 ? large++ : bs[tb[j] + 1]++)];
-        const float *bx = c->box + 6 * (size_t)t;
+        const float *bx = box + 6 * (size_t)j;
         memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
         E->t = t, E->ring = p;
     }
@@ -1022,17 +1038,17 @@ int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_
     return 0;
 }
 
-void skin_contact_grid(skin_contact *c, int p0, int p1)
+void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch)
 {
     for (int p = p0; p < p1; p++)
-        ring_grid(c, p);
+        ring_grid(c, p, scratch ? scratch : c->grid_scratch);
 }
 
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
 {
     if (skin_contact_plan(c, k, s))
         return -1;
-    skin_contact_grid(c, 0, c->P);
+    skin_contact_grid(c, 0, c->P, NULL);
     return 0;
 }
 
@@ -1073,8 +1089,9 @@ static inline void consider(const skin_contact *c, const point_query *pq, const 
      * when it may touch itself */
     if (E->ring == pq->p && !c->self_on[E->ring])
         return;
-    if (pq->lo[0] > E->hi[0] || pq->hi[0] < E->lo[0] || pq->lo[1] > E->hi[1]
-        || pq->hi[1] < E->lo[1] || pq->lo[2] > E->hi[2] || pq->hi[2] < E->lo[2])
+    /* one branch, not six: most entries miss, unpredictably which way */
+    if ((pq->lo[0] > E->hi[0]) | (pq->hi[0] < E->lo[0]) | (pq->lo[1] > E->hi[1])
+        | (pq->hi[1] < E->lo[1]) | (pq->lo[2] > E->hi[2]) | (pq->hi[2] < E->lo[2]))
         return;
     int t = E->t;
     if (E->ring == pq->p) {

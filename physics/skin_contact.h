@@ -112,7 +112,11 @@
  * in bound; the self search is off while every vertex stays within about
  * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m, measured
  * with self_steps 2; one step leaves a smaller reference gap).
- * Memory (skin_contact_bytes): about 205 B per vertex.
+ * Memory (skin_contact_bytes): about 145 B per vertex (64 rings of 32 x
+ * 16): the grid's entries 64, each point's pairs 33, the link's records
+ * 16, the bucket table 16, the reference shape 12. The triangle boxes the
+ * grid sorts by bucket live in a thread's scratch, one ring at a time (64
+ * B per vertex less than one array for the scene).
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
@@ -207,7 +211,11 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
  * what grows with the triangles). 0, or -1 when out of memory. */
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k,
                       const skin_contact_state *s);
-void skin_contact_grid(skin_contact *c, int p0, int p1);
+void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch);
+/* Bytes of the scratch skin_contact_grid needs, one per thread at once (it
+ * holds one ring's triangle boxes while it sorts them), aligned for float.
+ * NULL uses the contact's own: one thread at a time only. */
+size_t skin_contact_grid_scratch_bytes(int M, int N);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */

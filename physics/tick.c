@@ -628,7 +628,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             if (!oom && skin_contact_any(skin)) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
-                    skin_contact_grid(skin, p, p + 1);
+                    skin_contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
                 skin_contact_find(skin, (int)a, (int)b);
 #pragma omp barrier
 #pragma omp single

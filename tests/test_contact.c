@@ -813,8 +813,8 @@ static void bench_case(const char *name, world *w, int reps)
         double t0 = now();
         assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
         double tp = now();
-        skin_contact_grid(w->c, w->P / 2, w->P); /* parallel in the core */
-        skin_contact_grid(w->c, 0, w->P / 2);
+        skin_contact_grid(w->c, w->P / 2, w->P, NULL); /* parallel in the core */
+        skin_contact_grid(w->c, 0, w->P / 2, NULL);
         double t1 = now();
         t[5] = fmin(t[5], tp - t0), t[6] = fmin(t[6], t1 - tp);
         skin_contact_find(w->c, 0, nv);
@@ -843,8 +843,12 @@ static void bench_case(const char *name, world *w, int reps)
         skin_contact_bound(w->c, &w->k, &w->st, p, p + 1);
     assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
-    for (int p = 0; p < w->P; p++)
-        skin_contact_grid(w->c, p, p + 1);
+    for (int p = 0; p < w->P; p++) {
+        void *scratch = malloc(skin_contact_grid_scratch_bytes(w->M, w->N)); /* a thread's own */
+        assert_non_null(scratch);
+        skin_contact_grid(w->c, p, p + 1, scratch);
+        free(scratch);
+    }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
     for (int i = 0; i < nv; i += 97)
         skin_contact_find(w->c, i, i + 97 < nv ? i + 97 : nv);

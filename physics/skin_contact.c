@@ -1105,6 +1105,34 @@ static inline void consider(const skin_contact *c, const point_query *pq, const 
     keep_pair(tri, spd, dist, n, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
 }
 
+/* Work up to ring p in half points: two entries per point to search (a
+ * point in a patch that is on, the triangles of its quad) and two per ring
+ * for passing it by. */
+static long long find_work(const skin_contact *c, int p) { return c->eoff[p] + 2LL * p; }
+
+void skin_contact_find_share(const skin_contact *c, int share, int shares, int *v0, int *v1)
+{
+    const long long total = find_work(c, c->P);
+    for (int end = 0; end < 2; end++) {
+        const long long w = total * (share + end) / shares;
+        int lo = 0, hi = c->P; /* the last ring p with find_work(p) <= w */
+        while (hi - lo > 1) {
+            int mid = (lo + hi) / 2;
+            if (find_work(c, mid) <= w)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        const long long span = find_work(c, lo + 1) - find_work(c, lo);
+        long long into = span > 0 ? (w - find_work(c, lo)) * c->MN / span : 0;
+        if (into > c->MN)
+            into = c->MN;
+        *(end ? v1 : v0) = lo * c->MN + (int)into;
+    }
+    if (share + 1 == shares)
+        *v1 = c->nv;
+}
+
 void skin_contact_find(skin_contact *c, int v0, int v1)
 {
     const skin_contact_state *s = c->s;

@@ -69,7 +69,10 @@
  *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,
  *       one cell per triangle (its box's low corner; cells as wide as the
  *       ring's widest box), counting-sorted by bucket);
- *   skin_contact_find     parallel over points (of patches that are on):
+ *   skin_contact_find     parallel over points (of patches that are on; the
+ *       tick gives each thread a share of equal work by
+ *       skin_contact_find_share, not of equal rows: in the rapids it took
+ *       the 2-thread speedup from 1.63 to 1.75):
  *       each point's box (grown by its own |v| dt) against the triangles of
  *       the rings it may touch and whose box holds it, in its cell and the
  *       ones below; the pairs made are kept, up to SKIN_CONTACT_PER_POINT
@@ -218,6 +221,10 @@ void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch);
 size_t skin_contact_grid_scratch_bytes(int M, int N);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);
+/* After plan: the points [v0, v1) of share `share` of `shares` (0 ..
+ * shares-1): contiguous, in order, together every point once, each with
+ * about as many points to search (points of patches that are on). */
+void skin_contact_find_share(const skin_contact *c, int share, int shares, int *v0, int *v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */
 int skin_contact_link(skin_contact *c);
 /* Phase 4, iteration iter (0, 1, ...), any split: the contact force of

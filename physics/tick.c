@@ -629,7 +629,11 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
                     skin_contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
-                skin_contact_find(skin, (int)a, (int)b);
+                /* the search gathers where rings touch: shares of equal
+                 * work, not of equal rows (each point's result is its own) */
+                int v0, v1;
+                skin_contact_find_share(skin, tid, T, &v0, &v1);
+                skin_contact_find(skin, v0, v1);
 #pragma omp barrier
 #pragma omp single
                 {

@@ -596,6 +596,40 @@ static void test_split_bits(void **state)
     world_free(&w);
 }
 
+/* The search's shares: contiguous, every point once, and split by the work
+ * (points near another skin), not by rows: with four lone rings first and
+ * two touching rings last, the first of two shares reaches into the pair. */
+static void test_find_shares(void **state)
+{
+    (void)state;
+    world w;
+    world_init(&w, 6, 16, 8, 1e-3);
+    const double R = 0.4, r = 0.15, v[3] = {0, 0, 0}, still[3] = {0, 0, 0};
+    for (int p = 0; p < 4; p++) {
+        double c[3] = {10.0 * p, 0, 0};
+        place_ring(&w, p, R, r, 2.0, NULL, c, still);
+    }
+    double c4[3] = {50, 0, 0}, c5[3] = {50 + 2 * (R + r) - 0.004, 0, 0};
+    place_ring(&w, 4, R, r, 2.0, NULL, c4, v);
+    place_ring(&w, 5, R, r, 2.0, NULL, c5, v);
+    assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
+    const int MN = w.M * w.N;
+    for (int shares = 1; shares <= 5; shares++) {
+        int end = 0;
+        for (int k = 0; k < shares; k++) {
+            int v0, v1;
+            skin_contact_find_share(w.c, k, shares, &v0, &v1);
+            assert_int_equal(v0, end);
+            assert_true(v1 >= v0);
+            end = v1;
+            if (shares == 2 && k == 0) /* a split of rows would end at ring 3 */
+                assert_true(v1 > 4 * MN && v1 < 6 * MN);
+        }
+        assert_int_equal(end, w.nv);
+    }
+    world_free(&w);
+}
+
 /* Four iterations with the velocity updates between them, the vertices
  * cut into `chunks` ranges (run in parallel when par): the velocities after
  * the substep into out (3 nv floats). */
@@ -925,6 +959,7 @@ int main(void)
         cmocka_unit_test(test_self_contact),
         cmocka_unit_test(test_self_contact_inside_tube),
         cmocka_unit_test(test_split_bits),
+        cmocka_unit_test(test_find_shares),
         cmocka_unit_test(test_split_iterations),
         cmocka_unit_test(test_friction),
         cmocka_unit_test(test_collide_5),

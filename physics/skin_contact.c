@@ -14,6 +14,9 @@
 #define CELL_LIMIT 1048576
 /* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
 #define PATCH 4
+/* skin_contact_bound's marks: the ring's bounds, its patch boxes */
+#define FRESH_BOUNDS 1
+#define FRESH_PATCHES 2
 
 typedef struct {
     int p, q;
@@ -65,7 +68,8 @@ struct skin_contact {
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
                             touch (not a neighbour) in the reference shape, m */
     int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
-    unsigned char *fresh; /* [P_cap]: skin_contact_bound did ring p this substep */
+    unsigned char *fresh; /* [P_cap]: what skin_contact_bound did for ring p this
+                             substep: FRESH_BOUNDS, FRESH_PATCHES */
     double *fit;         /* [P_cap] x 13: rotation (row-major), translation (m) and
                             validity of the isometry the self test uses next */
     double *rbox;        /* [P_cap] x 6: each ring's vertex box grown by h + vmax dt, m */
@@ -697,9 +701,9 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
 
 /* Ring p's patch boxes: each patch's vertices and the next row and column
  * (its triangles' corners), grown by h + the patch's vmax dt. */
-static void patch_bounds(skin_contact *c, int p)
+static void patch_bounds(skin_contact *c, const skin_contact_params *k,
+                         const skin_contact_state *s, int p)
 {
-    const skin_contact_state *s = c->s;
     int M = c->M, N = c->N, base = p * c->MN;
     for (int a = 0; a < c->pm; a++)
         for (int b = 0; b < c->pn; b++) {
@@ -719,7 +723,7 @@ static void patch_bounds(skin_contact *c, int p)
                         hi[j] = x[j] > hi[j] ? x[j] : hi[j];
                     }
                 }
-            double grow = c->k->h + sqrt(v2) * (1.0 + 1e-6) * c->k->dt + 1e-6;
+            double grow = k->h + sqrt(v2) * (1.0 + 1e-6) * k->dt + 1e-6;
             double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
             for (int j = 0; j < 3; j++)
                 pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;
@@ -753,11 +757,9 @@ static int sweep_before(const sweep_key *a, const sweep_key *b)
 static int broad_phase(skin_contact *c)
 {
     int P = c->P, np = c->np;
-    for (int p = 0; p < P; p++) {
-        if (!c->fresh[p])
+    for (int p = 0; p < P; p++)
+        if (!(c->fresh[p] & FRESH_BOUNDS))
             ring_bounds(c, c->k, c->s, p);
-        c->fresh[p] = 0;
-    }
     for (int p = 0; p < P; p++)
         c->ring_on[p] = 0;
     /* last substep's order with this substep's keys, by insertion: rings
@@ -797,8 +799,9 @@ static int broad_phase(skin_contact *c)
     c->any_on = 0;
     for (int p = 0; p < P; p++) {
         memset(c->patch_on + (size_t)p * np, c->self_on[p], (size_t)np);
-        if (c->ring_on[p])
-            patch_bounds(c, p);
+        if (c->ring_on[p] && !(c->fresh[p] & FRESH_PATCHES))
+            patch_bounds(c, c->k, c->s, p);
+        c->fresh[p] = 0;
         c->ring_on[p] |= c->self_on[p];
         c->any_on |= c->ring_on[p];
     }
@@ -885,7 +888,14 @@ void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
 {
     for (int p = p0; p < p1; p++) {
         ring_bounds(c, k, s, p);
-        c->fresh[p] = 1;
+        c->fresh[p] = FRESH_BOUNDS;
+        /* A ring that could touch something last substep likely can now:
+         * its patch boxes here, in parallel, not in plan's serial part
+         * (the same bits either way; plan does any this missed). */
+        if (c->ring_on[p]) {
+            patch_bounds(c, k, s, p);
+            c->fresh[p] |= FRESH_PATCHES;
+        }
     }
 }
 

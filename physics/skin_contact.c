@@ -85,6 +85,8 @@ struct skin_contact {
     int pm, pn, np;         /* patches per ring along m, along n, in all */
     double *pbox;           /* [P_cap x np] x 6: each patch's box grown by h + vmax dt, m */
     unsigned char *patch_on; /* [P_cap x np]: the patch's points and triangles may touch */
+    double *preach;         /* [P_cap x np] x 6: where another ring's patches may meet the
+                               patch (the union of its overlaps with them), m */
 
     /* prepare: the grid */
     void *grid_scratch;  /* one ring's skin_contact_grid_scratch_bytes, for prepare */
@@ -167,7 +169,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
          + (size_t)P * (4 * RING_PAIRS_PER_RING + 1) * sizeof(int) /* pairs, neighbours */
-         + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (6 * sizeof(double) + 1);
+         + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (12 * sizeof(double) + 1);
 }
 
 skin_contact *skin_contact_create(int P, int M, int N)
@@ -214,8 +216,9 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pm = (M + PATCH - 1) / PATCH, c->pn = (N + PATCH - 1) / PATCH, c->np = c->pm * c->pn;
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
+    c->preach = malloc(sizeof *c->preach * 6 * (size_t)P * c->np);
     if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
-        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on) {
+        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on || !c->preach) {
         skin_contact_free(c);
         return NULL;
     }
@@ -242,7 +245,7 @@ void skin_contact_free(skin_contact *c)
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);
-    free(c->ring_on); free(c->sweep); free(c->fill); free(c->ring_pair); free(c->pbox); free(c->patch_on);
+    free(c->ring_on); free(c->sweep); free(c->fill); free(c->ring_pair); free(c->pbox); free(c->patch_on); free(c->preach);
     free(c);
 }
 
@@ -802,6 +805,11 @@ static int broad_phase(skin_contact *c)
         if (c->ring_on[p] && !(c->fresh[p] & FRESH_PATCHES))
             patch_bounds(c, c->k, c->s, p);
         c->fresh[p] = 0;
+        if (c->ring_on[p] && !c->self_on[p]) /* empty until a pair meets it */
+            for (int a = 0; a < np; a++) {
+                double *r = c->preach + 6 * ((size_t)p * np + a);
+                r[0] = r[1] = r[2] = INFINITY, r[3] = r[4] = r[5] = -INFINITY;
+            }
         c->ring_on[p] |= c->self_on[p];
         c->any_on |= c->ring_on[p];
     }
@@ -812,9 +820,21 @@ static int broad_phase(skin_contact *c)
             const double *pa = c->pbox + 6 * ((size_t)p * np + a);
             if (!boxes_overlap(pa, c->rbox + 6 * (size_t)q))
                 continue;
-            for (int b = 0; b < np; b++)
-                if (boxes_overlap(pa, c->pbox + 6 * ((size_t)q * np + b)))
-                    onp[a] = onq[b] = 1;
+            for (int b = 0; b < np; b++) {
+                const double *pb = c->pbox + 6 * ((size_t)q * np + b);
+                if (!boxes_overlap(pa, pb))
+                    continue;
+                onp[a] = onq[b] = 1;
+                /* both patches' reach grows by the overlap */
+                double *ra = c->preach + 6 * ((size_t)p * np + a);
+                double *rb = c->preach + 6 * ((size_t)q * np + b);
+                for (int d = 0; d < 3; d++) {
+                    const double lo = pa[d] > pb[d] ? pa[d] : pb[d];
+                    const double hi = pa[3 + d] < pb[3 + d] ? pa[3 + d] : pb[3 + d];
+                    ra[d] = lo < ra[d] ? lo : ra[d], ra[3 + d] = hi > ra[3 + d] ? hi : ra[3 + d];
+                    rb[d] = lo < rb[d] ? lo : rb[d], rb[3 + d] = hi > rb[3 + d] ? hi : rb[3 + d];
+                }
+            }
         }
     }
     /* The neighbour lists: itself first when it may touch itself, then
@@ -1164,6 +1184,19 @@ void skin_contact_find(skin_contact *c, int v0, int v1)
         if (!patch_is_on(c, p, pq.m, pq.n)) {
             c->npt[i] = 0;
             continue;
+        }
+        if (!c->self_on[p]) {
+            /* Its box lies in its patch's box, and a triangle's in its
+             * patch's: a pair needs the point's box to meet the overlap of
+             * the two patch boxes. Most points of a patch in a pile do not
+             * (measured: 74% were near no other ring). */
+            const double *r = c->preach + 6 * ((size_t)p * c->np + (pq.m / PATCH) * c->pn
+                                               + pq.n / PATCH);
+            if ((pq.lo[0] > r[3]) | (pq.hi[0] < r[0]) | (pq.lo[1] > r[4]) | (pq.hi[1] < r[1])
+                | (pq.lo[2] > r[5]) | (pq.hi[2] < r[2])) {
+                c->npt[i] = 0;
+                continue;
+            }
         }
         for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
             int q = c->nbr[r];

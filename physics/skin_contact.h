@@ -76,10 +76,14 @@
  *       tick gives each thread a share of equal work by
  *       skin_contact_find_share, not of equal rows: in the rapids it took
  *       the 2-thread speedup from 1.63 to 1.75):
- *       each point's box (grown by its own |v| dt) against the triangles of
- *       the rings it may touch and whose box holds it, in its cell and the
- *       ones below; the pairs made are kept, up to SKIN_CONTACT_PER_POINT
- *       per point, the nearest first;
+ *       each point's box (grown by its own |v| dt), unless it misses its
+ *       patch's reach (the union of the patch box's overlaps with the
+ *       patch boxes of other rings it meets; plan keeps it: no pair is
+ *       lost, as the point's box lies in its patch's box and a triangle's
+ *       in its patch's), against the triangles of the rings it may touch
+ *       and whose box holds it, in its cell and the ones below; the pairs
+ *       made are kept, up to SKIN_CONTACT_PER_POINT per point, the nearest
+ *       first;
  *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
  *       only over the rings that may touch): shares, pair ids, each pair's
  *       geometry, split mass and target fixed for the substep, each

@@ -10,6 +10,7 @@
  * of its elements n = N-1 and n = 0, so the gather wraps round the tube
  * with no special case. Outputs are stored per corner and component. */
 #include "membrane.h"
+#include "corner_gather.h"
 #include "vec3.h"
 
 #include <math.h>
@@ -298,12 +299,16 @@ int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const do
             g[5] = inv[3];
             g[0] = -(inv[0] + inv[2]);
             g[1] = -(inv[1] + inv[3]);
-            for (int r = 0; r < max_rows + 2; r++) {
-                const size_t at = (size_t)r * S + 1 + (size_t)n;
-                rest->tri[kd][0][at] = (float)A0[kd];
-                for (int j = 0; j < 4; j++)
-                    rest->tri[kd][1 + j][at] = (float)inv[j];
-            }
+            /* at 1 + n, and n = N-1 also at the pad slot 0: the kernel
+             * computes the wrapped triangle there itself (from the padded
+             * copies of its corners: the same bits as at 1 + N-1) */
+            for (int r = 0; r < max_rows + 2; r++)
+                for (int pad = 0; pad < (n == N - 1 ? 2 : 1); pad++) {
+                    const size_t at = (size_t)r * S + (pad ? 0 : 1 + (size_t)n);
+                    rest->tri[kd][0][at] = (float)A0[kd];
+                    for (int j = 0; j < 4; j++)
+                        rest->tri[kd][1 + j][at] = (float)inv[j];
+                }
         }
         for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
             double X[4][3], g2;
@@ -445,9 +450,32 @@ static void wrap_rows(float *o, int rows, int N)
     }
 }
 
+/* bent[L] = the twelve hinge corners at L, in this order; f[L] += bent[L]. */
+static void gather_hinges(size_t L0, size_t L1, const float *const e[12],
+                          float *restrict bent, float *restrict f)
+{
+    const float *restrict r0 = e[0], *restrict r1 = e[1], *restrict r2 = e[2];
+    const float *restrict r3 = e[3], *restrict u0 = e[4], *restrict u1 = e[5];
+    const float *restrict u2 = e[6], *restrict u3 = e[7], *restrict g0 = e[8];
+    const float *restrict g1 = e[9], *restrict g2 = e[10], *restrict g3 = e[11];
+    for (size_t L = L0; L < L1; L++) {
+        const float b = (((r0[L] + r1[L]) + (r2[L] + r3[L])) + ((u0[L] + u1[L]) + (u2[L] + u3[L])))
+                      + ((g0[L] + g1[L]) + (g2[L] + g3[L]));
+        bent[L] = b;
+        f[L] += b;
+    }
+}
+
+/* f[n] += g[n], n < N. */
+static void add_row(float *restrict f, const float *restrict g, int N)
+{
+    for (int n = 0; n < N; n++)
+        f[n] += g[n];
+}
+
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], int W, int h, float *const held[3], int fresh)
+                    float *const f[3], float *const held[3], int fresh)
 {
     const int M = rest->M, N = rest->N;
     const size_t S = (size_t)N + 2, VL = verts_len(N, nb), TQ = tris_len(N, nb);
@@ -471,7 +499,9 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
         pv[c][-1] = 0.0f;
         pv[c][VL - 2] = 0.0f;
     }
-    /* triangles of quad rows a-1 .. a+nb-1: corner a in block rows 1 .. nb+1 */
+    /* triangles of quad rows a-1 .. a+nb-1: corner a in block rows 1 .. nb+1;
+     * the pad slot before each row is the wrapped triangle n = N-1, from
+     * the padded corners and its own copy of the rest data, so no copying */
     const ptrdiff_t s = (ptrdiff_t)S;
     for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++) {
         const ptrdiff_t ob = kd == MEMBRANE_T1 ? s : s + 1, oc = kd == MEMBRANE_T1 ? s + 1 : 1;
@@ -480,8 +510,6 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
         tri_loop(k, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], R[0], R[1], R[2], R[3], R[4], o,
                  o + TQ, o + 2 * TQ, o + 3 * TQ, o + 4 * TQ, o + 5 * TQ, o + 6 * TQ, o + 7 * TQ,
                  o + 8 * TQ);
-        for (int j = 0; j < TRI_OUT; j++)
-            wrap_rows(o + (size_t)j * TQ, nb + 1, N);
     }
     /* hinges of edge rows a-1 .. a+nb: x0 in block rows 1 .. nb+2 */
     const ptrdiff_t off[MEMBRANE_EDGE_KINDS][4] = {
@@ -500,49 +528,43 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
             for (int j = 0; j < EDGE_OUT; j++)
                 wrap_rows(o + (size_t)j * EQ, nb + 2, N);
         }
-    /* the gather: vertex (m, n) = block row i, ring row a + i. Triangle
-     * output row of quad row q is q - a + 1, edge row likewise. */
-    for (int i = 0; i < nb; i++) {
-        const size_t here = (size_t)(i + 1) * S + 1, below = (size_t)i * S + 1;
-        const size_t above = (size_t)(i + 2) * S + 1;
-        for (int c = 0; c < 3; c++) {
-            const float *T1 = tri_out + (size_t)c * TQ, *T2 = T1 + TRI_OUT * TQ;
-            /* corner j of a triangle kind: + 3 j TQ */
-            const float *t1c0 = T1 + here, *t2c0 = T2 + here, *t2c2 = T2 + 6 * TQ + here - 1;
-            const float *t1c1 = T1 + 3 * TQ + below, *t1c2 = T1 + 6 * TQ + below - 1;
-            const float *t2c1 = T2 + 3 * TQ + below - 1;
-            float *fc = f[c] + (size_t)i * W + h;
-            for (int n = 0; n < N; n++)
-                fc[n] += ((((t1c0[n] + t2c0[n]) + t2c2[n]) + t1c1[n]) + t1c2[n]) + t2c1[n];
-            if (k->bend == 0.0f)
-                continue;
-            float *hc = held ? held[c] + (size_t)(a + i) * N : NULL;
-            if (!hinges) { /* held from the step's first substep */
-                for (int n = 0; n < N; n++)
-                    fc[n] += hc[n];
-                continue;
-            }
-            const float *E0 = edge_out + (size_t)c * EQ, *E1 = E0 + EDGE_OUT * EQ;
-            const float *E2 = E1 + EDGE_OUT * EQ;
-            /* corner j of an edge kind: + 3 j EQ. Vertex (m, n) is, of the
-             * ring edge at: x0 (m,n), x1 (m-1,n), x2 (m-1,n-1), x3 (m,n+1);
-             * tube: x0 (m,n), x1 (m,n-1), x2 (m+1,n), x3 (m-1,n-1);
-             * diagonal: x0 (m,n), x1 (m-1,n-1), x2 (m,n-1), x3 (m-1,n). */
-            const float *r0 = E0 + here, *r1 = E0 + 3 * EQ + below;
-            const float *r2 = E0 + 6 * EQ + below - 1, *r3 = E0 + 9 * EQ + here + 1;
-            const float *u0 = E1 + here, *u1 = E1 + 3 * EQ + here - 1;
-            const float *u2 = E1 + 6 * EQ + above, *u3 = E1 + 9 * EQ + below - 1;
-            const float *g0 = E2 + here, *g1 = E2 + 3 * EQ + below - 1;
-            const float *g2 = E2 + 6 * EQ + here - 1, *g3 = E2 + 9 * EQ + below;
-            for (int n = 0; n < N; n++) {
-                const float b = (((r0[n] + r1[n]) + (r2[n] + r3[n]))
-                                 + ((u0[n] + u1[n]) + (u2[n] + u3[n])))
-                              + ((g0[n] + g1[n]) + (g2[n] + g3[n]));
-                fc[n] += b;
-                if (hc)
-                    hc[n] = b;
-            }
-        }
+    /* The gather, one loop over the whole block (f has the same stride S):
+     * vertex (m, n) = block row i, ring row a + i, at L = i S + 1 + n; the
+     * triangle and edge output rows of quad row a + i are i + 1 (L + S).
+     * The pad slots between rows get junk, never read. */
+    const size_t L0 = 1, L1 = (size_t)nb * S - 1;
+    for (int c = 0; c < 3; c++) {
+        const float *T1 = tri_out + (size_t)c * TQ, *T2 = T1 + TRI_OUT * TQ;
+        /* corner j of a triangle kind: + 3 j TQ */
+        gather_corners(L0, L1, T1 + S, T2 + S, T2 + 6 * TQ + S - 1, T1 + 3 * TQ,
+                         T1 + 6 * TQ - 1, T2 + 3 * TQ - 1, f[c]);
+    }
+    if (k->bend == 0.0f)
+        return;
+    if (!hinges) { /* held from the step's first substep */
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < nb; i++)
+                add_row(f[c] + (size_t)i * S + 1, held[c] + (size_t)(a + i) * N, N);
+        return;
+    }
+    float *bent = tri_out; /* free once the triangles are gathered */
+    for (int c = 0; c < 3; c++) {
+        const float *E0 = edge_out + (size_t)c * EQ, *E1 = E0 + EDGE_OUT * EQ;
+        const float *E2 = E1 + EDGE_OUT * EQ;
+        /* corner j of an edge kind: + 3 j EQ. Vertex (m, n) is, of the
+         * ring edge at: x0 (m,n), x1 (m-1,n), x2 (m-1,n-1), x3 (m,n+1);
+         * tube: x0 (m,n), x1 (m,n-1), x2 (m+1,n), x3 (m-1,n-1);
+         * diagonal: x0 (m,n), x1 (m-1,n-1), x2 (m,n-1), x3 (m-1,n). */
+        const float *const e[12] = {
+            E0 + S, E0 + 3 * EQ, E0 + 6 * EQ - 1, E0 + 9 * EQ + S + 1,
+            E1 + S, E1 + 3 * EQ + S - 1, E1 + 6 * EQ + 2 * S, E1 + 9 * EQ - 1,
+            E2 + S, E2 + 3 * EQ - 1, E2 + 6 * EQ + S - 1, E2 + 9 * EQ,
+        };
+        gather_hinges(L0, L1, e, bent, f[c]);
+        if (held)
+            for (int i = 0; i < nb; i++)
+                memcpy(held[c] + (size_t)(a + i) * N, bent + (size_t)i * S + 1,
+                       sizeof(float) * (size_t)N);
     }
 }
 

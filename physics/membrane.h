@@ -167,11 +167,17 @@ size_t membrane_rest_bytes(int N, int max_rows);
  * max_rows rows of N vertices. */
 size_t membrane_scratch_floats(int N, int max_rows);
 
+/* The row stride of membrane_block's force arrays: N + 2 (the vertex n
+ * of block row r at r (N + 2) + 1 + n, as in the kernel's own rows, so
+ * that its gathers run over the whole block in one loop). */
+#define MEMBRANE_FORCE_STRIDE(N) ((N) + 2)
+
 /* Adds the membrane forces (N) on rows a .. a+nb-1 (nb <= rest->max_rows)
  * of one ring whose positions are x, y, z (M*N floats each, m) to
- * f[c][r * W + h + n] (the spring kernel's block layout, r = 0 .. nb-1).
- * Each vertex gathers its 6 triangle corners and 12 hinge corners in a
- * fixed order: the result does not depend on how rows are split.
+ * f[c][r * (N + 2) + 1 + n] (r = 0 .. nb-1; each array at least nb (N + 2)
+ * floats; the slots between rows get junk). Each vertex gathers its 6
+ * triangle corners and 12 hinge corners in a fixed order: the result does
+ * not depend on how rows are split.
  *
  * held (NULL: bending every call) holds each vertex's bending force (N,
  * M*N floats per component, the ring's own): with fresh the hinges are
@@ -181,7 +187,7 @@ size_t membrane_scratch_floats(int N, int max_rows);
  * than the stretch, is sub-cycled at the step (docs/physics.md section 8). */
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], int W, int h, float *const held[3], int fresh);
+                    float *const f[3], float *const held[3], int fresh);
 
 /* One triangle's forces (N) on corners a, b, c (p[corner][component], m),
  * rest area A0 (m^2) and Dm^-1 (row-major, 1/m): the kernel's own code. */

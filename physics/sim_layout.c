@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "sim_internal.h"
+#include "membrane.h"
 #include "skin.h"
 
 #define ARRAY(home_, type_, field_, elem_, count_, unit_, saved_, shifts_) \
@@ -107,7 +108,7 @@ size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
     layout_scratch where = {0, 0, 0};
     size_t kernel = round16(spring_plan_dims(&dims, r->segments, r->sides, r->band));
     if (r->skin == SIM_SKIN_MEMBRANE) {
-        where.force_floats = round16((size_t)dims.max_rows * (size_t)dims.W);
+        where.force_floats = round16((size_t)dims.max_rows * (size_t)MEMBRANE_FORCE_STRIDE(r->sides));
         where.membrane = 3 * where.force_floats;
         kernel = where.membrane + round16(membrane_scratch_floats(r->sides, dims.max_rows));
     }

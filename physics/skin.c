@@ -1,13 +1,16 @@
 /* Skin forces face by face; see skin.h.
  *
  * Laid out for SIMD: the block's vertex rows a-1 .. a+nb are padded once
- * into arrays of stride S = N + 1 (n = 0 .. N, the last a copy of the
- * first), one after another, so that in them a triangle's corners are a
- * constant distance apart (0, S, S + 1 and 0, S + 1, 1): each triangle
+ * into arrays of stride S = N + 2 (n at 1 + n, slot 0 a copy of n = N-1,
+ * slot N + 1 a copy of n = 0), one after another, so that in them a
+ * triangle's corners are a constant distance apart (0, S, S + 1 and 0,
+ * S + 1, 1): each triangle
  * type over the whole block is then one long branch-free loop gcc
  * vectorises, with many independent iterations to overlap (one row of 16
  * faces was a single vector: a chain of divisions and square roots, all
- * latency). The n = N face of each row is junk, never read. Triangles
+ * latency). The face at slot 0 of each row is the wrapped face n = N-1,
+ * computed there from the copies (the same bits); the face at slot N + 1
+ * is junk, never read. Triangles
  * cut by the water surface are few (a band at the waterline); they are
  * marked and computed again afterwards, gathered into one vectorised
  * pass, with the exact clipped pressure in closed form. The
@@ -19,6 +22,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "corner_gather.h"
 #include "hydro.h"
 
 /* Inlined into each caller whatever gcc's size heuristics say: the face
@@ -30,10 +34,10 @@
 #endif
 
 /* Per quad: two triangles, three corners each, three components. Face n
- * of quad row q is at q S + n of each of these arrays, and one slot before
- * a row (index -1, the junk face n = N of the row before) holds a copy of
- * its last face, so the gather's wrap round the tube needs no special
- * case and vectorises as one loop. */
+ * of quad row q is at q S + 1 + n of each of these arrays, and slot q S
+ * holds the face n = N-1 again, so the gather's wrap round the tube needs
+ * no special case and, in the membrane's force layout (rows of S, n at
+ * 1 + n), runs over the whole block as one loop. */
 #define QUAD_FLOATS 18
 /* Arrays of the padded vertex rows: x, y, z, vx, vy, vz, then the water
  * at each vertex: surface height and flow velocity. */
@@ -42,19 +46,20 @@
 
 /* Floats of one padded vertex array of a block of nb rows (its rows a-1
  * .. a+nb, and one more read by the last junk face), and of one array of
- * corner forces (nb + 1 quad rows and the first row's wrap slot). */
-static size_t rows_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 1) + 1; }
-static size_t quads_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 1) + 1; }
+ * corner forces (nb + 1 quad rows). */
+static size_t rows_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 2) + 1; }
+static size_t quads_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 2); }
 
 size_t skin_scratch_floats(int N, int max_rows)
 {
     return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
          + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
-         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 1);      /* cut flags */
+         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 2);      /* cut flags */
 }
 
-/* Padded vertex rows: r[j][n] for j = x, y, z, vx, vy, vz, eta, wu, wv,
- * ww, n = 0 .. N (and on into the rows after it). */
+/* Padded vertex rows: r[j][1 + n] for j = x, y, z, vx, vy, vz, eta, wu,
+ * wv, ww, n = 0 .. N-1, with copies of n = N-1 at 0 and of n = 0 at N + 1
+ * (and on into the rows after it). */
 typedef struct {
     float *r[ROW_ARRAYS];
 } padded_row;
@@ -65,22 +70,23 @@ static void pad_row(const skin_consts *k, const padded_row *out, int N,
 {
     const size_t first = (size_t)m * (size_t)N;
     for (int j = 0; j < STATE_ARRAYS; j++) {
-        memcpy(out->r[j], src[j] + first, sizeof(float) * (size_t)N);
-        out->r[j][N] = src[j][first];
+        memcpy(out->r[j] + 1, src[j] + first, sizeof(float) * (size_t)N);
+        out->r[j][0] = src[j][first + (size_t)N - 1];
+        out->r[j][N + 1] = src[j][first];
     }
     float *eta = out->r[6];
     if (k->flow) {
         const float e = k->eta[m], sx = k->sx[m], sy = k->sy[m], px = k->px[m], py = k->py[m];
         const float *x = out->r[0], *y = out->r[1];
-        for (int n = 0; n <= N; n++)
+        for (int n = 0; n <= N + 1; n++)
             eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
     } else {
-        for (int n = 0; n <= N; n++)
+        for (int n = 0; n <= N + 1; n++)
             eta[n] = k->level;
     }
     for (int j = 0; j < 3; j++) {
         const float w = k->flow ? (j == 0 ? k->u : j == 1 ? k->v : k->w)[m] : 0.0f;
-        for (int n = 0; n <= N; n++)
+        for (int n = 0; n <= N + 1; n++)
             out->r[7 + j][n] = w;
     }
 }
@@ -299,18 +305,18 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
 }
 
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows
- * (fix_listed), CUT_CHUNK at a time. The list is built without a branch
- * per face (one on the flag was mispredicted about as often as a face
- * was cut). */
+ * (fix_listed), CUT_CHUNK at a time: faces n = 0 .. N-1 and the wrapped
+ * copy of n = N-1 at slot 0. The list is built without a branch per face
+ * (one on the flag was mispredicted about as often as a face was cut). */
 static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
                     int oc, const float *cut, float *out)
 {
-    const int S = N + 1;
+    const int S = N + 2;
     int list[CUT_CHUNK], count = 0;
     for (int q = 0; q < nq; q++)
-        for (int n = 0; n < N; n++) {
-            list[count] = q * S + n;
-            count += cut[q * S + n] != 0.0f;
+        for (int j = 0; j <= N; j++) {
+            list[count] = q * S + j;
+            count += cut[q * S + j] != 0.0f;
             if (count == CUT_CHUNK) {
                 fix_listed(k, rows, ob, oc, Q, list, count, out);
                 count = 0;
@@ -324,8 +330,8 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h)
 {
-    const size_t S = (size_t)N + 1, Q = quads_len(N, nb), R = rows_len(N, nb);
-    float *ql = scratch + 1; /* array j at ql + j Q: face n of quad row q at q S + n */
+    const size_t S = (size_t)N + 2, Q = quads_len(N, nb), R = rows_len(N, nb);
+    float *ql = scratch;     /* array j at ql + j Q: face n of quad row q at q S + 1 + n */
     padded_row rows;         /* row r of the block (ring row a - 1 + r) at r S */
     for (int j = 0; j < ROW_ARRAYS; j++)
         rows.r[j] = scratch + QUAD_FLOATS * Q + (size_t)j * R;
@@ -349,26 +355,20 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
         fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql);
         fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2);
     }
-    for (int j = 0; j < QUAD_FLOATS; j++)
-        for (int q = 0; q <= nb; q++) {
-            float *row = ql + (size_t)j * Q + (size_t)q * S;
-            row[-1] = row[N - 1];
-        }
-    /* each vertex gathers its six corners, always in this order:
-     * quad (m, n): T1 corner 0, T2 corner 0; quad (m, n-1): T2 corner 2;
-     * quad (m-1, n): T1 corner 1; quad (m-1, n-1): T1 corner 2, T2 corner 1
-     * (n - 1 = -1 is the wrap slot: n = N - 1) */
-    for (int i = 0; i < nb; i++) {
-        const float *here = ql + (size_t)(i + 1) * S, *below = ql + (size_t)i * S;
-        for (int c = 0; c < 3; c++) {
-            const float *h0 = here + (size_t)c * Q, *h9 = here + (size_t)(9 + c) * Q;
-            const float *h15 = here + (size_t)(15 + c) * Q;
-            const float *b3 = below + (size_t)(3 + c) * Q, *b6 = below + (size_t)(6 + c) * Q;
-            const float *b12 = below + (size_t)(12 + c) * Q;
-            float *fc = f[c] + (size_t)i * W + h;
-            for (int n = 0; n < N; n++)
-                fc[n] += ((((h0[n] + h9[n]) + h15[n - 1]) + b3[n]) + b6[n - 1]) + b12[n - 1];
-        }
+    /* each vertex gathers its six corners (gather_corners); quad row a + i
+     * is row i + 1 of the arrays, n - 1 = -1 the wrapped slot 0 */
+    for (int c = 0; c < 3; c++) {
+        const float *q0 = ql + (size_t)c * Q;
+        const float *t1a = q0 + S, *t2a = q0 + 9 * Q + S, *t2c = q0 + 15 * Q + S - 1;
+        const float *t1b = q0 + 3 * Q, *t1c = q0 + 6 * Q - 1, *t2b = q0 + 12 * Q - 1;
+        if (W == (int)S && h == 1) /* the same layout: the whole block at once */
+            gather_corners(1, (size_t)nb * S - 1, t1a, t2a, t2c, t1b, t1c, t2b, f[c]);
+        else /* row by row into the spring kernel's */
+            for (int i = 0; i < nb; i++) {
+                const size_t L = (size_t)i * S + 1;
+                gather_corners(0, (size_t)N, t1a + L, t2a + L, t2c + L, t1b + L, t1c + L,
+                               t2b + L, f[c] + (size_t)i * W + h);
+            }
     }
 }
 

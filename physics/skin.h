@@ -40,7 +40,8 @@ size_t skin_scratch_floats(int N, int max_rows);
 
 /* Adds the skin forces (N) on rows a .. a+nb-1 of one ring of M x N
  * vertices (state arrays of that ring: x, y, z in m, vx, vy, vz in m/s) to
- * f[c][r * W + h + n] (the spring kernel's block layout). */
+ * f[c][r * W + h + n] (the spring kernel's block layout, or the membrane's:
+ * W = N + 2, h = 1, whose slots between rows then get junk). */
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
                 const float *z, const float *vx, const float *vy, const float *vz, int a,
                 int nb, float *scratch, float *const f[3], int W, int h);

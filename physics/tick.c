@@ -359,6 +359,9 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                                    d->ring.poisson_ratio};
     const membrane_consts mk = membrane_consts_of(&mat);
     const size_t ff = s->tick->force_floats;
+    /* the force block's layout: the spring kernel's rows of W with h ghost
+     * columns, or the membrane's rows of N + 2 with one pad each side */
+    const int W = membrane ? MEMBRANE_FORCE_STRIDE(s->N) : plan->W, h = membrane ? 1 : plan->h;
     size_t r = r0;
     while (r < r1) {
         size_t p = r / M, a = r % M;
@@ -373,13 +376,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             /* the same block layout as the springs': rows of W from h */
             for (int c = 0; c < 3; c++) {
                 f[c] = scratch + (size_t)c * ff;
-                memset(f[c], 0, sizeof(float) * nb * (size_t)plan->W);
+                memset(f[c], 0, sizeof(float) * nb * (size_t)W);
             }
             float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
                                     s->tick->bfz + base};
             membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
-                           (int)nb, scratch + s->tick->membrane_offset, f, plan->W, plan->h,
-                           held, first_substep);
+                           (int)nb, scratch + s->tick->membrane_offset, f, held, first_substep);
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
@@ -396,12 +398,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             skin.w = s->tick->ww + rows;
             skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
                        in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                       scratch + s->tick->skin_offset, f, plan->W, plan->h);
+                       scratch + s->tick->skin_offset, f, W, h);
         }
-        hands_forces(s, in, p, a, nb, f, plan->W, plan->h);
+        hands_forces(s, in, p, a, nb, f, W, h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
-            size_t off = i * (size_t)plan->W + (size_t)plan->h;
+            size_t off = i * (size_t)W + (size_t)h;
             integrate_row(s, in, out, r + i, &step, f[0] + off, f[1] + off, f[2] + off);
         }
         if (t_springs) {

@@ -247,12 +247,11 @@ static void ring_rest(ring *g, double R, double r, const double axis[3], double 
 }
 
 /* The membrane forces of a whole ring (V floats each), by membrane_block
- * over blocks of the given sizes (summing to M), with a halo h = 2 so that
- * the layout is that of the spring kernel. */
+ * over blocks of the given sizes (summing to M), in its force layout. */
 static void ring_forces(const membrane_rest *rest, const membrane_consts *k, const ring *g,
                         const int *sizes, int nblocks, float *fx, float *fy, float *fz)
 {
-    const int N = g->N, h = 2, W = N + 2 * h;
+    const int N = g->N, h = 1, W = MEMBRANE_FORCE_STRIDE(N);
     int max_rows = 0;
     for (int b = 0; b < nblocks; b++)
         max_rows = sizes[b] > max_rows ? sizes[b] : max_rows;
@@ -266,7 +265,7 @@ static void ring_forces(const membrane_rest *rest, const membrane_consts *k, con
         for (size_t i = 0; i < 3 * (size_t)max_rows * W; i++)
             blk[i] = 0.0f;
         float *const f[3] = {blk, blk + (size_t)max_rows * W, blk + 2 * (size_t)max_rows * W};
-        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, W, h, NULL, 0);
+        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, NULL, 0);
         for (int r = 0; r < nb; r++)
             for (int n = 0; n < N; n++) {
                 const size_t id = (size_t)(a + r) * N + n, at = (size_t)r * W + h + n;

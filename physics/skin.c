@@ -74,18 +74,15 @@ static void pad_row(const skin_consts *k, const padded_row *out, int N,
         out->r[j][0] = src[j][first + (size_t)N - 1];
         out->r[j][N + 1] = src[j][first];
     }
+    if (!k->flow) /* still water: the kernel reads the level instead */
+        return;
     float *eta = out->r[6];
-    if (k->flow) {
-        const float e = k->eta[m], sx = k->sx[m], sy = k->sy[m], px = k->px[m], py = k->py[m];
-        const float *x = out->r[0], *y = out->r[1];
-        for (int n = 0; n <= N + 1; n++)
-            eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
-    } else {
-        for (int n = 0; n <= N + 1; n++)
-            eta[n] = k->level;
-    }
+    const float e = k->eta[m], sx = k->sx[m], sy = k->sy[m], px = k->px[m], py = k->py[m];
+    const float *x = out->r[0], *y = out->r[1];
+    for (int n = 0; n <= N + 1; n++)
+        eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
     for (int j = 0; j < 3; j++) {
-        const float w = k->flow ? (j == 0 ? k->u : j == 1 ? k->v : k->w)[m] : 0.0f;
+        const float w = (j == 0 ? k->u : j == 1 ? k->v : k->w)[m];
         for (int n = 0; n <= N + 1; n++)
             out->r[7 + j][n] = w;
     }
@@ -184,10 +181,13 @@ static inline void cut_face_pressure(float da, float db, float dc, float wa, flo
  * changes no bit), and the costly wet fraction is not needed; the values
  * of cut faces are wrong and redone. whole = 1, over the gathered cut faces:
  * the wet fraction, water and air in proportion, and the pressure on the
- * wet part (cut_face_pressure). The outputs are every one a parameter of
- * its own: restrict tells gcc they do not overlap. */
+ * wet part (cut_face_pressure). `flow` is a constant too: 0 on still
+ * water, whose surface is the level and whose velocity is 0 (the padded
+ * rows' water arrays are then not read: the same bits, fewer loads). The
+ * outputs are every one a parameter of its own: restrict tells gcc they do
+ * not overlap. */
 static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, int n1, int whole,
-                                 const padded_row *ra, int oa, const padded_row *rb, int ob,
+                                 int flow, const padded_row *ra, int oa, const padded_row *rb, int ob,
                                  const padded_row *rc, int oc, float *restrict o0,
                                  float *restrict o1, float *restrict o2, float *restrict o3,
                                  float *restrict o4, float *restrict o5, float *restrict o6,
@@ -196,7 +196,7 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, lift3 = k->rho_g_t / 3.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
-    const float clamp = k->dt / k->m_face;
+    const float clamp = k->dt / k->m_face, level = k->level;
     const float *restrict ax = ra->r[0] + oa, *restrict ay = ra->r[1] + oa, *restrict az = ra->r[2] + oa;
     const float *restrict bx = rb->r[0] + ob, *restrict by = rb->r[1] + ob, *restrict bz = rb->r[2] + ob;
     const float *restrict cx = rc->r[0] + oc, *restrict cy = rc->r[1] + oc, *restrict cz = rc->r[2] + oc;
@@ -214,7 +214,8 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float ny = 0.5f * (e1z * e2x - e1x * e2z);
         float nz = 0.5f * (e1x * e2y - e1y * e2x);
         /* water pressure on a face wholly under water (cut faces: later) */
-        float da = ae[n] - az[n], db = be[n] - bz[n], dc = ce[n] - cz[n];
+        float da = (flow ? ae[n] : level) - az[n], db = (flow ? be[n] : level) - bz[n];
+        float dc = (flow ? ce[n] : level) - cz[n];
         /* branch-free (it vectorises): 1 or 0 per corner under water */
         float wa = da > 0.0f ? 1.0f : 0.0f, wb = db > 0.0f ? 1.0f : 0.0f;
         float wc = dc > 0.0f ? 1.0f : 0.0f;
@@ -229,9 +230,9 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
         float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
         float vfz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
-        float uwx = vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f);
-        float uwy = vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f);
-        float uwz = vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f);
+        float uwx = flow ? vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f) : vfx;
+        float uwy = flow ? vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f) : vfy;
+        float uwz = flow ? vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f) : vfz;
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = lift3 * area * all;
@@ -268,8 +269,14 @@ static void triangle_row(const skin_consts *k, int count, size_t S, const padded
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
                          float *cut)
 {
-    triangle_loop(k, 0, count, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S, out + 3 * S,
-                  out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S, cut);
+    if (k->flow)
+        triangle_loop(k, 0, count, 0, 1, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
+                      out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
+                      cut);
+    else
+        triangle_loop(k, 0, count, 0, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
+                      out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
+                      cut);
 }
 
 /* Cut faces gathered for one vectorised pass of the whole variant. */
@@ -284,10 +291,11 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
                        const int *list, int count, float *out)
 {
     float buf[(3 * ROW_ARRAYS + 10) * CUT_CHUNK];
-    padded_row corner[3];
+    padded_row corner[3] = {0};
     const int off[3] = {0, ob, oc};
+    const int arrays = k->flow ? ROW_ARRAYS : STATE_ARRAYS; /* still water: no water arrays */
     for (int i = 0; i < 3; i++)
-        for (int j = 0; j < ROW_ARRAYS; j++) {
+        for (int j = 0; j < arrays; j++) {
             float *dst = buf + (size_t)(i * ROW_ARRAYS + j) * CUT_CHUNK;
             const float *from = rows->r[j] + off[i];
             for (int e = 0; e < count; e++)
@@ -295,10 +303,16 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
             corner[i].r[j] = dst;
         }
     float *o = buf + (size_t)3 * ROW_ARRAYS * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
-    triangle_loop(k, 0, count, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
-                  o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
-                  o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                  flags);
+    if (k->flow)
+        triangle_loop(k, 0, count, 1, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
+                      o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
+                      o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
+                      flags);
+    else
+        triangle_loop(k, 0, count, 1, 0, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
+                      o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
+                      o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
+                      flags);
     for (int j = 0; j < 9; j++)
         for (int e = 0; e < count; e++)
             out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
@@ -341,7 +355,7 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
         padded_row row = row_of(&rows, S, r);
         pad_row(k, &row, N, src, ((a - 1 + r) % M + M) % M);
     }
-    for (int j = 0; j < ROW_ARRAYS; j++) /* read by the last junk face only */
+    for (int j = 0; j < (k->flow ? ROW_ARRAYS : STATE_ARRAYS); j++) /* read by the last junk face only */
         rows.r[j][R - 1] = 0.0f;
     /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
      * and (m,n) (m+1,n+1) (m,n+1), in one loop over the block each */

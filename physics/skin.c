@@ -40,9 +40,12 @@
  * 1 + n), runs over the whole block as one loop. */
 #define QUAD_FLOATS 18
 /* Arrays of the padded vertex rows: x, y, z, vx, vy, vz, then the water
- * at each vertex: surface height and flow velocity. */
-#define ROW_ARRAYS 10
+ * surface's height at each vertex. (The flow's velocity is one per ring
+ * row: each face's mean of its corners' is kept per face instead,
+ * FACE_WATER arrays per triangle type.) */
+#define ROW_ARRAYS 7
 #define STATE_ARRAYS 6
+#define FACE_WATER 3
 
 /* Floats of one padded vertex array of a block of nb rows (its rows a-1
  * .. a+nb, and one more read by the last junk face), and of one array of
@@ -54,12 +57,13 @@ size_t skin_scratch_floats(int N, int max_rows)
 {
     return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
          + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
-         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 2);      /* cut flags */
+         + 2 * (size_t)(max_rows + 1) * (size_t)(N + 2)       /* cut flags */
+         + 2 * FACE_WATER * quads_len(N, max_rows);           /* faces' flow velocity */
 }
 
-/* Padded vertex rows: r[j][1 + n] for j = x, y, z, vx, vy, vz, eta, wu,
- * wv, ww, n = 0 .. N-1, with copies of n = N-1 at 0 and of n = 0 at N + 1
- * (and on into the rows after it). */
+/* Padded vertex rows: r[j][1 + n] for j = x, y, z, vx, vy, vz, eta, n =
+ * 0 .. N-1, with copies of n = N-1 at 0 and of n = 0 at N + 1 (and on
+ * into the rows after it). */
 typedef struct {
     float *r[ROW_ARRAYS];
 } padded_row;
@@ -81,10 +85,26 @@ static void pad_row(const skin_consts *k, const padded_row *out, int N,
     const float *x = out->r[0], *y = out->r[1];
     for (int n = 0; n <= N + 1; n++)
         eta[n] = e + sx * (x[n] - px) + sy * (y[n] - py);
-    for (int j = 0; j < 3; j++) {
-        const float w = (j == 0 ? k->u : j == 1 ? k->v : k->w)[m];
-        for (int n = 0; n <= N + 1; n++)
-            out->r[7 + j][n] = w;
+}
+
+/* The flow's velocity at each face of quad rows a-1 .. a+nb-1 (ring rows
+ * m and m+1), the mean of its corners' as the faces sum them: T1 has one
+ * corner in row m, T2 two. wf[t][j][q S + i], i = 0 .. S-1 (the pads too). */
+static void face_water(const skin_consts *k, int M, int a, int nb, size_t S,
+                       float *const wf[2][FACE_WATER])
+{
+    for (int q = 0; q <= nb; q++) {
+        const int m = ((a - 1 + q) % M + M) % M, m1 = m + 1 == M ? 0 : m + 1;
+        for (int j = 0; j < FACE_WATER; j++) {
+            const float *w = j == 0 ? k->u : j == 1 ? k->v : k->w;
+            const float t1 = ((w[m] + w[m1]) + w[m1]) * (1.0f / 3.0f);
+            const float t2 = ((w[m] + w[m1]) + w[m]) * (1.0f / 3.0f);
+            float *o1 = wf[0][j] + (size_t)q * S, *o2 = wf[1][j] + (size_t)q * S;
+            for (size_t i = 0; i < S; i++) {
+                o1[i] = t1;
+                o2[i] = t2;
+            }
+        }
     }
 }
 
@@ -191,7 +211,9 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
                                  const padded_row *rc, int oc, float *restrict o0,
                                  float *restrict o1, float *restrict o2, float *restrict o3,
                                  float *restrict o4, float *restrict o5, float *restrict o6,
-                                 float *restrict o7, float *restrict o8, float *restrict cut)
+                                 float *restrict o7, float *restrict o8, float *restrict cut,
+                                 const float *restrict fu, const float *restrict fv,
+                                 const float *restrict fw)
 {
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, lift3 = k->rho_g_t / 3.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
@@ -204,9 +226,6 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
     const float *restrict bu = rb->r[3] + ob, *restrict bv = rb->r[4] + ob, *restrict bw = rb->r[5] + ob;
     const float *restrict cu = rc->r[3] + oc, *restrict cv = rc->r[4] + oc, *restrict cw = rc->r[5] + oc;
     const float *restrict ae = ra->r[6] + oa, *restrict be = rb->r[6] + ob, *restrict ce = rc->r[6] + oc;
-    const float *restrict aU = ra->r[7] + oa, *restrict aV = ra->r[8] + oa, *restrict aW = ra->r[9] + oa;
-    const float *restrict bU = rb->r[7] + ob, *restrict bV = rb->r[8] + ob, *restrict bW = rb->r[9] + ob;
-    const float *restrict cU = rc->r[7] + oc, *restrict cV = rc->r[8] + oc, *restrict cW = rc->r[9] + oc;
     for (int n = n0; n < n1; n++) {
         float e1x = bx[n] - ax[n], e1y = by[n] - ay[n], e1z = bz[n] - az[n];
         float e2x = cx[n] - ax[n], e2y = cy[n] - ay[n], e2z = cz[n] - az[n];
@@ -230,9 +249,9 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
         float vfx = (au[n] + bu[n] + cu[n]) * (1.0f / 3.0f);
         float vfy = (av[n] + bv[n] + cv[n]) * (1.0f / 3.0f);
         float vfz = (aw[n] + bw[n] + cw[n]) * (1.0f / 3.0f);
-        float uwx = flow ? vfx - (aU[n] + bU[n] + cU[n]) * (1.0f / 3.0f) : vfx;
-        float uwy = flow ? vfy - (aV[n] + bV[n] + cV[n]) * (1.0f / 3.0f) : vfy;
-        float uwz = flow ? vfz - (aW[n] + bW[n] + cW[n]) * (1.0f / 3.0f) : vfz;
+        float uwx = flow ? vfx - fu[n] : vfx;
+        float uwy = flow ? vfy - fv[n] : vfy;
+        float uwz = flow ? vfz - fw[n] : vfz;
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = lift3 * area * all;
@@ -264,19 +283,20 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
 }
 
 /* One triangle type over `count` faces from row ra into out (nine arrays
- * S floats apart), the fast variant; the cut faces flagged in cut. */
+ * S floats apart), the fast variant; the cut faces flagged in cut; wf the
+ * faces' flow velocity (FACE_WATER arrays; unread on still water). */
 static void triangle_row(const skin_consts *k, int count, size_t S, const padded_row *ra, int oa,
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
-                         float *cut)
+                         float *cut, float *const wf[FACE_WATER])
 {
     if (k->flow)
         triangle_loop(k, 0, count, 0, 1, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut);
+                      cut, wf[0], wf[1], wf[2]);
     else
         triangle_loop(k, 0, count, 0, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut);
+                      cut, NULL, NULL, NULL);
 }
 
 /* Cut faces gathered for one vectorised pass of the whole variant. */
@@ -288,9 +308,9 @@ static void triangle_row(const skin_consts *k, int count, size_t S, const padded
  * vectorised pass over their gathered corners, written back to out (nine
  * arrays Q floats apart). */
 static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
-                       const int *list, int count, float *out)
+                       const int *list, int count, float *out, float *const wf[FACE_WATER])
 {
-    float buf[(3 * ROW_ARRAYS + 10) * CUT_CHUNK];
+    float buf[(3 * ROW_ARRAYS + FACE_WATER + 10) * CUT_CHUNK];
     padded_row corner[3] = {0};
     const int off[3] = {0, ob, oc};
     const int arrays = k->flow ? ROW_ARRAYS : STATE_ARRAYS; /* still water: no water arrays */
@@ -302,17 +322,21 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
                 dst[e] = from[list[e]];
             corner[i].r[j] = dst;
         }
-    float *o = buf + (size_t)3 * ROW_ARRAYS * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
+    float *water = buf + (size_t)3 * ROW_ARRAYS * CUT_CHUNK;
+    for (int j = 0; j < FACE_WATER && k->flow; j++)
+        for (int e = 0; e < count; e++)
+            water[j * CUT_CHUNK + e] = wf[j][list[e]];
+    float *o = water + FACE_WATER * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
     if (k->flow)
         triangle_loop(k, 0, count, 1, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags);
+                      flags, water, water + CUT_CHUNK, water + 2 * CUT_CHUNK);
     else
         triangle_loop(k, 0, count, 1, 0, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags);
+                      flags, NULL, NULL, NULL);
     for (int j = 0; j < 9; j++)
         for (int e = 0; e < count; e++)
             out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
@@ -323,7 +347,7 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
  * copy of n = N-1 at slot 0. The list is built without a branch per face
  * (one on the flag was mispredicted about as often as a face was cut). */
 static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
-                    int oc, const float *cut, float *out)
+                    int oc, const float *cut, float *out, float *const wf[FACE_WATER])
 {
     const int S = N + 2;
     int list[CUT_CHUNK], count = 0;
@@ -332,12 +356,12 @@ static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_
             list[count] = q * S + j;
             count += cut[q * S + j] != 0.0f;
             if (count == CUT_CHUNK) {
-                fix_listed(k, rows, ob, oc, Q, list, count, out);
+                fix_listed(k, rows, ob, oc, Q, list, count, out, wf);
                 count = 0;
             }
         }
     if (count)
-        fix_listed(k, rows, ob, oc, Q, list, count, out);
+        fix_listed(k, rows, ob, oc, Q, list, count, out, wf);
 }
 
 void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
@@ -350,24 +374,30 @@ void skin_block(const skin_consts *k, int M, int N, const float *x, const float 
     for (int j = 0; j < ROW_ARRAYS; j++)
         rows.r[j] = scratch + QUAD_FLOATS * Q + (size_t)j * R;
     float *cut[2] = {rows.r[0] + ROW_ARRAYS * R, rows.r[0] + ROW_ARRAYS * R + (size_t)(nb + 1) * S};
+    float *const wf[2][FACE_WATER] = {
+        {cut[1] + Q, cut[1] + 2 * Q, cut[1] + 3 * Q},
+        {cut[1] + 4 * Q, cut[1] + 5 * Q, cut[1] + 6 * Q},
+    };
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
     for (int r = 0; r <= nb + 1; r++) {
         padded_row row = row_of(&rows, S, r);
         pad_row(k, &row, N, src, ((a - 1 + r) % M + M) % M);
     }
+    if (k->flow)
+        face_water(k, M, a, nb, S, wf);
     for (int j = 0; j < (k->flow ? ROW_ARRAYS : STATE_ARRAYS); j++) /* read by the last junk face only */
         rows.r[j][R - 1] = 0.0f;
     /* every triangle of quad rows a-1 .. a+nb-1: (m,n) (m+1,n) (m+1,n+1)
      * and (m,n) (m+1,n+1) (m,n+1), in one loop over the block each */
     const int faces = (nb + 1) * (int)S;
     float *t2 = ql + 9 * Q;
-    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0]);
-    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0], wf[0]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1], wf[1]);
     /* a face changes from the fast variant only where the surface cuts
      * it, and only with water forces on */
     if (k->rho_g > 0.0f || k->drag) {
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql);
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql, wf[0]);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2, wf[1]);
     }
     /* each vertex gathers its six corners (gather_corners); quad row a + i
      * is row i + 1 of the arrays, n - 1 = -1 the wrapped slot 0 */

@@ -65,6 +65,8 @@ struct skin_contact {
 
     /* prepare: which rings can touch (the broad phase) */
     float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m */
+    double *ref_extent;  /* [P_cap]: largest distance of a vertex of the reference from
+                            its centroid, m (sets ring_bounds' rounding margin) */
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
                             touch (not a neighbour) in the reference shape, m */
     int *ref_steps;      /* [P_cap]: self_steps ref_gap is for; -1: no reference yet */
@@ -166,7 +168,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
          + (size_t)P * sizeof(int)
-         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 20 + sizeof(int) + 3)
+         + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
          + (size_t)P * (4 * RING_PAIRS_PER_RING + 1) * sizeof(int) /* pairs, neighbours */
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (12 * sizeof(double) + 1);
@@ -200,6 +202,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
+    c->ref_extent = calloc((size_t)P, sizeof *c->ref_extent);
     c->ref_steps = malloc(sizeof *c->ref_steps * (size_t)P);
     c->fit = calloc(13 * (size_t)P, sizeof *c->fit);
     c->fresh = calloc((size_t)P, 1);
@@ -217,7 +220,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
     c->preach = malloc(sizeof *c->preach * 6 * (size_t)P * c->np);
-    if (!c->ref || !c->ref_gap || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
+    if (!c->ref || !c->ref_gap || !c->ref_extent || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
         || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on || !c->preach) {
         skin_contact_free(c);
         return NULL;
@@ -243,7 +246,7 @@ void skin_contact_free(skin_contact *c)
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->cstart); free(c->cring); free(c->act);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
-    free(c->ref); free(c->ref_gap); free(c->fit); free(c->fresh); free(c->ref_steps);
+    free(c->ref); free(c->ref_gap); free(c->ref_extent); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);
     free(c->ring_on); free(c->sweep); free(c->fill); free(c->ring_pair); free(c->pbox); free(c->patch_on); free(c->preach);
     free(c);
@@ -513,11 +516,16 @@ static void capture_reference(skin_contact *c, const skin_contact_params *k,
     for (int j = 0; j < 3; j++)
         cen[j] /= MN;
     float *y = c->ref + 3 * (size_t)base;
+    double extent = 0.0;
     for (int i = 0; i < MN; i++) {
         y[3 * i + 0] = (float)(s->x[base + i] - cen[0]);
         y[3 * i + 1] = (float)(s->y[base + i] - cen[1]);
         y[3 * i + 2] = (float)(s->z[base + i] - cen[2]);
+        const double r = sqrt((double)y[3 * i] * y[3 * i] + (double)y[3 * i + 1] * y[3 * i + 1]
+                              + (double)y[3 * i + 2] * y[3 * i + 2]);
+        extent = r > extent ? r : extent;
     }
+    c->ref_extent[p] = extent;
 #define REF(i, v) double v[3] = {y[3 * (i)], y[3 * (i) + 1], y[3 * (i) + 2]}
     double edge = 0.0; /* the longest triangle edge */
     for (int m = 0; m < M; m++)
@@ -623,45 +631,59 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
     const float *y = c->ref + 3 * (size_t)base;
     double *fit = c->fit + 13 * (size_t)p; /* R (9), t (3), valid */
     const double *R = fit, *tr = fit + 9;
-    /* BL lanes, each its own accumulators, so that the loop over a lane
-     * block vectorises without reassociating a sum; the lanes are then
-     * combined in a fixed order. The bounds, the fastest speed and the
-     * largest deviation are the same bits as one pass; the sums (the fit)
-     * differ in rounding only, which moves no contact: any isometry keeps
-     * the self test sound. */
-    enum { BL = 8 };
-    double llo[3][BL], lhi[3][BL], lsx[3][BL], lsy[3][BL], lsv[3][BL], lA[9][BL];
-    double lv2[BL], ld2[BL];
+    /* One pass in float, BL lanes each with its own accumulators, so that
+     * the loop vectorises without reassociating a sum; the lanes are then
+     * combined in a fixed order (in double). The positions are taken
+     * relative to o = the previous fit's translation rounded to float, so
+     * the sums stay small (a ring far down the river is 100 m out). Sound
+     * however it rounds: the bounds are float minima and maxima of float
+     * positions (exact); the fastest speed and the largest deviation from
+     * the fit are grown by margins above float's rounding (below); the fit
+     * only has to be some isometry, which rounding keeps it. */
+    enum { BL = 16 };
+    float llo[3][BL], lhi[3][BL], lsx[3][BL], lsy[3][BL], lsv[3][BL], lA[9][BL];
+    float lv2[BL], ld2[BL];
     for (int j = 0; j < BL; j++) {
         for (int a = 0; a < 3; a++)
-            llo[a][j] = INFINITY, lhi[a][j] = -INFINITY, lsx[a][j] = lsy[a][j] = lsv[a][j] = 0.0;
+            llo[a][j] = INFINITY, lhi[a][j] = -INFINITY, lsx[a][j] = lsy[a][j] = lsv[a][j] = 0.0f;
         for (int a = 0; a < 9; a++)
-            lA[a][j] = 0.0;
-        lv2[j] = ld2[j] = 0.0;
+            lA[a][j] = 0.0f;
+        lv2[j] = ld2[j] = 0.0f;
     }
+    const float o[3] = {(float)tr[0], (float)tr[1], (float)tr[2]};
+    /* the fit's translation from o, and its rotation, in float */
+    const float dt0 = (float)(tr[0] - o[0]), dt1 = (float)(tr[1] - o[1]), dt2 = (float)(tr[2] - o[2]);
+    float Rf[9];
+    for (int a = 0; a < 9; a++)
+        Rf[a] = (float)R[a];
     const float *px = s->x + base, *py = s->y + base, *pz = s->z + base;
     const float *qx = s->vx + base, *qy = s->vy + base, *qz = s->vz + base;
     for (int i0 = 0; i0 < MN; i0 += BL) {
         const int nl = MN - i0 < BL ? MN - i0 : BL;
         for (int j = 0; j < nl; j++) {
             const int i = i0 + j;
-            const double x[3] = {px[i], py[i], pz[i]};
-            const double vel[3] = {qx[i], qy[i], qz[i]};
-            const double yy[3] = {y[3 * i], y[3 * i + 1], y[3 * i + 2]};
-            const double vv = vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2];
+            const float x0 = px[i], x1 = py[i], x2 = pz[i];
+            const float r0 = x0 - o[0], r1 = x1 - o[1], r2 = x2 - o[2];
+            const float y0 = y[3 * i], y1 = y[3 * i + 1], y2 = y[3 * i + 2];
+            const float vv = qx[i] * qx[i] + qy[i] * qy[i] + qz[i] * qz[i];
             lv2[j] = vv > lv2[j] ? vv : lv2[j];
-            double e2 = 0.0;
-            for (int a = 0; a < 3; a++) {
-                llo[a][j] = x[a] < llo[a][j] ? x[a] : llo[a][j];
-                lhi[a][j] = x[a] > lhi[a][j] ? x[a] : lhi[a][j];
-                lsx[a][j] += x[a], lsy[a][j] += yy[a], lsv[a][j] += vel[a];
-                for (int b = 0; b < 3; b++)
-                    lA[3 * a + b][j] += x[a] * yy[b];
-                const double e = x[a] - tr[a]
-                               - (R[3 * a] * yy[0] + R[3 * a + 1] * yy[1] + R[3 * a + 2] * yy[2]);
-                e2 += e * e;
-            }
-            ld2[j] = e2 > ld2[j] ? e2 : ld2[j];
+            llo[0][j] = x0 < llo[0][j] ? x0 : llo[0][j];
+            llo[1][j] = x1 < llo[1][j] ? x1 : llo[1][j];
+            llo[2][j] = x2 < llo[2][j] ? x2 : llo[2][j];
+            lhi[0][j] = x0 > lhi[0][j] ? x0 : lhi[0][j];
+            lhi[1][j] = x1 > lhi[1][j] ? x1 : lhi[1][j];
+            lhi[2][j] = x2 > lhi[2][j] ? x2 : lhi[2][j];
+            lsx[0][j] += r0, lsx[1][j] += r1, lsx[2][j] += r2;
+            lsy[0][j] += y0, lsy[1][j] += y1, lsy[2][j] += y2;
+            lsv[0][j] += qx[i], lsv[1][j] += qy[i], lsv[2][j] += qz[i];
+            lA[0][j] += r0 * y0, lA[1][j] += r0 * y1, lA[2][j] += r0 * y2;
+            lA[3][j] += r1 * y0, lA[4][j] += r1 * y1, lA[5][j] += r1 * y2;
+            lA[6][j] += r2 * y0, lA[7][j] += r2 * y1, lA[8][j] += r2 * y2;
+            const float e0 = (r0 - dt0) - ((Rf[0] * y0 + Rf[1] * y1) + Rf[2] * y2);
+            const float e1 = (r1 - dt1) - ((Rf[3] * y0 + Rf[4] * y1) + Rf[5] * y2);
+            const float e2 = (r2 - dt2) - ((Rf[6] * y0 + Rf[7] * y1) + Rf[8] * y2);
+            const float d2 = e0 * e0 + e1 * e1 + e2 * e2;
+            ld2[j] = d2 > ld2[j] ? d2 : ld2[j];
         }
     }
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
@@ -678,12 +700,16 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
         v2 = lv2[j] > v2 ? lv2[j] : v2;
         d2 = ld2[j] > d2 ? ld2[j] : d2;
     }
+    /* float's sum of three squares is within 4 roundings (5e-7) of the true
+     * one: the 1e-6 grows it past that */
     double cen[3], vmax = sqrt(v2) * (1.0 + 1e-6);
     for (int a = 0; a < 3; a++)
-        cen[a] = sx[a] / MN;
+        cen[a] = sx[a] / MN; /* from o */
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++)
             A[3 * a + b] -= cen[a] * sy[b];
+    for (int a = 0; a < 3; a++)
+        cen[a] += o[a];
     double grow = k->h + vmax * k->dt + 1e-6;
     double *rb = c->rbox + 6 * (size_t)p;
     for (int a = 0; a < 3; a++)
@@ -692,7 +718,10 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
     if (c->ref_gap[p] == INFINITY)
         on = 0; /* every triangle is a neighbour */
     else if (fit[12] != 0.0) {
-        double delta = sqrt(d2) * (1.0 + 1e-6) + 1e-6;
+        /* the deviation in float: each component a few roundings of values
+         * below 2 |y| + |x - o| (the fit's R is orthogonal to 1e-9 and
+         * rounded to float): 1e-5 of that, plus 1e-6 m, bounds the error */
+        double delta = sqrt(d2) * (1.0 + 1e-5) + 1e-5 * (c->ref_extent[p] + sqrt(d2)) + 1e-6;
         on = !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
     }
     c->self_on[p] = (unsigned char)on;

@@ -739,23 +739,24 @@ static void patch_bounds(skin_contact *c, const skin_contact_params *k,
     int M = c->M, N = c->N, base = p * c->MN;
     for (int a = 0; a < c->pm; a++)
         for (int b = 0; b < c->pn; b++) {
-            double lo[3] = {INFINITY, INFINITY, INFINITY}, v2 = 0.0;
-            double hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+            /* in float, as ring_bounds: exact bounds, the speed's rounding
+             * (below 5e-7) inside its 1e-6 */
+            float lo[3] = {INFINITY, INFINITY, INFINITY}, v2 = 0.0f;
+            float hi[3] = {-INFINITY, -INFINITY, -INFINITY};
             int m1 = (a + 1) * PATCH < M ? (a + 1) * PATCH : M;
             int n1 = (b + 1) * PATCH < N ? (b + 1) * PATCH : N;
             for (int m = a * PATCH; m <= m1; m++)
                 for (int n = b * PATCH; n <= n1; n++) {
                     int i = base + (m == M ? 0 : m) * N + (n == N ? 0 : n);
-                    double x[3] = {s->x[i], s->y[i], s->z[i]};
-                    double vv = (double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]
-                              + (double)s->vz[i] * s->vz[i];
+                    float x[3] = {s->x[i], s->y[i], s->z[i]};
+                    float vv = s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i];
                     v2 = vv > v2 ? vv : v2;
                     for (int j = 0; j < 3; j++) {
                         lo[j] = x[j] < lo[j] ? x[j] : lo[j];
                         hi[j] = x[j] > hi[j] ? x[j] : hi[j];
                     }
                 }
-            double grow = k->h + sqrt(v2) * (1.0 + 1e-6) * k->dt + 1e-6;
+            double grow = k->h + sqrt((double)v2) * (1.0 + 1e-6) * k->dt + 1e-6;
             double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
             for (int j = 0; j < 3; j++)
                 pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;

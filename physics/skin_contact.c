@@ -117,10 +117,15 @@ struct skin_contact {
     size_t by_tri_cap;
     pair_fixed *fixed;   /* each pair's substep-long inputs */
     size_t fixed_cap;
-    int *cstart;         /* [nv + P_cap]: each vertex's first corner record (at i + ring) */
-    int *cring;          /* [P_cap]: each ring's first corner record */
-    int *act;            /* [nv]: the vertices in a pair this substep, ascending */
+    int *pts;            /* the points with a pair this substep, ascending */
+    size_t pts_cap;
+    uint64_t *ckey;      /* 3 per pair: each corner's (vertex, which of its six
+                            triangles, place in by_tri), sorted: the gather's order */
+    size_t ckey_cap;
+    int *act;            /* the vertices in a pair this substep, ascending */
+    int *cbeg, *cend;    /* per vertex in act: its corner records in crec */
     int nact;
+    size_t act_cap;
     corner_rec *crec;    /* 3 per pair: the pairs of each vertex as a corner, in the
                             gather's order (its six triangles in turn, each by point) */
     size_t crec_cap;
@@ -166,7 +171,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
          + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned))
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 4 * sizeof(int))
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int)) /* find's, share, pair_base */
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
@@ -196,9 +201,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
     c->pair_base = calloc(nv, sizeof *c->pair_base);
-    c->cstart = calloc(nv + (size_t)P, sizeof *c->cstart);
-    c->cring = calloc((size_t)P, sizeof *c->cring);
-    c->act = malloc(sizeof *c->act * nv);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
@@ -229,7 +231,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
         c->ref_steps[p] = -1;
     if (!c->grid_scratch || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start
         || !c->entry || !c->npt || !c->pt_tri || !c->pt_speed
-        || !c->share || !c->pair_base || !c->cstart || !c->cring || !c->act || !c->ring_pairs) {
+        || !c->share || !c->pair_base || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -244,7 +246,7 @@ void skin_contact_free(skin_contact *c)
     free(c->nbr); free(c->entry);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
-    free(c->cstart); free(c->cring); free(c->act);
+    free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->ref_extent); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);
@@ -1312,6 +1314,47 @@ static int grow(void **arr, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+/* Which of a vertex's six triangles (the gather's order k) a corner j of
+ * triangle type o (T1, T2) is, and back. */
+static const unsigned char K_OF[2][3] = {{0, 2, 3}, {1, 4, 5}};
+static const unsigned char CORNER_OF_K[6] = {0, 0, 1, 2, 1, 2};
+
+/* The vertices in a pair (the points, ascending, and the corners of the
+ * sorted records), merged ascending and once each, those with a share
+ * (a corner of weight 0 has none), with each one's corner records. */
+static int link_active(skin_contact *c, int npts, size_t nrec)
+{
+    const size_t need = (size_t)npts + nrec;
+    if (need > c->act_cap) { /* act, cbeg and cend grow together */
+        const size_t cap = need * 2 > 64 ? need * 2 : 64;
+        int **arr[3] = {&c->act, &c->cbeg, &c->cend};
+        for (int j = 0; j < 3; j++) {
+            int *q = realloc(*arr[j], sizeof *q * cap);
+            if (!q)
+                return -1;
+            *arr[j] = q;
+        }
+        c->act_cap = cap;
+    }
+    int n = 0;
+    size_t e = 0;
+    for (int j = 0; j < npts || e < nrec;) {
+        const int vp = j < npts ? c->pts[j] : INT32_MAX;
+        const int vc = e < nrec ? (int)(c->ckey[e] >> 35) : INT32_MAX;
+        const int v = vp < vc ? vp : vc;
+        const size_t b = e;
+        while (e < nrec && (int)(c->ckey[e] >> 35) == v)
+            e++;
+        j += vp == v;
+        if (c->share[v] > 0.0f) {
+            c->act[n] = v, c->cbeg[n] = (int)b, c->cend[n] = (int)e;
+            n++;
+        }
+    }
+    c->nact = n;
+    return 0;
+}
+
 int skin_contact_link(skin_contact *c)
 {
     /* The previous link's touching ring pairs become the old ones. */
@@ -1320,21 +1363,26 @@ int skin_contact_link(skin_contact *c)
     c->touch_prev = c->touch, c->touch_prev_cap = c->touch_cap, c->ntouch_prev = c->ntouch;
     c->touch = tp, c->touch_cap = tcap, c->ntouch = 0;
 
-    /* Only the rings that may touch have pairs (the broad phase): the
-     * per-vertex loops skip the others. */
-#define ON_VERTICES(i)                                                                    \
-    for (int p_ = 0; p_ < c->P; p_++)                                                     \
-        if (c->ring_on[p_])                                                               \
-            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
+    /* Everything after this list is as long as the pairs, not the rings'
+     * vertices: the link's serial part grows with the contact. */
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
+    int npts = 0;
     size_t np = 0;
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p])
-            memset(c->share + (size_t)p * c->MN, 0, sizeof *c->share * (size_t)c->MN);
-    ON_VERTICES(i)
-        np += c->npt[i];
+    for (int p = 0; p < c->P; p++) {
+        if (!c->ring_on[p]) /* no pairs (the broad phase) */
+            continue;
+        if (grow((void **)&c->pts, &c->pts_cap, (size_t)npts + (size_t)c->MN, sizeof *c->pts))
+            return -1;
+        for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+            if (c->npt[i]) {
+                c->pts[npts++] = i;
+                np += c->npt[i];
+            }
+    }
     if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
-        || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed))
+        || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed)
+        || grow((void **)&c->ckey, &c->ckey_cap, 3 * np, sizeof *c->ckey)
+        || grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
         return -1;
     if (np > c->acc_cap) {
         for (int b = 0; b < 2; b++) {
@@ -1347,25 +1395,36 @@ int skin_contact_link(skin_contact *c)
     }
     if (np > 0)
         memset(c->acc[0], 0, sizeof(float) * 4 * np);
+    /* Each pair's corners (the geometry once; pair_fix does it again with
+     * the shares); the shares of the vertices in a pair start at 0. */
     size_t e = 0;
-    ON_VERTICES(i) {
-        int n = c->npt[i];
+    for (int j = 0; j < npts; j++) {
+        const int i = c->pts[j];
         c->pair_base[i] = (int)e;
-        if (!n)
-            continue;
-        int pi = i / c->MN;
-        for (int j = 0; j < n; j++) {
-            int t = c->pt_tri[(size_t)K * i + j], *v;
+        c->share[i] = 0.0f;
+        for (int u = 0; u < c->npt[i]; u++, e++) {
             pair_geo g;
-            if (!pair_geometry(c, i, t, &g)) /* cannot happen: find saw it */
+            if (!pair_geometry(c, i, c->pt_tri[(size_t)K * i + u], &g)) /* cannot happen: find saw it */
                 g.w[0] = g.w[1] = g.w[2] = 0.0;
-            v = g.v;
+            pair_fixed *f = &c->fixed[e];
+            memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
+            for (int k = 0; k < 3; k++)
+                c->share[g.v[k]] = 0.0f;
+        }
+    }
+    /* The shares, in the order points and pairs come (the sums' rounding is
+     * part of the result); the pairs by triangle; the ring pairs touching. */
+    e = 0;
+    for (int j = 0; j < npts; j++) {
+        const int i = c->pts[j], pi = i / c->MN;
+        for (int u = 0; u < c->npt[i]; u++, e++) {
+            const int t = c->pt_tri[(size_t)K * i + u];
+            const pair_fixed *f = &c->fixed[e];
             c->share[i] += 1.0f;
             for (int k = 0; k < 3; k++)
-                c->share[v[k]] += (float)g.w[k];
+                c->share[f->v[k]] += (float)f->w[k];
             c->by_tri[e] = (uint64_t)t << 32 | (uint32_t)e;
-            e++;
-            int pt = v[0] / c->MN;
+            int pt = f->v[0] / c->MN;
             c->ring_pairs[pi]++;
             if (pt != pi) {
                 c->ring_pairs[pt]++;
@@ -1373,75 +1432,37 @@ int skin_contact_link(skin_contact *c)
                          sizeof *c->touch))
                     return -1;
                 ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi,
-                                c->pt_speed[(size_t)K * i + j]};
+                                c->pt_speed[(size_t)K * i + u]};
                 c->touch[c->ntouch++] = r;
             }
         }
     }
     c->npairs = (int)np;
-    ON_VERTICES(i)
-        for (int j = 0; j < c->npt[i]; j++)
-            pair_fix(c, c->pair_base[i] + j, i, c->pt_tri[(size_t)K * i + j]);
+    e = 0;
+    for (int j = 0; j < npts; j++) {
+        const int i = c->pts[j];
+        for (int u = 0; u < c->npt[i]; u++, e++)
+            pair_fix(c, (int)e, i, c->pt_tri[(size_t)K * i + u]);
+    }
     if (np > 0)
         qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
-    /* Each vertex's corner records: counted, placed in by-triangle order,
-     * then (stable) by which of the vertex's six triangles: the order the
-     * gather sums in. */
-    if (grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
+    /* Each vertex's corner records in the gather's order: by which of its
+     * six triangles, then as by_tri has them (by triangle, then point). */
+    for (size_t b = 0; b < np; b++) {
+        const int pair = (int)(uint32_t)c->by_tri[b], o = (int)((c->by_tri[b] >> 32) & 1);
+        for (int j = 0; j < 3; j++)
+            c->ckey[3 * b + j] = (uint64_t)c->fixed[pair].v[j] << 35
+                               | (uint64_t)K_OF[o][j] << 32 | (uint32_t)b;
+    }
+    if (np > 0)
+        qsort(c->ckey, 3 * np, sizeof *c->ckey, cmp_u64);
+    for (size_t r = 0; r < 3 * np; r++) {
+        const int b = (int)(uint32_t)c->ckey[r], k = (int)((c->ckey[r] >> 32) & 7);
+        corner_rec rec = {(int)(uint32_t)c->by_tri[b], (unsigned char)k, CORNER_OF_K[k]};
+        c->crec[r] = rec;
+    }
+    if (link_active(c, npts, 3 * np))
         return -1;
-    /* Ring p's vertices use cstart[i + p] (starts) and cstart[i + p + 1]
-     * (ends): one slot more per ring, so rings are laid out on their own. */
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p])
-            memset(c->cstart + (size_t)p * (c->MN + 1), 0, sizeof *c->cstart * ((size_t)c->MN + 1));
-    for (size_t e = 0; e < np; e++)
-        for (int j = 0; j < 3; j++) {
-            int v = c->fixed[(uint32_t)c->by_tri[e]].v[j];
-            c->cstart[v + v / c->MN + 1]++;
-        }
-    int run = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        int *cs = c->cstart + (size_t)p * (c->MN + 1);
-        c->cring[p] = cs[0] = run;
-        for (int i = 0; i < c->MN; i++)
-            cs[i + 1] += cs[i];
-        run = cs[c->MN];
-    }
-    static const unsigned char k_of[2][3] = {{0, 2, 3}, {1, 4, 5}};
-    for (size_t e = 0; e < np; e++) {
-        int pair = (int)(uint32_t)c->by_tri[e], o = (int)((c->by_tri[e] >> 32) & 1);
-        for (int j = 0; j < 3; j++) {
-            int v = c->fixed[pair].v[j];
-            corner_rec r = {pair, k_of[o][j], (unsigned char)j};
-            c->crec[c->cstart[v + v / c->MN]++] = r;
-        }
-    }
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p])
-            continue;
-        int *cs = c->cstart + (size_t)p * (c->MN + 1);
-        for (int i = c->MN; i > 0; i--)
-            cs[i] = cs[i - 1];
-        cs[0] = c->cring[p];
-    }
-    ON_VERTICES(v) {
-        const int *cs = c->cstart + v + v / c->MN;
-        corner_rec *r = c->crec + cs[0];
-        for (int a = 1; a < cs[1] - cs[0]; a++) /* insertion: stable */
-            for (int b = a; b > 0 && r[b - 1].k > r[b].k; b--) {
-                corner_rec t = r[b]; r[b] = r[b - 1]; r[b - 1] = t;
-            }
-    }
-#undef ON_VERTICES
-    /* The vertices in a pair (as a point or a corner), ascending. */
-    c->nact = 0;
-    for (int p_ = 0; p_ < c->P; p_++)
-        if (c->ring_on[p_])
-            for (int i = p_ * c->MN; i < (p_ + 1) * c->MN; i++)
-        if (c->share[i] > 0.0f)
-            c->act[c->nact++] = i;
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
         qsort(c->touch, (size_t)c->ntouch, sizeof *c->touch, cmp_touch);
@@ -1495,19 +1516,20 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
     }
     int na;
     const int *act = skin_contact_active(c, v0, v1, &na);
+    const size_t a0 = (size_t)(act - c->act);
     for (int a = 0; a < na; a++) {
-        int i = act[a], pr = i / c->MN;
+        int i = act[a];
         double f[3] = {0, 0, 0}, F[3], w[3];
         /* First as a point, its pairs by triangle index; then as a
          * corner of its six triangles, in a fixed order, each
          * triangle's pairs by point index (the records' order). One
          * call of pair_force for both roles: the same code computes
          * the pair for the point and for its corners. */
-        const int *cs = c->cstart + i + pr;
-        int np = c->npt[i], nc = cs[1] - cs[0];
+        const int cs = c->cbeg[a0 + (size_t)a], nc = c->cend[a0 + (size_t)a] - cs;
+        int np = c->npt[i];
         for (int j = 0; j < np + nc; j++) {
             int point = j < np;
-            const corner_rec *r = point ? NULL : &c->crec[cs[0] + j - np];
+            const corner_rec *r = point ? NULL : &c->crec[cs + j - np];
             pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
             if (point)
                 f[0] += F[0], f[1] += F[1], f[2] += F[2];

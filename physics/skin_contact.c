@@ -1602,9 +1602,14 @@ int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin
 double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
                                const float *fz)
 {
+    /* the vertices in a pair only: the others' force is 0 (and adds no bit) */
+    int n;
+    const int *act = skin_contact_active(c, p * c->MN, (p + 1) * c->MN, &n);
     double sum = 0.0;
-    for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+    for (int k = 0; k < n; k++) {
+        const int i = act[k];
         sum += sqrt((double)fx[i] * fx[i] + (double)fy[i] * fy[i] + (double)fz[i] * fz[i]);
+    }
     return sum;
 }
 

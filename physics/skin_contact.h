@@ -272,7 +272,8 @@ int skin_contact_any(const skin_contact *c);
  * link, ordered by (p, q): up to cap of them into out; returns how many
  * there are (may exceed cap). */
 int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap);
-/* Sum of |F| (N) over ring p's vertices, in index order, from gathered forces. */
+/* Sum of |F| (N) over ring p's vertices, in index order, from gathered forces
+ * (after link: read at the vertices in a pair only, the others' being 0). */
 double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
                                const float *fz);
 

@@ -431,19 +431,16 @@ static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *ou
 }
 
 /* Skin contact, vertices [a, b): the Jacobi iteration's forces (gathered
- * before this) added to v* as f dt / m, and summed for the substep. */
+ * before this) added to v* as f dt / m, and summed for the substep. Only
+ * the vertices in a pair have a force: the sums (cs) of the others are
+ * stale and never read (skin_positions and skin_ring_outputs go by the
+ * same list). */
 static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
 {
     tick_context *t = s->tick;
     const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
-    /* only the vertices in a pair have a force: the others' stays 0 */
     int na;
     const int *act = skin_contact_active(t->contact, (int)a, (int)b, &na);
-    if (iter == 0) {
-        memset(t->csx + a, 0, sizeof(float) * (b - a));
-        memset(t->csy + a, 0, sizeof(float) * (b - a));
-        memset(t->csz + a, 0, sizeof(float) * (b - a));
-    }
     for (int k = 0; k < na; k++) {
         const int i = act[k];
         out->vx[i] += t->cfx[i] * im;
@@ -478,10 +475,6 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
             out->y[i] += t->csy[i] * im;
             out->z[i] += t->csz[i] * im;
         }
-    } else {
-        memset(t->csx + a, 0, sizeof(float) * (b - a));
-        memset(t->csy + a, 0, sizeof(float) * (b - a));
-        memset(t->csz + a, 0, sizeof(float) * (b - a));
     }
     if (s->pen.on)
         pen_contacts(&s->pen, (int)(b - a), out->x + a, out->y + a, out->z + a, out->vx + a,
@@ -490,13 +483,18 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
         floor_contacts((float)s->floor_z, (int)(b - a), out->z + a, out->vz + a);
 }
 
-/* Ring p's skin contact outputs: its vertices pushed and the sum of |F|. */
-static void skin_ring_outputs(dinghy_sim *s, int p)
+/* Ring p's skin contact outputs: its vertices pushed and the sum of |F|
+ * (any: the substep had pairs; else no vertex was pushed). */
+static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 {
     const tick_context *t = s->tick;
-    int n = 0;
-    for (size_t i = (size_t)p * s->V; i < (size_t)(p + 1) * s->V; i++)
+    int n = 0, na = 0;
+    const int *act = any ? skin_contact_active(t->contact, p * (int)s->V, (p + 1) * (int)s->V, &na)
+                         : NULL;
+    for (int k = 0; k < na; k++) {
+        const int i = act[k];
         n += t->csx[i] != 0.0f || t->csy[i] != 0.0f || t->csz[i] != 0.0f;
+    }
     s->contact_vertices[p] = n;
     s->contact_force[p] = n ? (float)skin_contact_ring_force(t->contact, p, t->csx, t->csy, t->csz)
                             : 0.0f;
@@ -660,7 +658,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 #pragma omp barrier
 #pragma omp for schedule(static)
                     for (int p = 0; p < P; p++)
-                        skin_ring_outputs(s, p);
+                        skin_ring_outputs(s, p, any_contact);
                 }
             }
         }

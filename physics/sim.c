@@ -54,6 +54,10 @@ void sim_destroy(dinghy_sim *s)
     if (s->tick) {
         free(s->tick->scratch);
         skin_contact_free(s->tick->contact);
+        for (int c = 0; c < 3; c++) {
+            free(s->tick->cf[c]);
+            free(s->tick->cs[c]);
+        }
     }
     free(s->tick);
     river_destroy(s->river);

@@ -79,8 +79,11 @@ typedef struct {
     float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
                                step's first substep and held over the others, N */
     float *contact_mass;  /* per ring: vertex mass, kg */
-    float *cfx, *cfy, *cfz; /* per vertex: one Jacobi iteration's contact force, N */
-    float *csx, *csy, *csz; /* per vertex: the substep's contact force (sum of iterations), N */
+    /* skin contact's forces on the vertices in a pair (skin_contact_active's
+     * list, at their places in it), contact_cap each: one Jacobi iteration's
+     * (cf) and the substep's, the sum of the iterations (cs), N */
+    float *cf[3], *cs[3];
+    size_t contact_cap;
     skin_contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
 } tick_context;
 

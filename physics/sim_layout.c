@@ -42,13 +42,6 @@ const layout_array layout_arrays[] = {
     TICK(ww, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_hit, float, 1, LAYOUT_PER_ROW, 0),
     STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
-    /* skin contact, per vertex (allocated with either model: 24 B per vertex) */
-    TICK(cfx, float, 1, LAYOUT_PER_VERTEX, 0),
-    TICK(cfy, float, 1, LAYOUT_PER_VERTEX, 0),
-    TICK(cfz, float, 1, LAYOUT_PER_VERTEX, 0),
-    TICK(csx, float, 1, LAYOUT_PER_VERTEX, 0),
-    TICK(csy, float, 1, LAYOUT_PER_VERTEX, 0),
-    TICK(csz, float, 1, LAYOUT_PER_VERTEX, 0),
     /* the membrane's bending force, held over a step's substeps (12 B per vertex) */
     TICK(bfx, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(bfy, float, 1, LAYOUT_PER_VERTEX, 0),
@@ -169,6 +162,7 @@ size_t sim_memory_estimate(const sim_def *def, int rings)
 size_t sim_memory_bytes(const dinghy_sim *s)
 {
     return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads)
-         + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int));
+         + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
+         + s->tick->contact_cap * 6 * sizeof(float); /* the contact forces in use */
 }
 

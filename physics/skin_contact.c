@@ -1502,6 +1502,29 @@ int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap)
 
 /* ---- phase 4: the gather ---- */
 
+/* The force of iteration iter on the vertex at place a of link's list: as
+ * a point, its pairs by triangle index; then as a corner of its six
+ * triangles, in a fixed order, each triangle's pairs by point index (the
+ * records' order). One call of pair_force for both roles: the same code
+ * computes the pair for the point and for its corners. */
+static void gather_vertex(skin_contact *c, int iter, size_t a, float out[3])
+{
+    const int i = c->act[a], cs = c->cbeg[a], nc = c->cend[a] - cs, np = c->npt[i];
+    double f[3] = {0, 0, 0}, F[3], w[3];
+    for (int j = 0; j < np + nc; j++) {
+        int point = j < np;
+        const corner_rec *r = point ? NULL : &c->crec[cs + j - np];
+        pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+        if (point)
+            f[0] += F[0], f[1] += F[1], f[2] += F[2];
+        else {
+            double wk = w[r->corner];
+            f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
+        }
+    }
+    out[0] = (float)f[0], out[1] = (float)f[1], out[2] = (float)f[2];
+}
+
 void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
                          float *fz)
 {
@@ -1514,35 +1537,27 @@ void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, f
         memset(fy + v0, 0, sizeof *fy * (size_t)(v1 - v0));
         memset(fz + v0, 0, sizeof *fz * (size_t)(v1 - v0));
     }
-    int na;
-    const int *act = skin_contact_active(c, v0, v1, &na);
-    const size_t a0 = (size_t)(act - c->act);
-    for (int a = 0; a < na; a++) {
-        int i = act[a];
-        double f[3] = {0, 0, 0}, F[3], w[3];
-        /* First as a point, its pairs by triangle index; then as a
-         * corner of its six triangles, in a fixed order, each
-         * triangle's pairs by point index (the records' order). One
-         * call of pair_force for both roles: the same code computes
-         * the pair for the point and for its corners. */
-        const int cs = c->cbeg[a0 + (size_t)a], nc = c->cend[a0 + (size_t)a] - cs;
-        int np = c->npt[i];
-        for (int j = 0; j < np + nc; j++) {
-            int point = j < np;
-            const corner_rec *r = point ? NULL : &c->crec[cs + j - np];
-            pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
-            if (point)
-                f[0] += F[0], f[1] += F[1], f[2] += F[2];
-            else {
-                double wk = w[r->corner];
-                f[0] -= wk * F[0], f[1] -= wk * F[1], f[2] -= wk * F[2];
-            }
-        }
-        fx[i] = (float)f[0], fy[i] = (float)f[1], fz[i] = (float)f[2];
+    int first;
+    const int na = skin_contact_active(c, v0, v1, &first);
+    for (int a = first; a < first + na; a++) {
+        float f[3];
+        gather_vertex(c, iter, (size_t)a, f);
+        const int i = c->act[a];
+        fx[i] = f[0], fy[i] = f[1], fz[i] = f[2];
     }
 }
 
-const int *skin_contact_active(const skin_contact *c, int v0, int v1, int *n)
+void skin_contact_gather_active(skin_contact *c, int iter, int a0, int a1, float *fx, float *fy,
+                                float *fz)
+{
+    for (int a = a0; a < a1; a++) {
+        float f[3];
+        gather_vertex(c, iter, (size_t)a, f);
+        fx[a] = f[0], fy[a] = f[1], fz[a] = f[2];
+    }
+}
+
+int skin_contact_active(const skin_contact *c, int v0, int v1, int *first)
 {
     int lo = 0, hi = c->nact;
     while (lo < hi) {
@@ -1555,9 +1570,12 @@ const int *skin_contact_active(const skin_contact *c, int v0, int v1, int *n)
     int end = lo;
     while (end < c->nact && c->act[end] < v1)
         end++;
-    *n = end - lo;
-    return c->act + lo;
+    *first = lo;
+    return end - lo;
 }
+
+const int *skin_contact_active_list(const skin_contact *c) { return c->act; }
+int skin_contact_active_count(const skin_contact *c) { return c->nact; }
 
 int skin_contact_forces(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s,
                         float *fx, float *fy, float *fz)
@@ -1603,11 +1621,11 @@ double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, co
                                const float *fz)
 {
     /* the vertices in a pair only: the others' force is 0 (and adds no bit) */
-    int n;
-    const int *act = skin_contact_active(c, p * c->MN, (p + 1) * c->MN, &n);
+    int first;
+    const int n = skin_contact_active(c, p * c->MN, (p + 1) * c->MN, &first);
     double sum = 0.0;
-    for (int k = 0; k < n; k++) {
-        const int i = act[k];
+    for (int k = first; k < first + n; k++) {
+        const int i = c->act[k];
         sum += sqrt((double)fx[i] * fx[i] + (double)fy[i] * fy[i] + (double)fz[i] * fz[i]);
     }
     return sum;

@@ -245,9 +245,19 @@ int skin_contact_link(skin_contact *c);
 void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
                          float *fz);
 
-/* After link: the vertices in a pair this substep among v0 .. v1-1,
- * ascending (global indices); *n of them. Only these have a contact force. */
-const int *skin_contact_active(const skin_contact *c, int v0, int v1, int *n);
+/* After link: the vertices in a pair this substep (global indices,
+ * ascending), skin_contact_active_count of them: only these have a contact
+ * force. Those among v0 .. v1-1 are at places *first .. *first + n - 1 of
+ * the list; returns n. */
+int skin_contact_active(const skin_contact *c, int v0, int v1, int *first);
+const int *skin_contact_active_list(const skin_contact *c);
+int skin_contact_active_count(const skin_contact *c);
+
+/* skin_contact_gather for the vertices at places a0 .. a1-1 of the list
+ * above, each written to fx[a], fy[a], fz[a] (by its place, not its index:
+ * arrays as long as the list, not the vertices; nothing zeroed). */
+void skin_contact_gather_active(skin_contact *c, int iter, int a0, int a1, float *fx, float *fy,
+                                float *fz);
 
 /* All four phases on the calling thread, one iteration, velocities
  * untouched: the force of the first iteration. 0, or -1 when out of memory. */

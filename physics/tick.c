@@ -34,6 +34,7 @@
 
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Closest gap the repulsion law is evaluated at (docs/physics.md section 1), m. */
@@ -430,31 +431,45 @@ static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *ou
     t->contact_state = st;
 }
 
-/* Skin contact, vertices [a, b): the Jacobi iteration's forces (gathered
- * before this) added to v* as f dt / m, and summed for the substep. Only
- * the vertices in a pair have a force: the sums (cs) of the others are
- * stale and never read (skin_positions and skin_ring_outputs go by the
- * same list). */
+/* Skin contact, serial, after link: room for the forces of the vertices in
+ * a pair (the compact arrays, by their places in link's list); -1 when out
+ * of memory. */
+static int skin_reserve(tick_context *t)
+{
+    const size_t need = (size_t)skin_contact_active_count(t->contact);
+    if (need <= t->contact_cap)
+        return 0;
+    const size_t cap = need * 2 > 256 ? need * 2 : 256;
+    for (int c = 0; c < 3; c++) {
+        float *f = realloc(t->cf[c], sizeof *f * cap), *g = f ? realloc(t->cs[c], sizeof *g * cap) : NULL;
+        if (f)
+            t->cf[c] = f;
+        if (!g)
+            return -1;
+        t->cs[c] = g;
+    }
+    t->contact_cap = cap;
+    return 0;
+}
+
+/* Skin contact, the vertices in a pair among [a, b): the Jacobi
+ * iteration's forces (gathered before this) added to v* as f dt / m, and
+ * summed for the substep. Only the vertices in a pair have a force. */
 static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
 {
     tick_context *t = s->tick;
     const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
-    int na;
-    const int *act = skin_contact_active(t->contact, (int)a, (int)b, &na);
-    for (int k = 0; k < na; k++) {
+    int first;
+    const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
+    const int *act = skin_contact_active_list(t->contact);
+    float *const cf[3] = {t->cf[0], t->cf[1], t->cf[2]}, *const cs[3] = {t->cs[0], t->cs[1], t->cs[2]};
+    for (int k = first; k < first + na; k++) {
         const int i = act[k];
-        out->vx[i] += t->cfx[i] * im;
-        out->vy[i] += t->cfy[i] * im;
-        out->vz[i] += t->cfz[i] * im;
-        if (iter == 0) {
-            t->csx[i] = t->cfx[i];
-            t->csy[i] = t->cfy[i];
-            t->csz[i] = t->cfz[i];
-        } else {
-            t->csx[i] += t->cfx[i];
-            t->csy[i] += t->cfy[i];
-            t->csz[i] += t->cfz[i];
-        }
+        out->vx[i] += cf[0][k] * im;
+        out->vy[i] += cf[1][k] * im;
+        out->vz[i] += cf[2][k] * im;
+        for (int c = 0; c < 3; c++)
+            cs[c][k] = iter == 0 ? cf[c][k] : cs[c][k] + cf[c][k];
     }
 }
 
@@ -467,13 +482,14 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
     const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
     if (any) {
         const float im = dt * dt / t->contact_mass[0];
-        int na;
-        const int *act = skin_contact_active(t->contact, (int)a, (int)b, &na);
-        for (int k = 0; k < na; k++) {
+        int first;
+        const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
+        const int *act = skin_contact_active_list(t->contact);
+        for (int k = first; k < first + na; k++) {
             const int i = act[k];
-            out->x[i] += t->csx[i] * im;
-            out->y[i] += t->csy[i] * im;
-            out->z[i] += t->csz[i] * im;
+            out->x[i] += t->cs[0][k] * im;
+            out->y[i] += t->cs[1][k] * im;
+            out->z[i] += t->cs[2][k] * im;
         }
     }
     if (s->pen.on)
@@ -483,21 +499,22 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
         floor_contacts((float)s->floor_z, (int)(b - a), out->z + a, out->vz + a);
 }
 
-/* Ring p's skin contact outputs: its vertices pushed and the sum of |F|
- * (any: the substep had pairs; else no vertex was pushed). */
+/* Ring p's skin contact outputs: its vertices pushed and the sum of |F| over
+ * them in index order (any: the substep had pairs; else none was pushed). */
 static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 {
     const tick_context *t = s->tick;
-    int n = 0, na = 0;
-    const int *act = any ? skin_contact_active(t->contact, p * (int)s->V, (p + 1) * (int)s->V, &na)
-                         : NULL;
-    for (int k = 0; k < na; k++) {
-        const int i = act[k];
-        n += t->csx[i] != 0.0f || t->csy[i] != 0.0f || t->csz[i] != 0.0f;
+    int n = 0, first = 0;
+    const int na = any ? skin_contact_active(t->contact, p * (int)s->V, (p + 1) * (int)s->V, &first)
+                       : 0;
+    double sum = 0.0;
+    for (int k = first; k < first + na; k++) {
+        const double fx = t->cs[0][k], fy = t->cs[1][k], fz = t->cs[2][k];
+        n += fx != 0.0 || fy != 0.0 || fz != 0.0;
+        sum += sqrt(fx * fx + fy * fy + fz * fz);
     }
     s->contact_vertices[p] = n;
-    s->contact_force[p] = n ? (float)skin_contact_ring_force(t->contact, p, t->csx, t->csy, t->csz)
-                            : 0.0f;
+    s->contact_force[p] = n ? (float)sum : 0.0f;
 }
 
 /* The skin contact's starts of this substep as contact events (after the
@@ -637,7 +654,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 #pragma omp barrier
 #pragma omp single
                 {
-                    oom = skin_contact_link(skin);
+                    oom = skin_contact_link(skin) || skin_reserve(s->tick);
                     if (!oom) {
                         any_contact = skin_contact_pairs(skin) > 0;
                         nstarts = skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
@@ -646,8 +663,10 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             }
             if (!oom && any_contact)
                 for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
-                    skin_contact_gather(skin, it, (int)a, (int)b, s->tick->cfx, s->tick->cfy,
-                                        s->tick->cfz);
+                    int first;
+                    const int na = skin_contact_active(skin, (int)a, (int)b, &first);
+                    skin_contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
+                                               s->tick->cf[1], s->tick->cf[2]);
 #pragma omp barrier
                     skin_apply(s, out, a, b, it, (float)dt);
 #pragma omp barrier

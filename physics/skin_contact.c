@@ -118,7 +118,7 @@ struct skin_contact {
     pair_fixed *fixed;   /* each pair's substep-long inputs */
     size_t fixed_cap;
     int *pts;            /* the points with a pair this substep, ascending */
-    size_t pts_cap;
+    size_t pts_cap, pair_base_cap;
     uint64_t *ckey;      /* 3 per pair: each corner's (vertex, which of its six
                             triangles, place in by_tri), sorted: the gather's order */
     size_t ckey_cap;
@@ -130,7 +130,8 @@ struct skin_contact {
                             gather's order (its six triangles in turn, each by point) */
     size_t crec_cap;
     int npairs;
-    int *pair_base;      /* first pair id of each point */
+    int *pair_base;      /* per point in pts: its first pair id */
+    int *pbase;          /* per vertex in act: its first pair id as a point (0 if none) */
     float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
     size_t acc_cap;
     int *ring_pairs;     /* [P_cap] */
@@ -171,7 +172,7 @@ size_t skin_contact_bytes(int P, int M, int N)
          + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
          + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned))
          + nt * sizeof(tri_entry) /* grid entries, then large triangles */
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + 2 * sizeof(int)) /* find's, share, pair_base */
+         + nv * (1 + K * (sizeof(int) + sizeof(float)) + sizeof(float)) /* find's, share */
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
@@ -200,7 +201,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
-    c->pair_base = calloc(nv, sizeof *c->pair_base);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
     c->ref_gap = calloc((size_t)P, sizeof *c->ref_gap);
@@ -231,7 +231,7 @@ skin_contact *skin_contact_create(int P, int M, int N)
         c->ref_steps[p] = -1;
     if (!c->grid_scratch || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start
         || !c->entry || !c->npt || !c->pt_tri || !c->pt_speed
-        || !c->share || !c->pair_base || !c->ring_pairs) {
+        || !c->share || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -244,7 +244,7 @@ void skin_contact_free(skin_contact *c)
         return;
     free(c->grid_scratch); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
     free(c->nbr); free(c->entry);
-    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base);
+    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->pbase);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
@@ -1325,10 +1325,10 @@ static const unsigned char CORNER_OF_K[6] = {0, 0, 1, 2, 1, 2};
 static int link_active(skin_contact *c, int npts, size_t nrec)
 {
     const size_t need = (size_t)npts + nrec;
-    if (need > c->act_cap) { /* act, cbeg and cend grow together */
+    if (need > c->act_cap) { /* act, cbeg, cend and pbase grow together */
         const size_t cap = need * 2 > 64 ? need * 2 : 64;
-        int **arr[3] = {&c->act, &c->cbeg, &c->cend};
-        for (int j = 0; j < 3; j++) {
+        int **arr[4] = {&c->act, &c->cbeg, &c->cend, &c->pbase};
+        for (int j = 0; j < 4; j++) {
             int *q = realloc(*arr[j], sizeof *q * cap);
             if (!q)
                 return -1;
@@ -1345,9 +1345,10 @@ static int link_active(skin_contact *c, int npts, size_t nrec)
         const size_t b = e;
         while (e < nrec && (int)(c->ckey[e] >> 35) == v)
             e++;
+        const int base = vp == v ? c->pair_base[j] : 0;
         j += vp == v;
         if (c->share[v] > 0.0f) {
-            c->act[n] = v, c->cbeg[n] = (int)b, c->cend[n] = (int)e;
+            c->act[n] = v, c->cbeg[n] = (int)b, c->cend[n] = (int)e, c->pbase[n] = base;
             n++;
         }
     }
@@ -1373,6 +1374,12 @@ int skin_contact_link(skin_contact *c)
             continue;
         if (grow((void **)&c->pts, &c->pts_cap, (size_t)npts + (size_t)c->MN, sizeof *c->pts))
             return -1;
+        if (c->pts_cap > c->pair_base_cap) { /* pair_base grows with pts */
+            int *q = realloc(c->pair_base, sizeof *q * c->pts_cap);
+            if (!q)
+                return -1;
+            c->pair_base = q, c->pair_base_cap = c->pts_cap;
+        }
         for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
             if (c->npt[i]) {
                 c->pts[npts++] = i;
@@ -1400,7 +1407,7 @@ int skin_contact_link(skin_contact *c)
     size_t e = 0;
     for (int j = 0; j < npts; j++) {
         const int i = c->pts[j];
-        c->pair_base[i] = (int)e;
+        c->pair_base[j] = (int)e;
         c->share[i] = 0.0f;
         for (int u = 0; u < c->npt[i]; u++, e++) {
             pair_geo g;
@@ -1514,7 +1521,7 @@ static void gather_vertex(skin_contact *c, int iter, size_t a, float out[3])
     for (int j = 0; j < np + nc; j++) {
         int point = j < np;
         const corner_rec *r = point ? NULL : &c->crec[cs + j - np];
-        pair_force(c, iter, point ? c->pair_base[i] + j : r->pair, point, F, w);
+        pair_force(c, iter, point ? c->pbase[a] + j : r->pair, point, F, w);
         if (point)
             f[0] += F[0], f[1] += F[1], f[2] += F[2];
         else {

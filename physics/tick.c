@@ -374,7 +374,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         float *f[3];
         double t0 = t_springs ? omp_get_wtime() : 0.0;
         if (membrane) {
-            /* the same block layout as the springs': rows of W from h */
+            /* the membrane's block layout (W above): rows of N + 2 from 1 */
             for (int c = 0; c < 3; c++) {
                 f[c] = scratch + (size_t)c * ff;
                 memset(f[c], 0, sizeof(float) * nb * (size_t)W);

@@ -68,10 +68,10 @@
  *       insertion-sorted: O(P + moves + pairs)), then the same between
  *       their patches of 4 x 4 quads; only the patches in a pair, all of a ring that may
  *       touch itself, go on) and skin_contact_grid (parallel over rings:
- *       each ring's triangles of patches that are on, their boxes grown by
- *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,
- *       one cell per triangle (its box's low corner; cells as wide as the
- *       ring's widest box), counting-sorted by bucket);
+ *       each patch that is on takes a slot: its 32 triangles' boxes, grown
+ *       by h plus the fastest corner's |v| dt, as arrays of each bound
+ *       (structure of arrays, one lane per triangle), and their union, the
+ *       slot's box);
  *   skin_contact_find     parallel over points (of patches that are on; the
  *       tick gives each thread a share of equal work by
  *       skin_contact_find_share, not of equal rows: in the rapids it took
@@ -81,9 +81,11 @@
  *       patch boxes of other rings it meets; plan keeps it: no pair is
  *       lost, as the point's box lies in its patch's box and a triangle's
  *       in its patch's), against the triangles of the rings it may touch
- *       and whose box holds it, in its cell and the ones below; the pairs
- *       made are kept, up to SKIN_CONTACT_PER_POINT per point, the nearest
- *       first;
+ *       and whose box holds it: the slots of such a ring whose box meets
+ *       the point's, 32 boxes a test (no branch per box; gcc makes the
+ *       compares vector ones), then the lanes of those slots, the same; the
+ *       pairs made are kept, up to SKIN_CONTACT_PER_POINT per point, the
+ *       nearest first (whatever order the triangles come in);
  *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
  *       only over the rings that may touch): shares, pair ids, each pair's
  *       geometry, split mass and target fixed for the substep, each
@@ -122,11 +124,11 @@
  * in bound; the self search is off while every vertex stays within about
  * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m, measured
  * with self_steps 2; one step leaves a smaller reference gap).
- * Memory (skin_contact_bytes): about 145 B per vertex (64 rings of 32 x
- * 16): the grid's entries 64, each point's pairs 33, the link's records
- * 16, the bucket table 16, the reference shape 12. The triangle boxes the
- * grid sorts by bucket live in a thread's scratch, one ring at a time (64
- * B per vertex less than one array for the scene).
+ * Memory (skin_contact_bytes): about 117 B per vertex (64 rings of 32 x
+ * 16): the slots' triangle boxes 48 (6 floats a triangle, no index: a
+ * lane's place gives it), each point's pairs 33, the link's records 16,
+ * the reference shape 12. (A hashed grid, one cell per triangle, took 80:
+ * 32 B entries and a bucket table.)
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
@@ -222,9 +224,9 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k,
                       const skin_contact_state *s);
 void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch);
-/* Bytes of the scratch skin_contact_grid needs, one per thread at once (it
- * holds one ring's triangle boxes while it sorts them), aligned for float.
- * NULL uses the contact's own: one thread at a time only. */
+/* Bytes of the scratch skin_contact_grid needs, one per thread at once:
+ * none now (a patch's corners are gathered on the stack), so `scratch` may
+ * be NULL; a float, so that a buffer of this size can be allocated. */
 size_t skin_contact_grid_scratch_bytes(int M, int N);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);

@@ -875,12 +875,6 @@ static int broad_phase(skin_contact *c)
     return 0;
 }
 
-/* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
-static int patch_is_on(const skin_contact *c, int p, int m, int n)
-{
-    return c->patch_on[(size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH];
-}
-
 /* ---- phase 1b: the triangles' boxes, patch by patch ---- */
 
 void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
@@ -1112,30 +1106,175 @@ static void consider(const skin_contact *c, point_query *pq, int q, int m, int n
     keep_pair(pq->tri, pq->spd, pq->dist, &pq->npair, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
 }
 
-/* Point pq against ring q's triangles in patches that are on: the slots
- * whose box meets the point's, then in each the lanes whose box does. That
- * is every such triangle whose box meets the point's, each once (a box
- * lies in its slot's). */
-static void search_ring(const skin_contact *c, point_query *pq, int q)
+/* Point pq against the lanes of slot s (ring q) whose box meets the point's. */
+static void search_slot(const skin_contact *c, point_query *pq, int q, int s)
 {
-    const int s0 = c->pslot[q], s1 = c->pslot[q + 1];
-    for (int sb = s0; sb < s1; sb += MASK_BITS) {
-        const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
-        uint32_t slots = boxes_meeting(c->ubox + sb, c->nslot, ns, pq->lo, pq->hi);
-        while (slots) {
-            const int s = sb + lowest_bit(slots);
-            slots &= slots - 1;
-            const int pi = c->slot_patch[s], a = pi / c->pn, b = pi - a * c->pn;
-            uint32_t lanes = boxes_meeting(c->tbox + (size_t)SLOT_FLOATS * (size_t)s, LANES,
-                                           LANES, pq->lo, pq->hi)
-                           & c->lane_on[pi];
-            while (lanes) {
-                const int j = lowest_bit(lanes);
-                lanes &= lanes - 1;
-                consider(c, pq, q, a * PATCH + j / PATCH % PATCH, b * PATCH + j % PATCH,
-                         j / (PATCH * PATCH));
+    const int pi = c->slot_patch[s], a = pi / c->pn, b = pi - a * c->pn;
+    uint32_t lanes = boxes_meeting(c->tbox + (size_t)SLOT_FLOATS * (size_t)s, LANES, LANES,
+                                   pq->lo, pq->hi)
+                   & c->lane_on[pi];
+    while (lanes) {
+        const int j = lowest_bit(lanes);
+        lanes &= lanes - 1;
+        consider(c, pq, q, a * PATCH + j / PATCH % PATCH, b * PATCH + j % PATCH,
+                 j / (PATCH * PATCH));
+    }
+}
+
+/* Whether the point's box meets ring q's (the broad phase's filter). */
+static int meets_ring(const skin_contact *c, const point_query *pq, int q)
+{
+    const double *rb = c->rbox + 6 * (size_t)q;
+    return !(pq->lo[0] > rb[3] || pq->hi[0] < rb[0] || pq->lo[1] > rb[4] || pq->hi[1] < rb[1]
+             || pq->lo[2] > rb[5] || pq->hi[2] < rb[2]);
+}
+
+/* Point pq against every ring it may touch and whose box meets its own:
+ * the slots of the ring whose box meets the point's, then their lanes.
+ * That is every triangle of a patch that is on whose box meets the
+ * point's, each once (a box lies in its slot's). */
+static void search_rings(const skin_contact *c, point_query *pq)
+{
+    for (int r = c->nbr_start[pq->p]; r < c->nbr_start[pq->p + 1]; r++) {
+        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
+        if (!meets_ring(c, pq, q))
+            continue;
+        for (int sb = s0; sb < s1; sb += MASK_BITS) {
+            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
+            uint32_t slots = boxes_meeting(c->ubox + sb, c->nslot, ns, pq->lo, pq->hi);
+            while (slots) {
+                const int s = sb + lowest_bit(slots);
+                slots &= slots - 1;
+                search_slot(c, pq, q, s);
             }
         }
+    }
+}
+
+/* The point's pairs into its lists, by triangle index: the gather's order. */
+static void store_pairs(skin_contact *c, point_query *pq)
+{
+    int *tri = pq->tri, np = pq->npair, i = pq->i;
+    float *spd = pq->spd;
+    for (int j = 1; j < np; j++)
+        for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
+            int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
+            float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
+        }
+    c->npt[i] = (unsigned char)np;
+    memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)np);
+    memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)np);
+}
+
+/* Slots a patch's list has room for; more (a patch near very many) and
+ * its points search every ring instead. */
+#define LIST_CAP 128
+
+/* A patch's points to search and the slots near any of them: of the rings
+ * it may touch, those whose box meets the union of the points' boxes, the
+ * slots whose box meets it too. A point then tests only these (a triangle
+ * whose box meets the point's lies in a slot whose box meets the union). */
+typedef struct {
+    int n;                        /* points */
+    point_query pt[PATCH * PATCH];
+    float lo[3], hi[3];           /* the union of their boxes, m */
+    int nlist, over;              /* slots listed; 1: more than LIST_CAP */
+    int slot[LIST_CAP], ring[LIST_CAP];
+    float box[6 * LIST_CAP];      /* the listed slots' boxes, lo x of each, then lo y, ... */
+} patch_search;
+
+/* The points of patch (a, b) of ring p with index in the ring in [r0, r1)
+ * whose box meets the patch's reach (when the ring cannot touch itself:
+ * its box lies in its patch's box, and a triangle's in its patch's, so a
+ * pair needs the point's box to meet the overlap of the two patch boxes;
+ * in a pile 74% of the points did not), and their union. */
+static void patch_points(const skin_contact *c, int p, int a, int b, int r0, int r1,
+                         patch_search *ps)
+{
+    const skin_contact_state *s = c->s;
+    const float dt = c->k->dt;
+    const double *reach = c->preach + 6 * ((size_t)p * c->np + a * c->pn + b);
+    ps->n = 0;
+    for (int d = 0; d < 3; d++)
+        ps->lo[d] = INFINITY, ps->hi[d] = -INFINITY;
+    for (int m = a * PATCH; m < (a + 1) * PATCH && m < c->M; m++)
+        for (int n = b * PATCH; n < (b + 1) * PATCH && n < c->N; n++) {
+            const int r = m * c->N + n, i = p * c->MN + r;
+            if (r < r0 || r >= r1)
+                continue;
+            const float sp
+                = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
+            point_query *pq = &ps->pt[ps->n];
+            pq->i = i, pq->p = p, pq->m = m, pq->n = n, pq->npair = 0;
+            pq->lo[0] = s->x[i] - sp, pq->lo[1] = s->y[i] - sp, pq->lo[2] = s->z[i] - sp;
+            pq->hi[0] = s->x[i] + sp, pq->hi[1] = s->y[i] + sp, pq->hi[2] = s->z[i] + sp;
+            if (!c->self_on[p]
+                && ((pq->lo[0] > reach[3]) | (pq->hi[0] < reach[0]) | (pq->lo[1] > reach[4])
+                    | (pq->hi[1] < reach[1]) | (pq->lo[2] > reach[5]) | (pq->hi[2] < reach[2])))
+                continue;
+            for (int d = 0; d < 3; d++) {
+                ps->lo[d] = pq->lo[d] < ps->lo[d] ? pq->lo[d] : ps->lo[d];
+                ps->hi[d] = pq->hi[d] > ps->hi[d] ? pq->hi[d] : ps->hi[d];
+            }
+            ps->n++;
+        }
+}
+
+/* The slots near the patch's points (see patch_search). */
+static void patch_slots(const skin_contact *c, int p, patch_search *ps)
+{
+    point_query u; /* the union as a query */
+    memcpy(u.lo, ps->lo, sizeof u.lo), memcpy(u.hi, ps->hi, sizeof u.hi);
+    ps->nlist = 0, ps->over = 0;
+    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
+        if (!meets_ring(c, &u, q))
+            continue;
+        for (int sb = s0; sb < s1; sb += MASK_BITS) {
+            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
+            uint32_t slots = boxes_meeting(c->ubox + sb, c->nslot, ns, u.lo, u.hi);
+            while (slots) {
+                const int s = sb + lowest_bit(slots), k = ps->nlist;
+                slots &= slots - 1;
+                if (k == LIST_CAP) {
+                    ps->over = 1;
+                    return;
+                }
+                ps->slot[k] = s, ps->ring[k] = q, ps->nlist++;
+                for (int d = 0; d < 6; d++)
+                    ps->box[d * LIST_CAP + k] = c->ubox[d * c->nslot + s];
+            }
+        }
+    }
+}
+
+/* The pairs of the points of patch (a, b) of ring p in [r0, r1) of the ring. */
+static void find_patch(skin_contact *c, int p, int a, int b, int r0, int r1)
+{
+    patch_search ps;
+    patch_points(c, p, a, b, r0, r1, &ps);
+    if (ps.n == 0)
+        return;
+    patch_slots(c, p, &ps);
+    for (int j = 0; j < ps.n; j++) {
+        point_query *pq = &ps.pt[j];
+        if (ps.over)
+            search_rings(c, pq);
+        else
+            for (int lb = 0; lb < ps.nlist; lb += MASK_BITS) {
+                const int nl = ps.nlist - lb < MASK_BITS ? ps.nlist - lb : MASK_BITS;
+                uint32_t near = boxes_meeting(ps.box + lb, LIST_CAP, nl, pq->lo, pq->hi);
+                while (near) {
+                    const int k = lb + lowest_bit(near), q = ps.ring[k];
+                    near &= near - 1;
+                    /* the rings' filter too (it is in the broad phase's
+                     * double precision: a lane may meet the point where
+                     * the ring's box, by a rounding, does not) */
+                    if (meets_ring(c, pq, q))
+                        search_slot(c, pq, q, ps.slot[k]);
+                }
+            }
+        store_pairs(c, pq);
     }
 }
 
@@ -1167,66 +1306,21 @@ void skin_contact_find_share(const skin_contact *c, int share, int shares, int *
         *v1 = c->nv;
 }
 
-/* Point i, at (m, n) of ring p (which may touch something): its pairs. */
-static void find_point(skin_contact *c, int i, int p, int m, int n)
-{
-    const skin_contact_state *s = c->s;
-    c->npt[i] = 0;
-    if (!patch_is_on(c, p, m, n))
-        return;
-    const float sp
-        = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * c->k->dt;
-    point_query pq = {.i = i, .p = p, .m = m, .n = n,
-                      .lo = {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
-                      .hi = {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
-    if (!c->self_on[p]) {
-        /* Its box lies in its patch's box, and a triangle's in its
-         * patch's: a pair needs the point's box to meet the overlap of
-         * the two patch boxes. Most points of a patch in a pile do not
-         * (measured: 74% were near no other ring). */
-        const double *r
-            = c->preach + 6 * ((size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH);
-        if ((pq.lo[0] > r[3]) | (pq.hi[0] < r[0]) | (pq.lo[1] > r[4]) | (pq.hi[1] < r[1])
-            | (pq.lo[2] > r[5]) | (pq.hi[2] < r[2]))
-            return;
-    }
-    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
-        int q = c->nbr[r];
-        const double *rb = c->rbox + 6 * (size_t)q;
-        if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
-            || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
-            continue; /* the point is not near ring q */
-        search_ring(c, &pq, q);
-    }
-    /* Stored by triangle index: the gather's order. */
-    int *tri = pq.tri, np = pq.npair;
-    float *spd = pq.spd;
-    for (int j = 1; j < np; j++)
-        for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
-            int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
-            float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
-        }
-    c->npt[i] = (unsigned char)np;
-    memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)np);
-    memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)np);
-}
-
 void skin_contact_find(skin_contact *c, int v0, int v1)
 {
     const int MN = c->MN, N = c->N;
     for (int i = v0; i < v1;) {
         const int p = i / MN, end = (p + 1) * MN < v1 ? (p + 1) * MN : v1;
-        if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
-            memset(c->npt + i, 0, (size_t)(end - i));
-            i = end;
-            continue;
+        /* a point not searched has no pairs */
+        memset(c->npt + i, 0, (size_t)(end - i));
+        if (c->ring_on[p]) { /* its patches that are on, in the range's rows */
+            const int r0 = i - p * MN, r1 = end - p * MN;
+            for (int a = r0 / N / PATCH; a <= (r1 - 1) / N / PATCH; a++)
+                for (int b = 0; b < c->pn; b++)
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b])
+                        find_patch(c, p, a, b, r0, r1);
         }
-        int m = (i - p * MN) / N, n = i - p * MN - m * N;
-        for (; i < end; i++) {
-            find_point(c, i, p, m, n);
-            if (++n == N)
-                n = 0, m++;
-        }
+        i = end;
     }
 }
 

@@ -81,11 +81,13 @@
  *       patch boxes of other rings it meets; plan keeps it: no pair is
  *       lost, as the point's box lies in its patch's box and a triangle's
  *       in its patch's), against the triangles of the rings it may touch
- *       and whose box holds it: the slots of such a ring whose box meets
- *       the point's, 32 boxes a test (no branch per box; gcc makes the
- *       compares vector ones), then the lanes of those slots, the same; the
- *       pairs made are kept, up to SKIN_CONTACT_PER_POINT per point, the
- *       nearest first (whatever order the triangles come in);
+ *       and whose box holds it. Patch by patch: the slots whose box meets
+ *       the union of the patch's point boxes (of rings whose box meets it
+ *       too) are listed once; each point tests that list's boxes, then the
+ *       lanes of the slots it meets, many boxes a test (no branch per box;
+ *       gcc makes the compares vector ones); the pairs made are kept, up
+ *       to SKIN_CONTACT_PER_POINT per point, the nearest first (whatever
+ *       order the triangles come in);
  *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
  *       only over the rings that may touch): shares, pair ids, each pair's
  *       geometry, split mass and target fixed for the substep, each

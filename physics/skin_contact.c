@@ -920,6 +920,36 @@ size_t skin_contact_grid_scratch_bytes(int M, int N)
     return sizeof(float);
 }
 
+/* Triangle h of each quad of a patch (lanes h PATCH^2 ..): its box from
+ * the patch's gathered corners px .. sp ((PATCH + 1)^2 each, row by row),
+ * grown by h + its fastest corner's |v| dt, into the slot's arrays bx.
+ * Corners as tri_corners gives them: (m,n) (m+1,n) (m+1,n+1), or (m,n)
+ * (m+1,n+1) (m,n+1). Called with h constant, the loop over a row is plain
+ * vector code. */
+static inline void lane_boxes(const skin_contact_params *k, const float *px, const float *py,
+                              const float *pz, const float *sp, int h,
+                              float *restrict bx)
+{
+    enum { W = PATCH + 1 };
+    for (int dm = 0; dm < PATCH; dm++)
+        for (int dn = 0; dn < PATCH; dn++) {
+            const int j = h * PATCH * PATCH + dm * PATCH + dn;
+            const int c0 = dm * W + dn, c1 = h ? (dm + 1) * W + dn + 1 : (dm + 1) * W + dn;
+            const int c2 = h ? dm * W + dn + 1 : (dm + 1) * W + dn + 1;
+            float vmax = 0.0f;
+            vmax = sp[c0] > vmax ? sp[c0] : vmax;
+            vmax = sp[c1] > vmax ? sp[c1] : vmax;
+            vmax = sp[c2] > vmax ? sp[c2] : vmax;
+            const float grow = k->h + vmax * k->dt;
+            bx[0 * LANES + j] = min3f(px[c0], px[c1], px[c2]) - grow;
+            bx[1 * LANES + j] = min3f(py[c0], py[c1], py[c2]) - grow;
+            bx[2 * LANES + j] = min3f(pz[c0], pz[c1], pz[c2]) - grow;
+            bx[3 * LANES + j] = max3f(px[c0], px[c1], px[c2]) + grow;
+            bx[4 * LANES + j] = max3f(py[c0], py[c1], py[c2]) + grow;
+            bx[5 * LANES + j] = max3f(pz[c0], pz[c1], pz[c2]) + grow;
+        }
+}
+
 /* Patch pi of ring p into slot s: its triangles' boxes, grown by h + the
  * fastest corner's |v| dt (the floats of the search's box test), one lane
  * each, and their union, the slot's box. Lanes that are no triangle are
@@ -930,55 +960,55 @@ static void patch_grid(skin_contact *c, int p, int pi, int s)
 {
     enum { W = PATCH + 1 };
     const skin_contact_state *st = c->s;
-    const skin_contact_params *k = c->k;
     const int M = c->M, N = c->N, a = pi / c->pn, b = pi - a * c->pn;
     const size_t base = (size_t)p * (size_t)c->MN;
-    float px[W][W], py[W][W], pz[W][W], sp[W][W];
+    float px[W * W], py[W * W], pz[W * W], sp[W * W];
+    int col[W]; /* the corners' columns (periodic; a mesh narrower than a patch too) */
+    for (int dn = 0; dn < W; dn++)
+        col[dn] = (b * PATCH + dn) % N;
     for (int dm = 0; dm < W; dm++) {
         const size_t row = base + (size_t)((a * PATCH + dm) % M) * (size_t)N;
         for (int dn = 0; dn < W; dn++) {
-            const size_t i = row + (size_t)((b * PATCH + dn) % N);
+            const size_t i = row + (size_t)col[dn];
             const float vx = st->vx[i], vy = st->vy[i], vz = st->vz[i];
-            px[dm][dn] = st->x[i], py[dm][dn] = st->y[i], pz[dm][dn] = st->z[i];
-            sp[dm][dn] = sqrtf(vx * vx + vy * vy + vz * vz);
+            px[dm * W + dn] = st->x[i], py[dm * W + dn] = st->y[i], pz[dm * W + dn] = st->z[i];
+            sp[dm * W + dn] = sqrtf(vx * vx + vy * vy + vz * vz);
         }
     }
     float *bx = c->tbox + (size_t)SLOT_FLOATS * (size_t)s;
+    lane_boxes(c->k, px, py, pz, sp, 0, bx);
+    lane_boxes(c->k, px, py, pz, sp, 1, bx);
     const uint32_t on = c->lane_on[pi];
-    for (int j = 0; j < LANES; j++) {
-        const int h = j / (PATCH * PATCH), dm = j / PATCH % PATCH, dn = j % PATCH;
-        if (!(on >> j & 1u)) {
-            for (int d = 0; d < 3; d++)
-                bx[d * LANES + j] = INFINITY, bx[(3 + d) * LANES + j] = -INFINITY;
-            continue;
-        }
-        /* the corners as tri_corners gives them: (m,n) (m+1,n) (m+1,n+1),
-         * or (m,n) (m+1,n+1) (m,n+1) */
-        const int cm[3] = {dm, dm + 1, h ? dm : dm + 1}, cn[3] = {dn, h ? dn + 1 : dn, dn + 1};
-        float vmax = 0.0f;
-        for (int r = 0; r < 3; r++)
-            vmax = sp[cm[r]][cn[r]] > vmax ? sp[cm[r]][cn[r]] : vmax;
-        const float grow = k->h + vmax * k->dt;
-        bx[0 * LANES + j] = min3f(px[cm[0]][cn[0]], px[cm[1]][cn[1]], px[cm[2]][cn[2]]) - grow;
-        bx[1 * LANES + j] = min3f(py[cm[0]][cn[0]], py[cm[1]][cn[1]], py[cm[2]][cn[2]]) - grow;
-        bx[2 * LANES + j] = min3f(pz[cm[0]][cn[0]], pz[cm[1]][cn[1]], pz[cm[2]][cn[2]]) - grow;
-        bx[3 * LANES + j] = max3f(px[cm[0]][cn[0]], px[cm[1]][cn[1]], px[cm[2]][cn[2]]) + grow;
-        bx[4 * LANES + j] = max3f(py[cm[0]][cn[0]], py[cm[1]][cn[1]], py[cm[2]][cn[2]]) + grow;
-        bx[5 * LANES + j] = max3f(pz[cm[0]][cn[0]], pz[cm[1]][cn[1]], pz[cm[2]][cn[2]]) + grow;
-    }
+    if (on != ~(uint32_t)0) /* a patch cut by the mesh's edge */
+        for (int j = 0; j < LANES; j++)
+            if (!(on >> j & 1u))
+                for (int d = 0; d < 3; d++)
+                    bx[d * LANES + j] = INFINITY, bx[(3 + d) * LANES + j] = -INFINITY;
     /* The slot's box holds every lane's, so a box that misses it misses
-     * them all. A lane with a NaN (lo <= hi fails) passes every box test:
-     * then the slot's box is everything. */
+     * them all: the least lo and greatest hi of 8 columns of 4 lanes
+     * (plain vector code), then of the 8. A lane with a NaN (lo <= hi
+     * fails) passes every box test: then the slot's box is everything. */
+    enum { COLS = 8 };
     float *u = c->ubox + s;
     int nan = 0;
     for (int d = 0; d < 3; d++) {
-        float lo = INFINITY, hi = -INFINITY;
-        for (int j = 0; j < LANES; j++) {
-            const float l = bx[d * LANES + j], g = bx[(3 + d) * LANES + j];
-            lo = l < lo ? l : lo, hi = g > hi ? g : hi;
-            nan |= (on >> j & 1u) && !(l <= g);
-        }
-        u[d * c->ustride] = lo, u[(3 + d) * c->ustride] = hi;
+        const float *l = bx + d * LANES, *g = bx + (3 + d) * LANES;
+        float lo[COLS], hi[COLS];
+        int bad[COLS];
+        for (int j = 0; j < COLS; j++)
+            lo[j] = l[j], hi[j] = g[j], bad[j] = !(l[j] <= g[j]);
+        for (int r = COLS; r < LANES; r += COLS)
+            for (int j = 0; j < COLS; j++) {
+                lo[j] = l[r + j] < lo[j] ? l[r + j] : lo[j];
+                hi[j] = g[r + j] > hi[j] ? g[r + j] : hi[j];
+                bad[j] |= !(l[r + j] <= g[r + j]);
+            }
+        float ulo = lo[0], uhi = hi[0];
+        for (int j = 1; j < COLS; j++)
+            ulo = lo[j] < ulo ? lo[j] : ulo, uhi = hi[j] > uhi ? hi[j] : uhi;
+        for (int j = 0; j < COLS; j++)
+            nan |= bad[j];
+        u[d * c->ustride] = ulo, u[(3 + d) * c->ustride] = uhi;
     }
     if (nan)
         for (int d = 0; d < 3; d++)

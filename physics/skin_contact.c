@@ -7,13 +7,16 @@
 #include <string.h>
 
 #define K SKIN_CONTACT_PER_POINT
-/* A point whose box spans more cells than this per axis (a runaway
- * vertex) checks every triangle instead of its cells. */
-#define SPAN_LIMIT 8
-/* Cells are counted from -CELL_LIMIT to CELL_LIMIT per axis. */
-#define CELL_LIMIT 1048576
 /* Patches of the broad phase: blocks of PATCH x PATCH quads (and their points). */
 #define PATCH 4
+/* A patch's triangles, one lane each (lane h PATCH^2 + dm PATCH + dn: triangle
+ * h of quad (dm, dn) in the patch), tested at once: one bit each in a uint32_t. */
+#define LANES (2 * PATCH * PATCH)
+/* A patch's triangle boxes: lo x, lo y, lo z, hi x, hi y, hi z, LANES each. */
+#define SLOT_FLOATS (6 * LANES)
+/* Bits in a search mask: the boxes tested at once. */
+#define MASK_BITS 32
+_Static_assert(LANES == MASK_BITS, "a patch's lanes are a mask");
 /* skin_contact_bound's marks: the ring's bounds, its patch boxes */
 #define FRESH_BOUNDS 1
 #define FRESH_PATCHES 2
@@ -22,12 +25,6 @@ typedef struct {
     int p, q;
     float speed;
 } ring_touch;
-
-/* A triangle in the grid: its box grown by h + vmax dt (m), index, ring. */
-typedef struct {
-    float lo[3], hi[3];
-    int t, ring;
-} tri_entry;
 
 /* What a pair keeps through the substep's iterations (set by link: the
  * positions and the shares do not change within a substep). */
@@ -90,20 +87,23 @@ struct skin_contact {
     double *preach;         /* [P_cap x np] x 6: where another ring's patches may meet the
                                patch (the union of its overlaps with them), m */
 
-    /* prepare: the grid */
-    void *grid_scratch;  /* one ring's skin_contact_grid_scratch_bytes, for prepare */
-    double *inv_cell;    /* [P_cap]: 1 / ring p's cell size, 1/m */
-    size_t table;        /* a power of two >= nt */
-    int *toff;           /* [P_cap]: first slot of ring p's part of bucket_start */
-    unsigned *tmask;     /* [P_cap]: its buckets - 1 (a power of two - 1) */
-    int *eoff;           /* [P_cap + 1]: first entry of ring p (its triangles in the
-                            grid by bucket, then its large ones) */
-    int *nlarge_r;       /* [P_cap]: ring p's large triangles, the last of its entries */
+    /* prepare: the triangles' boxes, patch by patch (the grid) */
+    int *eoff;           /* [P_cap + 1]: the triangles of patches that are on before
+                            ring p (find's measure of work) */
     int *nbr_start, *nbr; /* [P_cap + 1], [nbr_cap]: the rings each ring may touch
                              (itself first when it may touch itself, then by index) */
     size_t nbr_cap;
-    int *bucket_start;   /* each ring's part: its buckets + 1, entry offsets in the ring */
-    tri_entry *entry;    /* [nt]: the triangles in the grid, ring by ring */
+    int *pslot;          /* [P_cap + 1]: ring p's first slot (its patches that are
+                            on, in order, take slots pslot[p] .. pslot[p + 1] - 1) */
+    int *slot_patch;     /* [P_cap x np]: each slot's patch in its ring */
+    size_t nslot;        /* slots there is room for: P_cap x np */
+    float *tbox;         /* [nslot] x SLOT_FLOATS: each slot's triangle boxes grown by
+                            h + the fastest corner's |v| dt, m (64-byte aligned) */
+    float *ubox;         /* 6 x [ustride]: each slot's box, the union of its triangles'
+                            (lo x of every slot, then lo y, ...), m */
+    size_t ustride;      /* nslot + MASK_BITS: a test of MASK_BITS slots from any
+                            slot reads only ubox */
+    uint32_t *lane_on;   /* [np]: a patch's lanes that are triangles of the mesh */
 
     /* find: each point's pairs */
     unsigned char *npt;  /* pairs of point i */
@@ -157,21 +157,12 @@ double skin_contact_dt_factor(const skin_contact_params *k)
     return sqrt(1.0 - 0.5 * k->beta);
 }
 
-static size_t pow2_at_least(size_t n)
-{
-    size_t t = 1;
-    while (t < n)
-        t *= 2;
-    return t;
-}
-
 size_t skin_contact_bytes(int P, int M, int N)
 {
-    size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    return skin_contact_grid_scratch_bytes(M, N)
-         + (2 * pow2_at_least(nt) + 2 * (size_t)P) * sizeof(int)
-         + (size_t)P * (5 * sizeof(int) + sizeof(double) + sizeof(unsigned))
-         + nt * sizeof(tri_entry) /* grid entries, then large triangles */
+    size_t nv = (size_t)P * M * N, np = (size_t)((M + PATCH - 1) / PATCH) * ((N + PATCH - 1) / PATCH);
+    return (size_t)P * np * ((SLOT_FLOATS + 6) * sizeof(float) + sizeof(int)) /* the slots */
+         + np * sizeof(uint32_t)
+         + (size_t)P * 3 * sizeof(int)
          + nv * (1 + K * (sizeof(int) + sizeof(float)) + sizeof(float)) /* find's, share */
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
@@ -180,23 +171,31 @@ size_t skin_contact_bytes(int P, int M, int N)
          + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (12 * sizeof(double) + 1);
 }
 
+/* Each patch's lanes that are triangles of the mesh: all but where M or N
+ * is not a multiple of PATCH (the last row or column of patches). */
+static void lanes_of_patches(skin_contact *c)
+{
+    for (int a = 0; a < c->pm; a++)
+        for (int b = 0; b < c->pn; b++) {
+            uint32_t on = 0;
+            for (int j = 0; j < LANES; j++) {
+                const int dm = j / PATCH % PATCH, dn = j % PATCH;
+                if (a * PATCH + dm < c->M && b * PATCH + dn < c->N)
+                    on |= (uint32_t)1 << j;
+            }
+            c->lane_on[a * c->pn + b] = on;
+        }
+}
+
 skin_contact *skin_contact_create(int P, int M, int N)
 {
     skin_contact *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->P_cap = P, c->M = M, c->N = N, c->MN = M * N;
-    size_t nv = (size_t)P * M * N, nt = 2 * nv;
-    c->table = pow2_at_least(nt);
-    c->grid_scratch = malloc(skin_contact_grid_scratch_bytes(M, N));
-    c->bucket_start = malloc(sizeof *c->bucket_start * (2 * c->table + 2 * (size_t)P));
-    c->inv_cell = malloc(sizeof *c->inv_cell * (size_t)P);
+    size_t nv = (size_t)P * M * N;
     c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
-    c->nlarge_r = calloc((size_t)P, sizeof *c->nlarge_r);
-    c->toff = malloc(sizeof *c->toff * (size_t)P);
-    c->tmask = malloc(sizeof *c->tmask * (size_t)P);
     c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
-    c->entry = malloc(sizeof *c->entry * nt);
     c->npt = calloc(nv, 1);
     c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
     c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
@@ -222,15 +221,23 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
     c->preach = malloc(sizeof *c->preach * 6 * (size_t)P * c->np);
+    c->nslot = (size_t)P * c->np > 0 ? (size_t)P * c->np : 1;
+    c->pslot = calloc((size_t)P + 1, sizeof *c->pslot);
+    c->slot_patch = malloc(sizeof *c->slot_patch * c->nslot);
+    c->tbox = aligned_alloc(64, sizeof *c->tbox * SLOT_FLOATS * c->nslot);
+    c->ustride = c->nslot + MASK_BITS;
+    c->ubox = calloc(6 * c->ustride, sizeof *c->ubox);
+    c->lane_on = malloc(sizeof *c->lane_on * (size_t)(c->np > 0 ? c->np : 1));
     if (!c->ref || !c->ref_gap || !c->ref_extent || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
-        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on || !c->preach) {
+        || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on || !c->preach
+        || !c->pslot || !c->slot_patch || !c->tbox || !c->ubox || !c->lane_on) {
         skin_contact_free(c);
         return NULL;
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
-    if (!c->grid_scratch || !c->bucket_start || !c->inv_cell || !c->eoff || !c->nlarge_r || !c->toff || !c->tmask || !c->nbr_start
-        || !c->entry || !c->npt || !c->pt_tri || !c->pt_speed
+    lanes_of_patches(c);
+    if (!c->eoff || !c->nbr_start || !c->npt || !c->pt_tri || !c->pt_speed
         || !c->share || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
@@ -242,8 +249,8 @@ void skin_contact_free(skin_contact *c)
 {
     if (!c)
         return;
-    free(c->grid_scratch); free(c->bucket_start); free(c->inv_cell); free(c->eoff); free(c->nlarge_r); free(c->toff); free(c->tmask); free(c->nbr_start);
-    free(c->nbr); free(c->entry);
+    free(c->eoff); free(c->nbr_start); free(c->nbr);
+    free(c->pslot); free(c->slot_patch); free(c->tbox); free(c->ubox); free(c->lane_on);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->pbase);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
@@ -906,34 +913,7 @@ static int broad_phase(skin_contact *c)
     return 0;
 }
 
-/* Whether the point or quad (m, n) of ring p is in a patch that may touch. */
-static int patch_is_on(const skin_contact *c, int p, int m, int n)
-{
-    return c->patch_on[(size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH];
-}
-
-/* ---- phase 1b: the grid of triangles ---- */
-
-/* The cell of coordinate x (m) with inv = 1 / cell: monotone in x, which is
- * all the grid needs (two overlapping boxes share a cell). */
-static int cell_of(double x, double inv)
-{
-    double q = floor(x * inv);
-    if (!(q > -CELL_LIMIT))
-        return -CELL_LIMIT;
-    if (q > CELL_LIMIT)
-        return CELL_LIMIT;
-    return (int)q;
-}
-
-static unsigned bucket_of(const skin_contact *c, int ring, int i, int j, int l)
-{
-    uint32_t h = (uint32_t)i * 73856093u ^ (uint32_t)j * 19349663u ^ (uint32_t)l * 83492791u;
-    h ^= h >> 15;
-    h *= 0x2c1b3c6du;
-    h ^= h >> 12;
-    return h & c->tmask[ring];
-}
+/* ---- phase 1b: the triangles' boxes, patch by patch ---- */
 
 void skin_contact_bound(skin_contact *c, const skin_contact_params *k,
                         const skin_contact_state *s, int p0, int p1)
@@ -966,111 +946,105 @@ static inline float max3f(float a, float b, float c)
 
 size_t skin_contact_grid_scratch_bytes(int M, int N)
 {
-    /* per triangle: its box (6 floats), its index and its bucket; per
-     * vertex its speed */
-    return (size_t)M * (size_t)N * (13 * sizeof(float) + 4 * sizeof(int));
+    /* None: a patch's corners are gathered on the stack. One float, so that
+     * a buffer of this size is a pointer. */
+    (void)M, (void)N;
+    return sizeof(float);
 }
 
-/* Ring p's part of the grid: its listed triangles' boxes, its cell size
- * (the widest box but runaway ones, over 4 mean boxes, which go to its
- * large list), one cell per triangle (its box's low corner), counting-sorted
- * by bucket. The boxes, the list and the buckets live in `scratch` (one
- * ring's), not per triangle of the scene. Rings are independent: any
- * split, the same bits. */
-static void ring_grid(skin_contact *c, int p, void *scratch)
+/* Triangle h of each quad of a patch (lanes h PATCH^2 ..): its box from
+ * the patch's gathered corners px .. sp ((PATCH + 1)^2 each, row by row),
+ * grown by h + its fastest corner's |v| dt, into the slot's arrays bx.
+ * Corners as tri_corners gives them: (m,n) (m+1,n) (m+1,n+1), or (m,n)
+ * (m+1,n+1) (m,n+1). Called with h constant, the loop over a row is plain
+ * vector code. */
+static inline void lane_boxes(const skin_contact_params *k, const float *px, const float *py,
+                              const float *pz, const float *sp, int h,
+                              float *restrict bx)
 {
-    const skin_contact_state *s = c->s;
-    const skin_contact_params *k = c->k;
-    const int M = c->M, N = c->N, MN = c->MN;
-    float *box = scratch, *speed = box + 12 * (size_t)MN;
-    int *list = (int *)(speed + MN), *tb = list + 2 * (size_t)MN;
-    int e0 = c->eoff[p], nl = c->eoff[p + 1] - e0;
-    double ext = 0.0, cell = 0.0;
-    c->nlarge_r[p] = 0;
-    if (!c->ring_on[p] || nl == 0)
-        return;
-    const size_t base = (size_t)p * (size_t)MN;
-    const float *x = s->x + base, *y = s->y + base, *z = s->z + base;
-    const float *vx = s->vx + base, *vy = s->vy + base, *vz = s->vz + base;
-    /* each vertex's speed once (a vertex has six triangles) */
-    for (int i = 0; i < MN; i++)
-        speed[i] = sqrtf(vx[i] * vx[i] + vy[i] * vy[i] + vz[i] * vz[i]);
-    int j = 0;
-    for (int m = 0; m < M; m++) {
-        const int r0 = m * N, r1 = (m + 1 == M ? 0 : m + 1) * N;
-        for (int n = 0; n < N; n++) {
-            if (!patch_is_on(c, p, m, n))
-                continue;
-            const int n1 = n + 1 == N ? 0 : n + 1;
-            /* the quad's two triangles, corners as tri_corners gives them */
-            const int corner[2][3] = {{r0 + n, r1 + n, r1 + n1}, {r0 + n, r1 + n1, r0 + n1}};
-            for (int h = 0; h < 2; h++, j++) {
-                const int *v = corner[h];
-                float *bx = box + 6 * (size_t)j, vmax = 0.0f;
-                for (int r = 0; r < 3; r++)
-                    vmax = speed[v[r]] > vmax ? speed[v[r]] : vmax;
-                float grow = k->h + vmax * k->dt;
-                bx[0] = min3f(x[v[0]], x[v[1]], x[v[2]]) - grow;
-                bx[1] = min3f(y[v[0]], y[v[1]], y[v[2]]) - grow;
-                bx[2] = min3f(z[v[0]], z[v[1]], z[v[2]]) - grow;
-                bx[3] = max3f(x[v[0]], x[v[1]], x[v[2]]) + grow;
-                bx[4] = max3f(y[v[0]], y[v[1]], y[v[2]]) + grow;
-                bx[5] = max3f(z[v[0]], z[v[1]], z[v[2]]) + grow;
-                list[j] = 2 * (int)(base + (size_t)r0 + (size_t)n) + h;
-                double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-                if (e < 1e3) /* a runaway triangle does not set the cell size */
-                    ext += e;
+    enum { W = PATCH + 1 };
+    for (int dm = 0; dm < PATCH; dm++)
+        for (int dn = 0; dn < PATCH; dn++) {
+            const int j = h * PATCH * PATCH + dm * PATCH + dn;
+            const int c0 = dm * W + dn, c1 = h ? (dm + 1) * W + dn + 1 : (dm + 1) * W + dn;
+            const int c2 = h ? dm * W + dn + 1 : (dm + 1) * W + dn + 1;
+            float vmax = 0.0f;
+            vmax = sp[c0] > vmax ? sp[c0] : vmax;
+            vmax = sp[c1] > vmax ? sp[c1] : vmax;
+            vmax = sp[c2] > vmax ? sp[c2] : vmax;
+            const float grow = k->h + vmax * k->dt;
+            bx[0 * LANES + j] = min3f(px[c0], px[c1], px[c2]) - grow;
+            bx[1 * LANES + j] = min3f(py[c0], py[c1], py[c2]) - grow;
+            bx[2 * LANES + j] = min3f(pz[c0], pz[c1], pz[c2]) - grow;
+            bx[3 * LANES + j] = max3f(px[c0], px[c1], px[c2]) + grow;
+            bx[4 * LANES + j] = max3f(py[c0], py[c1], py[c2]) + grow;
+            bx[5 * LANES + j] = max3f(pz[c0], pz[c1], pz[c2]) + grow;
+        }
+}
+
+/* Patch pi of ring p into slot s: its triangles' boxes, grown by h + the
+ * fastest corner's |v| dt (the floats of the search's box test), one lane
+ * each, and their union, the slot's box. Lanes that are no triangle are
+ * empty (+inf .. -inf: they meet nothing). The patch's (PATCH + 1)^2
+ * corners are gathered first (periodic), so that a lane's corners are at
+ * fixed places. */
+static void patch_grid(skin_contact *c, int p, int pi, int s)
+{
+    enum { W = PATCH + 1 };
+    const skin_contact_state *st = c->s;
+    const int M = c->M, N = c->N, a = pi / c->pn, b = pi - a * c->pn;
+    const size_t base = (size_t)p * (size_t)c->MN;
+    float px[W * W], py[W * W], pz[W * W], sp[W * W];
+    int col[W]; /* the corners' columns (periodic; a mesh narrower than a patch too) */
+    for (int dn = 0; dn < W; dn++)
+        col[dn] = (b * PATCH + dn) % N;
+    for (int dm = 0; dm < W; dm++) {
+        const size_t row = base + (size_t)((a * PATCH + dm) % M) * (size_t)N;
+        for (int dn = 0; dn < W; dn++) {
+            const size_t i = row + (size_t)col[dn];
+            const float vx = st->vx[i], vy = st->vy[i], vz = st->vz[i];
+            px[dm * W + dn] = st->x[i], py[dm * W + dn] = st->y[i], pz[dm * W + dn] = st->z[i];
+            sp[dm * W + dn] = sqrtf(vx * vx + vy * vy + vz * vz);
+        }
+    }
+    float *bx = c->tbox + (size_t)SLOT_FLOATS * (size_t)s;
+    lane_boxes(c->k, px, py, pz, sp, 0, bx);
+    lane_boxes(c->k, px, py, pz, sp, 1, bx);
+    const uint32_t on = c->lane_on[pi];
+    if (on != ~(uint32_t)0) /* a patch cut by the mesh's edge */
+        for (int j = 0; j < LANES; j++)
+            if (!(on >> j & 1u))
+                for (int d = 0; d < 3; d++)
+                    bx[d * LANES + j] = INFINITY, bx[(3 + d) * LANES + j] = -INFINITY;
+    /* The slot's box holds every lane's, so a box that misses it misses
+     * them all: the least lo and greatest hi of 8 columns of 4 lanes
+     * (plain vector code), then of the 8. A lane with a NaN (lo <= hi
+     * fails) passes every box test: then the slot's box is everything. */
+    enum { COLS = 8 };
+    float *u = c->ubox + s;
+    int nan = 0;
+    for (int d = 0; d < 3; d++) {
+        const float *l = bx + d * LANES, *g = bx + (3 + d) * LANES;
+        float lo[COLS], hi[COLS];
+        int bad[COLS];
+        for (int j = 0; j < COLS; j++)
+            lo[j] = l[j], hi[j] = g[j], bad[j] = !(l[j] <= g[j]);
+        for (int r = COLS; r < LANES; r += COLS)
+            for (int j = 0; j < COLS; j++) {
+                lo[j] = l[r + j] < lo[j] ? l[r + j] : lo[j];
+                hi[j] = g[r + j] > hi[j] ? g[r + j] : hi[j];
+                bad[j] |= !(l[r + j] <= g[r + j]);
             }
-        }
+        float ulo = lo[0], uhi = hi[0];
+        for (int j = 1; j < COLS; j++)
+            ulo = lo[j] < ulo ? lo[j] : ulo, uhi = hi[j] > uhi ? hi[j] : uhi;
+        for (int j = 0; j < COLS; j++)
+            nan |= bad[j];
+        u[d * c->ustride] = ulo, u[(3 + d) * c->ustride] = uhi;
     }
-    /* Cells as wide as the widest box: a box that meets a point's has its
-     * low corner in the point's cells or the ones below. */
-    double mean = ext / nl;
-    for (j = 0; j < nl; j++) {
-        const float *bx = box + 6 * (size_t)j;
-        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
-        if (e <= 4.0 * mean)
-            cell = e > cell ? e : cell;
-    }
-    cell = cell * (1.0 + 1e-5) + 1e-9;
-    if (!(cell > 4.0 * k->h))
-        cell = 4.0 * k->h;
-    double inv = c->inv_cell[p] = 1.0 / cell;
-    int len = (int)c->tmask[p] + 1, *bs = c->bucket_start + c->toff[p], nlarge = 0;
-    memset(bs, 0, sizeof *bs * ((size_t)len + 1));
-    for (j = 0; j < nl; j++) {
-        int a[3];
-        const float *bx = box + 6 * (size_t)j;
-        double e = max3f(bx[3] - bx[0], bx[4] - bx[1], bx[5] - bx[2]);
+    if (nan)
         for (int d = 0; d < 3; d++)
-            a[d] = cell_of(bx[d], inv);
-        if (!(e <= 4.0 * mean) || a[0] <= -CELL_LIMIT + 1 || a[0] >= CELL_LIMIT
-            || a[1] <= -CELL_LIMIT + 1 || a[1] >= CELL_LIMIT || a[2] <= -CELL_LIMIT + 1
-            || a[2] >= CELL_LIMIT) {
-            nlarge++;
-            tb[j] = -1;
-        } else {
-            unsigned h = bucket_of(c, p, a[0], a[1], a[2]);
-            tb[j] = (int)h;
-            bs[h + 1]++;
-        }
-    }
-    /* Counting sort: prefix sums, then placing advances each bucket's start
-     * to its end; one shift back restores. Triangles ascend in a bucket. */
-    for (int h = 0; h < len; h++)
-        bs[h + 1] += bs[h];
-    int large = bs[len]; /* after the grid's entries */
-    for (int h = len; h > 0; h--)
-        bs[h] = bs[h - 1];
-    bs[0] = 0;
-    for (j = 0; j < nl; j++) {
-        int t = list[j];
-        tri_entry *E = &c->entry[e0 + (tb[j] < 0 ? large++ : bs[tb[j] + 1]++)];
-        const float *bx = box + 6 * (size_t)j;
-        memcpy(E->lo, bx, sizeof E->lo), memcpy(E->hi, bx + 3, sizeof E->hi);
-        E->t = t, E->ring = p;
-    }
-    c->nlarge_r[p] = nlarge;
+            u[d * c->ustride] = -INFINITY, u[(3 + d) * c->ustride] = INFINITY;
 }
 
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
@@ -1079,31 +1053,34 @@ int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_
     c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
     if (broad_phase(c))
         return -1;
-    /* Each ring's entries (its triangles in patches that are on) and its
-     * part of the table, about as long as they are. */
+    /* Each ring's patches that are on, a slot each, and its triangles in
+     * them (find's measure of work). */
     int e = 0, slot = 0;
     for (int p = 0; p < c->P; p++) {
-        int n = 0;
+        c->eoff[p] = e, c->pslot[p] = slot;
         if (c->ring_on[p])
             for (int a = 0; a < c->pm; a++)
                 for (int b = 0; b < c->pn; b++)
                     if (c->patch_on[(size_t)p * c->np + a * c->pn + b]) {
                         int dm = (a + 1) * PATCH < c->M ? PATCH : c->M - a * PATCH;
                         int dn = (b + 1) * PATCH < c->N ? PATCH : c->N - b * PATCH;
-                        n += 2 * dm * dn;
+                        e += 2 * dm * dn;
+                        c->slot_patch[slot++] = a * c->pn + b;
                     }
-        size_t len = pow2_at_least((size_t)(n > 0 ? n : 1));
-        c->eoff[p] = e, c->toff[p] = slot, c->tmask[p] = (unsigned)(len - 1);
-        e += n, slot += (int)len + 1;
     }
-    c->eoff[c->P] = e;
+    c->eoff[c->P] = e, c->pslot[c->P] = slot;
     return 0;
 }
 
+/* Ring p's slots (patch by patch; rings are independent: any split over
+ * rings, the same bits). */
 void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch)
 {
+    (void)scratch;
     for (int p = p0; p < p1; p++)
-        ring_grid(c, p, scratch ? scratch : c->grid_scratch);
+        if (c->ring_on[p])
+            for (int s = c->pslot[p]; s < c->pslot[p + 1]; s++)
+                patch_grid(c, p, c->slot_patch[s], s);
 }
 
 int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
@@ -1117,7 +1094,8 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k, const sk
 /* ---- phase 2: each point's pairs ---- */
 
 /* Inserts (t, d, speed) into point i's list kept by ascending d (ties by
- * triangle), dropping the farthest beyond K. */
+ * triangle), dropping the farthest beyond K. The list is the K least
+ * (d, t) whatever the order the triangles come in. */
 static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double d, float speed)
 {
     int j = *n;
@@ -1134,37 +1112,246 @@ static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double 
     dist[j] = d, tri[j] = t, spd[j] = speed;
 }
 
-/* The point being searched: its index and grid place. */
+/* The point being searched: its index and grid place, its box, and the
+ * pairs it keeps so far (keep_pair's list). */
 typedef struct {
     int i, p, m, n;
     float lo[3], hi[3]; /* its box, m */
+    int tri[K], npair;
+    float spd[K];
+    double dist[K];
 } point_query;
 
-/* Point pq against grid entry E: the rings' filter first (the broad phase),
- * then the boxes, then self-contact not against a triangle whose quad has
- * a corner within self_steps grid steps of the point, both ways
- * (periodic), then the pair itself. */
-static inline void consider(const skin_contact *c, const point_query *pq, const tri_entry *E,
-                            int *tri, float *spd, double *dist, int *n)
+
+/* Bit j set when box j of n <= width meets the box lo .. hi: the same
+ * test as one box at a time (a miss on any axis rejects). The boxes are
+ * SoA, lo x, lo y, lo z, hi x, hi y, hi z, `stride` floats apart, each
+ * array readable for `width` (a constant <= MASK_BITS: all are tested, a
+ * loop of fixed length with no scalar remainder; the bits from n on are
+ * dropped). No branch: plain compares and ors, which gcc makes vector
+ * compares into a mask (which way a box goes is unpredictable). */
+static inline uint32_t boxes_meeting(const float *b, size_t stride, int width, int n,
+                                     const float lo[3], const float hi[3])
 {
-    /* E is of a ring in pq's neighbour list, so near it; its own ring only
-     * when it may touch itself */
-    if (E->ring == pq->p && !c->self_on[E->ring])
-        return;
-    /* one branch, not six: most entries miss, unpredictably which way */
-    if ((pq->lo[0] > E->hi[0]) | (pq->hi[0] < E->lo[0]) | (pq->lo[1] > E->hi[1])
-        | (pq->hi[1] < E->lo[1]) | (pq->lo[2] > E->hi[2]) | (pq->hi[2] < E->lo[2]))
-        return;
-    int t = E->t;
-    if (E->ring == pq->p) {
-        int r = (t >> 1) - E->ring * c->MN, m = r / c->N;
-        if (self_excluded(c, c->k->self_steps, pq->m, pq->n, m, r - m * c->N))
-            return;
+    const float l0 = lo[0], l1 = lo[1], l2 = lo[2], h0 = hi[0], h1 = hi[1], h2 = hi[2];
+    const float *lx = b, *ly = b + stride, *lz = b + 2 * stride;
+    const float *hx = b + 3 * stride, *hy = b + 4 * stride, *hz = b + 5 * stride;
+    uint32_t mask = 0;
+    for (int j = 0; j < width; j++) {
+        const int miss = (l0 > hx[j]) | (h0 < lx[j]) | (l1 > hy[j]) | (h1 < ly[j])
+                       | (l2 > hz[j]) | (h2 < lz[j]);
+        mask |= (uint32_t)!miss << j;
     }
+    return n < MASK_BITS ? mask & (((uint32_t)1 << n) - 1) : mask;
+}
+
+/* The lowest set bit of m != 0 (a plain loop where there is no builtin). */
+static inline int lowest_bit(uint32_t m)
+{
+#if defined(__GNUC__)
+    return __builtin_ctz(m);
+#else
+    int j = 0;
+    while (!(m & 1u))
+        m >>= 1, j++;
+    return j;
+#endif
+}
+
+/* Point pq against triangle h of quad (m, n) of ring q, whose box meets
+ * the point's: self-contact not against a triangle whose quad has a corner
+ * within self_steps grid steps of the point, both ways (periodic), then
+ * the pair itself. */
+static void consider(const skin_contact *c, point_query *pq, int q, int m, int n, int h)
+{
+    if (q == pq->p && self_excluded(c, c->k->self_steps, pq->m, pq->n, m, n))
+        return;
+    const int t = 2 * (q * c->MN + m * c->N + n) + h;
     pair_geo g;
     if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
         return;
-    keep_pair(tri, spd, dist, n, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
+    keep_pair(pq->tri, pq->spd, pq->dist, &pq->npair, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
+}
+
+/* Point pq against the lanes of slot s (ring q) whose box meets the point's. */
+static void search_slot(const skin_contact *c, point_query *pq, int q, int s)
+{
+    const int pi = c->slot_patch[s], a = pi / c->pn, b = pi - a * c->pn;
+    uint32_t lanes = boxes_meeting(c->tbox + (size_t)SLOT_FLOATS * (size_t)s, LANES, LANES, LANES,
+                                   pq->lo, pq->hi)
+                   & c->lane_on[pi];
+    while (lanes) {
+        const int j = lowest_bit(lanes);
+        lanes &= lanes - 1;
+        consider(c, pq, q, a * PATCH + j / PATCH % PATCH, b * PATCH + j % PATCH,
+                 j / (PATCH * PATCH));
+    }
+}
+
+/* Whether the point's box meets ring q's (the broad phase's filter). */
+static int meets_ring(const skin_contact *c, const point_query *pq, int q)
+{
+    const double *rb = c->rbox + 6 * (size_t)q;
+    return !(pq->lo[0] > rb[3] || pq->hi[0] < rb[0] || pq->lo[1] > rb[4] || pq->hi[1] < rb[1]
+             || pq->lo[2] > rb[5] || pq->hi[2] < rb[2]);
+}
+
+/* Point pq against every ring it may touch and whose box meets its own:
+ * the slots of the ring whose box meets the point's, then their lanes.
+ * That is every triangle of a patch that is on whose box meets the
+ * point's, each once (a box lies in its slot's). */
+static void search_rings(const skin_contact *c, point_query *pq)
+{
+    for (int r = c->nbr_start[pq->p]; r < c->nbr_start[pq->p + 1]; r++) {
+        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
+        if (!meets_ring(c, pq, q))
+            continue;
+        for (int sb = s0; sb < s1; sb += MASK_BITS) {
+            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
+            uint32_t slots = boxes_meeting(c->ubox + sb, c->ustride, MASK_BITS, ns, pq->lo, pq->hi);
+            while (slots) {
+                const int s = sb + lowest_bit(slots);
+                slots &= slots - 1;
+                search_slot(c, pq, q, s);
+            }
+        }
+    }
+}
+
+/* The point's pairs into its lists, by triangle index: the gather's order. */
+static void store_pairs(skin_contact *c, point_query *pq)
+{
+    int *tri = pq->tri, np = pq->npair, i = pq->i;
+    float *spd = pq->spd;
+    for (int j = 1; j < np; j++)
+        for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
+            int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
+            float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
+        }
+    c->npt[i] = (unsigned char)np;
+    memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)np);
+    memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)np);
+}
+
+/* Slots a patch's list has room for; more (a patch near very many) and
+ * its points search every ring instead. */
+#define LIST_CAP 128
+/* A point tests its patch's list LIST_WIDTH slots at a time: a list is
+ * short (4.5 slots in a pile), and 16 is one loop gcc vectorises (8 it
+ * unrolled and left scalar: find 10% slower than 32; 16 is 5 to 10%
+ * faster). */
+#define LIST_WIDTH 16
+
+/* A patch's points to search and the slots near any of them: of the rings
+ * it may touch, those whose box meets the union of the points' boxes, the
+ * slots whose box meets it too. A point then tests only these (a triangle
+ * whose box meets the point's lies in a slot whose box meets the union). */
+typedef struct {
+    int n;                        /* points */
+    point_query pt[PATCH * PATCH];
+    float lo[3], hi[3];           /* the union of their boxes, m */
+    int nlist, over;              /* slots listed; 1: more than LIST_CAP */
+    int slot[LIST_CAP], ring[LIST_CAP];
+    float box[6 * LIST_CAP];      /* the listed slots' boxes, lo x of each, then lo y, ... */
+} patch_search;
+
+/* The points of patch (a, b) of ring p with index in the ring in [r0, r1)
+ * whose box meets the patch's reach (when the ring cannot touch itself:
+ * its box lies in its patch's box, and a triangle's in its patch's, so a
+ * pair needs the point's box to meet the overlap of the two patch boxes;
+ * in a pile 74% of the points did not), and their union. */
+static void patch_points(const skin_contact *c, int p, int a, int b, int r0, int r1,
+                         patch_search *ps)
+{
+    const skin_contact_state *s = c->s;
+    const float dt = c->k->dt;
+    const double *reach = c->preach + 6 * ((size_t)p * c->np + a * c->pn + b);
+    ps->n = 0;
+    for (int d = 0; d < 3; d++)
+        ps->lo[d] = INFINITY, ps->hi[d] = -INFINITY;
+    for (int m = a * PATCH; m < (a + 1) * PATCH && m < c->M; m++)
+        for (int n = b * PATCH; n < (b + 1) * PATCH && n < c->N; n++) {
+            const int r = m * c->N + n, i = p * c->MN + r;
+            if (r < r0 || r >= r1)
+                continue;
+            const float sp
+                = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
+            point_query *pq = &ps->pt[ps->n];
+            pq->i = i, pq->p = p, pq->m = m, pq->n = n, pq->npair = 0;
+            pq->lo[0] = s->x[i] - sp, pq->lo[1] = s->y[i] - sp, pq->lo[2] = s->z[i] - sp;
+            pq->hi[0] = s->x[i] + sp, pq->hi[1] = s->y[i] + sp, pq->hi[2] = s->z[i] + sp;
+            if (!c->self_on[p]
+                && ((pq->lo[0] > reach[3]) | (pq->hi[0] < reach[0]) | (pq->lo[1] > reach[4])
+                    | (pq->hi[1] < reach[1]) | (pq->lo[2] > reach[5]) | (pq->hi[2] < reach[2])))
+                continue;
+            for (int d = 0; d < 3; d++) {
+                ps->lo[d] = pq->lo[d] < ps->lo[d] ? pq->lo[d] : ps->lo[d];
+                ps->hi[d] = pq->hi[d] > ps->hi[d] ? pq->hi[d] : ps->hi[d];
+            }
+            ps->n++;
+        }
+}
+
+/* The slots near the patch's points (see patch_search). */
+static void patch_slots(const skin_contact *c, int p, patch_search *ps)
+{
+    point_query u; /* the union as a query */
+    memcpy(u.lo, ps->lo, sizeof u.lo), memcpy(u.hi, ps->hi, sizeof u.hi);
+    ps->nlist = 0, ps->over = 0;
+    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
+        if (!meets_ring(c, &u, q))
+            continue;
+        for (int sb = s0; sb < s1; sb += MASK_BITS) {
+            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
+            uint32_t slots = boxes_meeting(c->ubox + sb, c->ustride, MASK_BITS, ns, u.lo, u.hi);
+            while (slots) {
+                const int s = sb + lowest_bit(slots), k = ps->nlist;
+                slots &= slots - 1;
+                if (k == LIST_CAP) {
+                    ps->over = 1;
+                    return;
+                }
+                ps->slot[k] = s, ps->ring[k] = q, ps->nlist++;
+                for (int d = 0; d < 6; d++)
+                    ps->box[d * LIST_CAP + k] = c->ubox[d * c->ustride + s];
+            }
+        }
+    }
+    /* the last test's LIST_WIDTH read past the list: empty boxes there */
+    for (int k = ps->nlist; k % LIST_WIDTH; k++)
+        for (int d = 0; d < 3; d++)
+            ps->box[d * LIST_CAP + k] = INFINITY, ps->box[(3 + d) * LIST_CAP + k] = -INFINITY;
+}
+
+/* The pairs of the points of patch (a, b) of ring p in [r0, r1) of the ring. */
+static void find_patch(skin_contact *c, int p, int a, int b, int r0, int r1)
+{
+    patch_search ps;
+    patch_points(c, p, a, b, r0, r1, &ps);
+    if (ps.n == 0)
+        return;
+    patch_slots(c, p, &ps);
+    for (int j = 0; j < ps.n; j++) {
+        point_query *pq = &ps.pt[j];
+        if (ps.over)
+            search_rings(c, pq);
+        else
+            for (int lb = 0; lb < ps.nlist; lb += LIST_WIDTH) {
+                uint32_t near
+                    = boxes_meeting(ps.box + lb, LIST_CAP, LIST_WIDTH, LIST_WIDTH, pq->lo, pq->hi);
+                while (near) {
+                    const int k = lb + lowest_bit(near), q = ps.ring[k];
+                    near &= near - 1;
+                    /* the rings' filter too (it is in the broad phase's
+                     * double precision: a lane may meet the point where
+                     * the ring's box, by a rounding, does not) */
+                    if (meets_ring(c, pq, q))
+                        search_slot(c, pq, q, ps.slot[k]);
+                }
+            }
+        store_pairs(c, pq);
+    }
 }
 
 /* Work up to ring p in half points: two entries per point to search (a
@@ -1197,91 +1384,19 @@ void skin_contact_find_share(const skin_contact *c, int share, int shares, int *
 
 void skin_contact_find(skin_contact *c, int v0, int v1)
 {
-    const skin_contact_state *s = c->s;
-    float dt = c->k->dt;
-    for (int i = v0; i < v1; i++) {
-        int p = i / c->MN, end = (p + 1) * c->MN < v1 ? (p + 1) * c->MN : v1;
-        if (!c->ring_on[p]) { /* the whole ring (of this range) has no pairs */
-            memset(c->npt + i, 0, (size_t)(end - i));
-            i = end - 1;
-            continue;
+    const int MN = c->MN, N = c->N;
+    for (int i = v0; i < v1;) {
+        const int p = i / MN, end = (p + 1) * MN < v1 ? (p + 1) * MN : v1;
+        /* a point not searched has no pairs */
+        memset(c->npt + i, 0, (size_t)(end - i));
+        if (c->ring_on[p]) { /* its patches that are on, in the range's rows */
+            const int r0 = i - p * MN, r1 = end - p * MN;
+            for (int a = r0 / N / PATCH; a <= (r1 - 1) / N / PATCH; a++)
+                for (int b = 0; b < c->pn; b++)
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b])
+                        find_patch(c, p, a, b, r0, r1);
         }
-        int tri[K], n = 0;
-        float spd[K];
-        double dist[K];
-        float sp = sqrtf(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i] + s->vz[i] * s->vz[i]) * dt;
-        point_query pq = {i, p, 0, 0, {s->x[i] - sp, s->y[i] - sp, s->z[i] - sp},
-                          {s->x[i] + sp, s->y[i] + sp, s->z[i] + sp}};
-        pq.m = (i - p * c->MN) / c->N, pq.n = i - p * c->MN - pq.m * c->N;
-        if (!patch_is_on(c, p, pq.m, pq.n)) {
-            c->npt[i] = 0;
-            continue;
-        }
-        if (!c->self_on[p]) {
-            /* Its box lies in its patch's box, and a triangle's in its
-             * patch's: a pair needs the point's box to meet the overlap of
-             * the two patch boxes. Most points of a patch in a pile do not
-             * (measured: 74% were near no other ring). */
-            const double *r = c->preach + 6 * ((size_t)p * c->np + (pq.m / PATCH) * c->pn
-                                               + pq.n / PATCH);
-            if ((pq.lo[0] > r[3]) | (pq.hi[0] < r[0]) | (pq.lo[1] > r[4]) | (pq.hi[1] < r[1])
-                | (pq.lo[2] > r[5]) | (pq.hi[2] < r[2])) {
-                c->npt[i] = 0;
-                continue;
-            }
-        }
-        for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
-            int q = c->nbr[r];
-            const double *rb = c->rbox + 6 * (size_t)q;
-            if (pq.lo[0] > rb[3] || pq.hi[0] < rb[0] || pq.lo[1] > rb[4] || pq.hi[1] < rb[1]
-                || pq.lo[2] > rb[5] || pq.hi[2] < rb[2])
-                continue; /* the point is not near ring q */
-            int e0 = c->eoff[q], nq = c->eoff[q + 1] - e0;
-            if (nq == 0)
-                continue;
-            /* A box that meets the point's has its low corner at most a
-             * cell below the point's box: cells a .. b of ring q. */
-            int a[3], b[3], far = 0;
-            for (int d = 0; d < 3; d++) {
-                a[d] = cell_of(pq.lo[d], c->inv_cell[q]) - 1;
-                b[d] = cell_of(pq.hi[d], c->inv_cell[q]);
-                far |= b[d] - a[d] >= SPAN_LIMIT;
-            }
-            if (far) { /* ring q's cells are small for this point: all of q */
-                for (int e = e0; e < e0 + nq; e++)
-                    consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-                continue;
-            }
-            const int *bs = c->bucket_start + c->toff[q];
-            unsigned seen[SPAN_LIMIT * SPAN_LIMIT * SPAN_LIMIT];
-            int ns = 0;
-            for (int x = a[0]; x <= b[0]; x++)
-                for (int y = a[1]; y <= b[1]; y++)
-                    for (int z = a[2]; z <= b[2]; z++) {
-                        /* Each bucket once (two cells may share one). */
-                        unsigned h = bucket_of(c, q, x, y, z);
-                        int dup = 0;
-                        for (int u = 0; u < ns && !dup; u++)
-                            dup = seen[u] == h;
-                        if (dup)
-                            continue;
-                        seen[ns++] = h;
-                        for (int e = e0 + bs[h]; e < e0 + bs[h + 1]; e++)
-                            consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-                    }
-            /* and its large triangles */
-            for (int e = e0 + nq - c->nlarge_r[q]; e < e0 + nq; e++)
-                consider(c, &pq, &c->entry[e], tri, spd, dist, &n);
-        }
-        /* Stored by triangle index: the gather's order. */
-        for (int j = 1; j < n; j++)
-            for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
-                int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
-                float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
-            }
-        c->npt[i] = (unsigned char)n;
-        memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)n);
-        memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)n);
+        i = end;
     }
 }
 

@@ -68,10 +68,10 @@
  *       insertion-sorted: O(P + moves + pairs)), then the same between
  *       their patches of 4 x 4 quads; only the patches in a pair, all of a ring that may
  *       touch itself, go on) and skin_contact_grid (parallel over rings:
- *       each ring's triangles of patches that are on, their boxes grown by
- *       h plus the fastest corner's |v| dt, in the ring's own hashed grid,
- *       one cell per triangle (its box's low corner; cells as wide as the
- *       ring's widest box), counting-sorted by bucket);
+ *       each patch that is on takes a slot: its 32 triangles' boxes, grown
+ *       by h plus the fastest corner's |v| dt, as arrays of each bound
+ *       (structure of arrays, one lane per triangle), and their union, the
+ *       slot's box);
  *   skin_contact_find     parallel over points (of patches that are on; the
  *       tick gives each thread a share of equal work by
  *       skin_contact_find_share, not of equal rows: in the rapids it took
@@ -81,9 +81,13 @@
  *       patch boxes of other rings it meets; plan keeps it: no pair is
  *       lost, as the point's box lies in its patch's box and a triangle's
  *       in its patch's), against the triangles of the rings it may touch
- *       and whose box holds it, in its cell and the ones below; the pairs
- *       made are kept, up to SKIN_CONTACT_PER_POINT per point, the nearest
- *       first;
+ *       and whose box holds it. Patch by patch: the slots whose box meets
+ *       the union of the patch's point boxes (of rings whose box meets it
+ *       too) are listed once; each point tests that list's boxes, then the
+ *       lanes of the slots it meets, many boxes a test (no branch per box;
+ *       gcc makes the compares vector ones); the pairs made are kept, up
+ *       to SKIN_CONTACT_PER_POINT per point, the nearest first (whatever
+ *       order the triangles come in);
  *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
  *       only over the rings that may touch): shares, pair ids, each pair's
  *       geometry, split mass and target fixed for the substep, each
@@ -116,17 +120,20 @@
  * vertex per substep with 8 iterations; bound, plan, grid, find, link, 8
  * gathers): 64 rings of 32 x 16 apart 7.7, 0.2, 0, 0, 0, 1.4 = 9.3; one
  * ring alone 8.7; 16 rings piled (151 pairs) 7.7, 6.7, 26, 63, 7.5, 13.5 =
- * 124 (was 400 to 480 before the broad phase). The serial part (plan,
- * link) is 0.2 ns per vertex when nothing touches, 14 in the pile. The
- * first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
+ * 124 (was 400 to 480 before the broad phase); since the slots (arrays of
+ * boxes, tested many at a time, patch by patch) grid and find take 0.17
+ * to 0.22 and 0.32 to 0.36 of that (the old and new code alternating in
+ * one process on the same state): about 5 and 22, total about 77. The
+ * serial part (plan, link) is 0.2 ns per vertex when nothing touches, 14
+ * in the pile. The first substep of each ring takes its reference (about 1.3 ms for 32 x 16,
  * in bound; the self search is off while every vertex stays within about
  * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m, measured
  * with self_steps 2; one step leaves a smaller reference gap).
- * Memory (skin_contact_bytes): about 145 B per vertex (64 rings of 32 x
- * 16): the grid's entries 64, each point's pairs 33, the link's records
- * 16, the bucket table 16, the reference shape 12. The triangle boxes the
- * grid sorts by bucket live in a thread's scratch, one ring at a time (64
- * B per vertex less than one array for the scene).
+ * Memory (skin_contact_bytes): about 117 B per vertex (64 rings of 32 x
+ * 16): the slots' triangle boxes 48 (6 floats a triangle, no index: a
+ * lane's place gives it), each point's pairs 33, the link's records 16,
+ * the reference shape 12. (A hashed grid, one cell per triangle, took 80:
+ * 32 B entries and a bucket table.)
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest
@@ -222,9 +229,9 @@ int skin_contact_prepare(skin_contact *c, const skin_contact_params *k,
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k,
                       const skin_contact_state *s);
 void skin_contact_grid(skin_contact *c, int p0, int p1, void *scratch);
-/* Bytes of the scratch skin_contact_grid needs, one per thread at once (it
- * holds one ring's triangle boxes while it sorts them), aligned for float.
- * NULL uses the contact's own: one thread at a time only. */
+/* Bytes of the scratch skin_contact_grid needs, one per thread at once:
+ * none now (a patch's corners are gathered on the stack), so `scratch` may
+ * be NULL; a float, so that a buffer of this size can be allocated. */
 size_t skin_contact_grid_scratch_bytes(int M, int N);
 /* Phase 2, any split: pairs of points v0 .. v1-1 (global indices). */
 void skin_contact_find(skin_contact *c, int v0, int v1);

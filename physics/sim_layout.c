@@ -127,8 +127,9 @@ static size_t membrane_bytes(const sim_ring_def *r)
 }
 
 /* Heap bytes of a simulation with room for cap rings and scratch for
- * `threads` threads, with the contact lists at their first size. */
-static size_t layout_bytes(const sim_ring_def *r, int cap, int threads)
+ * `threads` threads, with the contact lists at their first size (contact
+ * 0: without skin contact's). */
+static size_t layout_bytes(const sim_ring_def *r, int cap, int threads, int contact)
 {
     size_t V = (size_t)r->segments * r->sides, arrays = 0;
     size_t noff = (size_t)r->band * r->band;
@@ -143,7 +144,7 @@ static size_t layout_bytes(const sim_ring_def *r, int cap, int threads)
          + membrane_bytes(r)
          + layout_scratch_floats(r, NULL) * sizeof(float) * (size_t)threads
          + broadphase_bytes(cap) + events_bytes(cap, r->segments)
-         + (r->contact == SIM_CONTACT_SKIN ? skin_contact_bytes(cap, r->segments, r->sides) : 0);
+         + (contact && r->contact == SIM_CONTACT_SKIN ? skin_contact_bytes(cap, r->segments, r->sides) : 0);
 }
 
 /* The contact lists' first size: 8 neighbour slots per ring. */
@@ -155,14 +156,15 @@ static size_t contact_bytes(size_t slots, int M)
 size_t sim_memory_estimate(const sim_def *def, int rings)
 {
     int threads = def->solver.threads > 0 ? def->solver.threads : omp_get_num_procs();
-    return layout_bytes(&def->ring, rings, threads)
+    return layout_bytes(&def->ring, rings, threads, 1)
          + contact_bytes(8 * (size_t)rings, def->ring.segments);
 }
 
 size_t sim_memory_bytes(const dinghy_sim *s)
 {
-    return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads)
+    return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads, 0)
          + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
+         + (s->tick->contact ? skin_contact_heap_bytes(s->tick->contact) : 0)
          + s->tick->contact_cap * 6 * sizeof(float); /* the contact forces in use */
 }
 

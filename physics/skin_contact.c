@@ -95,8 +95,11 @@ struct skin_contact {
     size_t nbr_cap;
     int *pslot;          /* [P_cap + 1]: ring p's first slot (its patches that are
                             on, in order, take slots pslot[p] .. pslot[p + 1] - 1) */
-    int *slot_patch;     /* [P_cap x np]: each slot's patch in its ring */
-    size_t nslot;        /* slots there is room for: P_cap x np */
+    int *slot_patch;     /* [nslot]: each slot's patch in its ring */
+    int *patch_slot;     /* [P_cap x np]: each patch's slot this substep (where on) */
+    size_t nslot;        /* slots there is room for: grown (plan) to the patches that
+                            are on, so the slots and the points' pairs below, the
+                            bulk of the kernel's memory, grow with the contact */
     float *tbox;         /* [nslot] x SLOT_FLOATS: each slot's triangle boxes grown by
                             h + the fastest corner's |v| dt, m (64-byte aligned) */
     float *ubox;         /* 6 x [ustride]: each slot's box, the union of its triangles'
@@ -107,8 +110,8 @@ struct skin_contact {
 
     /* find: each point's pairs */
     unsigned char *npt;  /* pairs of point i */
-    int *pt_tri;         /* K per point: triangle, ascending */
-    float *pt_speed;     /* K per point: approach speed, m/s */
+    int *pt_tri;         /* K per point of a slot's patch (point_place): triangle, ascending */
+    float *pt_speed;     /* the same places: approach speed, m/s */
 
     /* link */
     float *share;        /* each vertex's weight in this substep's pairs: 1 per pair
@@ -157,18 +160,48 @@ double skin_contact_dt_factor(const skin_contact_params *k)
     return sqrt(1.0 - 0.5 * k->beta);
 }
 
-size_t skin_contact_bytes(int P, int M, int N)
+/* Bytes of what does not grow: per ring, patch and vertex (find's pair
+ * counts, the shares, the reference shapes). */
+static size_t fixed_bytes(int P, int M, int N)
 {
     size_t nv = (size_t)P * M * N, np = (size_t)((M + PATCH - 1) / PATCH) * ((N + PATCH - 1) / PATCH);
-    return (size_t)P * np * ((SLOT_FLOATS + 6) * sizeof(float) + sizeof(int)) /* the slots */
-         + np * sizeof(uint32_t)
+    return np * sizeof(uint32_t)
          + (size_t)P * 3 * sizeof(int)
-         + nv * (1 + K * (sizeof(int) + sizeof(float)) + sizeof(float)) /* find's, share */
+         + (size_t)P * np * sizeof(int) /* each patch's slot */
+         + nv * (1 + sizeof(float)) /* find's pair counts, the shares */
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
-         + (size_t)P * (4 * RING_PAIRS_PER_RING + 1) * sizeof(int) /* pairs, neighbours */
-         + (size_t)P * ((M + 3) / 4) * ((N + 3) / 4) * (12 * sizeof(double) + 1);
+         + (size_t)P * np * (12 * sizeof(double) + 1);
+}
+
+/* Bytes of n slots: their triangle and union boxes, patches, and the pairs
+ * of their points. */
+static size_t slot_bytes(size_t n)
+{
+    return n * (SLOT_FLOATS * sizeof(float) + sizeof(int)
+                + PATCH * PATCH * K * (sizeof(int) + sizeof(float)))
+         + 6 * (n + MASK_BITS) * sizeof(float);
+}
+
+static size_t first_slots(int P, int np);
+
+size_t skin_contact_bytes(int P, int M, int N)
+{
+    const int np = ((M + PATCH - 1) / PATCH) * ((N + PATCH - 1) / PATCH);
+    return fixed_bytes(P, M, N) + slot_bytes(first_slots(P, np))
+         + (size_t)P * (4 * RING_PAIRS_PER_RING + 1) * sizeof(int); /* pairs, neighbours */
+}
+
+size_t skin_contact_heap_bytes(const skin_contact *c)
+{
+    return fixed_bytes(c->P_cap, c->M, c->N) + slot_bytes(c->nslot)
+         + (2 * c->ring_pair_cap + c->nbr_cap) * sizeof(int)
+         + c->by_tri_cap * sizeof(uint64_t) + c->fixed_cap * sizeof(pair_fixed)
+         + (c->pts_cap + c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
+         + c->act_cap * 4 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
+         + c->acc_cap * 2 * 4 * sizeof(float)
+         + (c->touch_cap + c->touch_prev_cap) * sizeof(ring_touch);
 }
 
 /* Each patch's lanes that are triangles of the mesh: all but where M or N
@@ -187,6 +220,36 @@ static void lanes_of_patches(skin_contact *c)
         }
 }
 
+/* The slots there is room for at first: an eighth of the patches (the
+ * contact's usual share; more grow them, at most once per doubling). */
+static size_t first_slots(int P, int np)
+{
+    const size_t n = (size_t)P * (size_t)np / 8;
+    return n > 64 ? n : 64;
+}
+
+/* Room for n slots: their triangle boxes, union boxes, patches and the
+ * pairs of their points (contents rebuilt every substep, not kept). */
+static int reserve_slots(skin_contact *c, size_t n)
+{
+    if (n <= c->nslot && c->tbox)
+        return 0;
+    const size_t cap = n > c->nslot ? (n * 2 > 64 ? n * 2 : 64) : c->nslot;
+    const size_t places = cap * PATCH * PATCH * K;
+    float *tbox = aligned_alloc(64, sizeof *tbox * SLOT_FLOATS * cap);
+    float *ubox = calloc(6 * (cap + MASK_BITS), sizeof *ubox); /* zeros past the slots */
+    int *slot_patch = malloc(sizeof *slot_patch * cap), *tri = malloc(sizeof *tri * places);
+    float *speed = malloc(sizeof *speed * places);
+    if (!tbox || !ubox || !slot_patch || !tri || !speed) {
+        free(tbox), free(ubox), free(slot_patch), free(tri), free(speed);
+        return -1;
+    }
+    free(c->tbox), free(c->ubox), free(c->slot_patch), free(c->pt_tri), free(c->pt_speed);
+    c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_speed = speed;
+    c->nslot = cap, c->ustride = cap + MASK_BITS;
+    return 0;
+}
+
 skin_contact *skin_contact_create(int P, int M, int N)
 {
     skin_contact *c = calloc(1, sizeof *c);
@@ -197,8 +260,6 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
     c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
     c->npt = calloc(nv, 1);
-    c->pt_tri = malloc(sizeof *c->pt_tri * K * nv);
-    c->pt_speed = malloc(sizeof *c->pt_speed * K * nv);
     c->share = calloc(nv, sizeof *c->share);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
@@ -221,24 +282,19 @@ skin_contact *skin_contact_create(int P, int M, int N)
     c->pbox = malloc(sizeof *c->pbox * 6 * (size_t)P * c->np);
     c->patch_on = calloc((size_t)P * c->np, 1);
     c->preach = malloc(sizeof *c->preach * 6 * (size_t)P * c->np);
-    c->nslot = (size_t)P * c->np > 0 ? (size_t)P * c->np : 1;
     c->pslot = calloc((size_t)P + 1, sizeof *c->pslot);
-    c->slot_patch = malloc(sizeof *c->slot_patch * c->nslot);
-    c->tbox = aligned_alloc(64, sizeof *c->tbox * SLOT_FLOATS * c->nslot);
-    c->ustride = c->nslot + MASK_BITS;
-    c->ubox = calloc(6 * c->ustride, sizeof *c->ubox);
+    c->patch_slot = malloc(sizeof *c->patch_slot * ((size_t)P * c->np > 0 ? (size_t)P * c->np : 1));
     c->lane_on = malloc(sizeof *c->lane_on * (size_t)(c->np > 0 ? c->np : 1));
     if (!c->ref || !c->ref_gap || !c->ref_extent || !c->ref_steps || !c->fit || !c->fresh || !c->rbox
         || !c->self_on || !c->ring_on || !c->sweep || !c->fill || !c->ring_pair || !c->nbr || !c->pbox || !c->patch_on || !c->preach
-        || !c->pslot || !c->slot_patch || !c->tbox || !c->ubox || !c->lane_on) {
+        || !c->pslot || !c->patch_slot || !c->lane_on || reserve_slots(c, first_slots(P, c->np))) {
         skin_contact_free(c);
         return NULL;
     }
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
     lanes_of_patches(c);
-    if (!c->eoff || !c->nbr_start || !c->npt || !c->pt_tri || !c->pt_speed
-        || !c->share || !c->ring_pairs) {
+    if (!c->eoff || !c->nbr_start || !c->npt || !c->share || !c->ring_pairs) {
         skin_contact_free(c);
         return NULL;
     }
@@ -250,7 +306,8 @@ void skin_contact_free(skin_contact *c)
     if (!c)
         return;
     free(c->eoff); free(c->nbr_start); free(c->nbr);
-    free(c->pslot); free(c->slot_patch); free(c->tbox); free(c->ubox); free(c->lane_on);
+    free(c->pslot); free(c->slot_patch); free(c->patch_slot); free(c->tbox); free(c->ubox);
+    free(c->lane_on);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->pbase);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
@@ -1056,6 +1113,13 @@ int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_
     /* Each ring's patches that are on, a slot each, and its triangles in
      * them (find's measure of work). */
     int e = 0, slot = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            for (int pi = 0; pi < c->np; pi++)
+                slot += c->patch_on[(size_t)p * c->np + pi];
+    if (reserve_slots(c, (size_t)slot))
+        return -1;
+    slot = 0;
     for (int p = 0; p < c->P; p++) {
         c->eoff[p] = e, c->pslot[p] = slot;
         if (c->ring_on[p])
@@ -1065,6 +1129,7 @@ int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_
                         int dm = (a + 1) * PATCH < c->M ? PATCH : c->M - a * PATCH;
                         int dn = (b + 1) * PATCH < c->N ? PATCH : c->N - b * PATCH;
                         e += 2 * dm * dn;
+                        c->patch_slot[(size_t)p * c->np + a * c->pn + b] = slot;
                         c->slot_patch[slot++] = a * c->pn + b;
                     }
     }
@@ -1218,6 +1283,15 @@ static void search_rings(const skin_contact *c, point_query *pq)
     }
 }
 
+/* Where point i's pairs are kept: its patch's slot's PATCH x PATCH
+ * points, K places each (only points of patches that are on have pairs). */
+static size_t point_place(const skin_contact *c, int i)
+{
+    const int p = i / c->MN, r = i - p * c->MN, m = r / c->N, n = r - m * c->N;
+    const int s = c->patch_slot[(size_t)p * c->np + (m / PATCH) * c->pn + n / PATCH];
+    return ((size_t)s * PATCH * PATCH + (size_t)(m % PATCH) * PATCH + (size_t)(n % PATCH)) * K;
+}
+
 /* The point's pairs into its lists, by triangle index: the gather's order. */
 static void store_pairs(skin_contact *c, point_query *pq)
 {
@@ -1229,8 +1303,11 @@ static void store_pairs(skin_contact *c, point_query *pq)
             float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
         }
     c->npt[i] = (unsigned char)np;
-    memcpy(c->pt_tri + (size_t)K * i, tri, sizeof *tri * (size_t)np);
-    memcpy(c->pt_speed + (size_t)K * i, spd, sizeof *spd * (size_t)np);
+    if (np) {
+        const size_t at = point_place(c, i);
+        memcpy(c->pt_tri + at, tri, sizeof *tri * (size_t)np);
+        memcpy(c->pt_speed + at, spd, sizeof *spd * (size_t)np);
+    }
 }
 
 /* Slots a patch's list has room for; more (a patch near very many) and
@@ -1484,23 +1561,26 @@ int skin_contact_link(skin_contact *c)
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     int npts = 0;
     size_t np = 0;
-    for (int p = 0; p < c->P; p++) {
-        if (!c->ring_on[p]) /* no pairs (the broad phase) */
-            continue;
-        if (grow((void **)&c->pts, &c->pts_cap, (size_t)npts + (size_t)c->MN, sizeof *c->pts))
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
+            for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+                npts += c->npt[i] != 0;
+    if (grow((void **)&c->pts, &c->pts_cap, (size_t)npts, sizeof *c->pts))
+        return -1;
+    if (c->pts_cap > c->pair_base_cap) { /* pair_base grows with pts */
+        int *q = realloc(c->pair_base, sizeof *q * c->pts_cap);
+        if (!q)
             return -1;
-        if (c->pts_cap > c->pair_base_cap) { /* pair_base grows with pts */
-            int *q = realloc(c->pair_base, sizeof *q * c->pts_cap);
-            if (!q)
-                return -1;
-            c->pair_base = q, c->pair_base_cap = c->pts_cap;
-        }
-        for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
-            if (c->npt[i]) {
-                c->pts[npts++] = i;
-                np += c->npt[i];
-            }
+        c->pair_base = q, c->pair_base_cap = c->pts_cap;
     }
+    npts = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+                if (c->npt[i]) {
+                    c->pts[npts++] = i;
+                    np += c->npt[i];
+                }
     if (grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
         || grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed)
         || grow((void **)&c->ckey, &c->ckey_cap, 3 * np, sizeof *c->ckey)
@@ -1522,11 +1602,12 @@ int skin_contact_link(skin_contact *c)
     size_t e = 0;
     for (int j = 0; j < npts; j++) {
         const int i = c->pts[j];
+        const int *tri = c->pt_tri + point_place(c, i);
         c->pair_base[j] = (int)e;
         c->share[i] = 0.0f;
         for (int u = 0; u < c->npt[i]; u++, e++) {
             pair_geo g;
-            if (!pair_geometry(c, i, c->pt_tri[(size_t)K * i + u], &g)) /* cannot happen: find saw it */
+            if (!pair_geometry(c, i, tri[u], &g)) /* cannot happen: find saw it */
                 g.w[0] = g.w[1] = g.w[2] = 0.0;
             pair_fixed *f = &c->fixed[e];
             memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
@@ -1539,8 +1620,9 @@ int skin_contact_link(skin_contact *c)
     e = 0;
     for (int j = 0; j < npts; j++) {
         const int i = c->pts[j], pi = i / c->MN;
+        const size_t at = point_place(c, i);
         for (int u = 0; u < c->npt[i]; u++, e++) {
-            const int t = c->pt_tri[(size_t)K * i + u];
+            const int t = c->pt_tri[at + (size_t)u];
             const pair_fixed *f = &c->fixed[e];
             c->share[i] += 1.0f;
             for (int k = 0; k < 3; k++)
@@ -1553,8 +1635,7 @@ int skin_contact_link(skin_contact *c)
                 if (grow((void **)&c->touch, &c->touch_cap, (size_t)c->ntouch + 1,
                          sizeof *c->touch))
                     return -1;
-                ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi,
-                                c->pt_speed[(size_t)K * i + u]};
+                ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi, c->pt_speed[at + (size_t)u]};
                 c->touch[c->ntouch++] = r;
             }
         }
@@ -1563,8 +1644,9 @@ int skin_contact_link(skin_contact *c)
     e = 0;
     for (int j = 0; j < npts; j++) {
         const int i = c->pts[j];
+        const int *tri = c->pt_tri + point_place(c, i);
         for (int u = 0; u < c->npt[i]; u++, e++)
-            pair_fix(c, (int)e, i, c->pt_tri[(size_t)K * i + u]);
+            pair_fix(c, (int)e, i, tri[u]);
     }
     if (np > 0)
         qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);

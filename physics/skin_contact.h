@@ -190,8 +190,11 @@ typedef struct skin_contact skin_contact;
 /* Room for up to P rings of M x N vertices; NULL when out of memory. */
 skin_contact *skin_contact_create(int P, int M, int N);
 void skin_contact_free(skin_contact *c);
-/* Bytes skin_contact_create allocates (the hash and pair lists grow with use). */
+/* Bytes skin_contact_create allocates (the slots, the pair lists and the
+ * link's lists then grow with the contact, at most doubling each time). */
 size_t skin_contact_bytes(int P, int M, int N);
+/* Bytes the kernel holds now, what has grown included. */
+size_t skin_contact_heap_bytes(const skin_contact *c);
 
 /* The stiffness (N/m) the contact's push-out adds for a vertex of mass m
  * (kg) at substep dt (s): beta m / dt^2, to add to sum k in

@@ -220,8 +220,8 @@ static void lanes_of_patches(skin_contact *c)
         }
 }
 
-/* The slots there is room for at first: an eighth of the patches (the
- * contact's usual share; more grow them, at most once per doubling). */
+/* The slots there is room for at first: an eighth of the patches (more
+ * grow them, doubling up to one per patch). */
 static size_t first_slots(int P, int np)
 {
     const size_t n = (size_t)P * (size_t)np / 8;
@@ -234,7 +234,10 @@ static int reserve_slots(skin_contact *c, size_t n)
 {
     if (n <= c->nslot && c->tbox)
         return 0;
-    const size_t cap = n > c->nslot ? (n * 2 > 64 ? n * 2 : 64) : c->nslot;
+    /* doubling, but never past one slot per patch (every patch on) */
+    const size_t all = (size_t)c->P_cap * (size_t)c->np > 64 ? (size_t)c->P_cap * (size_t)c->np : 64;
+    size_t cap = n > c->nslot ? (n * 2 > 64 ? n * 2 : 64) : c->nslot;
+    cap = cap < all ? cap : all;
     const size_t places = cap * PATCH * PATCH * K;
     float *tbox = aligned_alloc(64, sizeof *tbox * SLOT_FLOATS * cap);
     float *ubox = calloc(6 * (cap + MASK_BITS), sizeof *ubox); /* zeros past the slots */

@@ -61,7 +61,8 @@ struct skin_contact {
     int P, nv, nt;
 
     /* prepare: which rings can touch (the broad phase) */
-    float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m */
+    float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m
+                            (ring p's x of every vertex, then y, then z, at 3 p MN) */
     double *ref_extent;  /* [P_cap]: largest distance of a vertex of the reference from
                             its centroid, m (sets ring_bounds' rounding margin) */
     double *ref_gap;     /* [P_cap]: least distance of a point from a triangle it may
@@ -587,15 +588,15 @@ static void capture_reference(skin_contact *c, const skin_contact_params *k,
     float *y = c->ref + 3 * (size_t)base;
     double extent = 0.0;
     for (int i = 0; i < MN; i++) {
-        y[3 * i + 0] = (float)(s->x[base + i] - cen[0]);
-        y[3 * i + 1] = (float)(s->y[base + i] - cen[1]);
-        y[3 * i + 2] = (float)(s->z[base + i] - cen[2]);
-        const double r = sqrt((double)y[3 * i] * y[3 * i] + (double)y[3 * i + 1] * y[3 * i + 1]
-                              + (double)y[3 * i + 2] * y[3 * i + 2]);
+        y[i] = (float)(s->x[base + i] - cen[0]);
+        y[MN + i] = (float)(s->y[base + i] - cen[1]);
+        y[2 * MN + i] = (float)(s->z[base + i] - cen[2]);
+        const double r = sqrt((double)y[i] * y[i] + (double)y[MN + i] * y[MN + i]
+                              + (double)y[2 * MN + i] * y[2 * MN + i]);
         extent = r > extent ? r : extent;
     }
     c->ref_extent[p] = extent;
-#define REF(i, v) double v[3] = {y[3 * (i)], y[3 * (i) + 1], y[3 * (i) + 2]}
+#define REF(i, v) double v[3] = {y[i], y[MN + (i)], y[2 * MN + (i)]}
     double edge = 0.0; /* the longest triangle edge */
     for (int m = 0; m < M; m++)
         for (int n = 0; n < N; n++) {
@@ -708,8 +709,9 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
      * however it rounds: the bounds are float minima and maxima of float
      * positions (exact); the fastest speed and the largest deviation from
      * the fit are grown by margins above float's rounding (below); the fit
-     * only has to be some isometry, which rounding keeps it. */
-    enum { BL = 16 };
+     * only has to be some isometry, which rounding keeps it. 8 lanes: one
+     * vector register per accumulator (16 spilled them: 25% slower). */
+    enum { BL = 8 };
     float llo[3][BL], lhi[3][BL], lsx[3][BL], lsy[3][BL], lsv[3][BL], lA[9][BL];
     float lv2[BL], ld2[BL];
     for (int j = 0; j < BL; j++) {
@@ -733,7 +735,7 @@ static void ring_bounds(skin_contact *c, const skin_contact_params *k,
             const int i = i0 + j;
             const float x0 = px[i], x1 = py[i], x2 = pz[i];
             const float r0 = x0 - o[0], r1 = x1 - o[1], r2 = x2 - o[2];
-            const float y0 = y[3 * i], y1 = y[3 * i + 1], y2 = y[3 * i + 2];
+            const float y0 = y[i], y1 = y[MN + i], y2 = y[2 * MN + i];
             const float vv = qx[i] * qx[i] + qy[i] * qy[i] + qz[i] * qz[i];
             lv2[j] = vv > lv2[j] ? vv : lv2[j];
             llo[0][j] = x0 < llo[0][j] ? x0 : llo[0][j];

@@ -88,11 +88,14 @@
  *       gcc makes the compares vector ones); the pairs made are kept, up
  *       to SKIN_CONTACT_PER_POINT per point, the nearest first (whatever
  *       order the triangles come in);
- *   skin_contact_link     serial, O(pairs log pairs) (its per-vertex loops
- *       only over the rings that may touch): shares, pair ids, each pair's
- *       geometry, split mass and target fixed for the substep, each
- *       vertex's corner records in the gather's order, per-ring counts and
- *       the ring pairs in contact (for contact-start events);
+ *   skin_contact_link     serial, O(pairs log pairs) after one pass over
+ *       find's pair counts of the rings that may touch: the points with
+ *       pairs, shares, pair ids, each pair's geometry, split mass and
+ *       target fixed for the substep, each vertex's corner records in the
+ *       gather's order (sorted by vertex, which of its six triangles, then
+ *       by triangle), the vertices in a pair (skin_contact_active: only
+ *       they get a force), per-ring counts and the ring pairs in contact
+ *       (for contact-start events);
  *   skin_contact_gather   parallel over vertices, once per iteration (8): the
  *       force on each vertex as a point (its pairs, by triangle) and as a
  *       corner of its six triangles (their pairs, by point), each pair's
@@ -100,7 +103,8 @@
  *       the velocities (the point's owner alone stores the pair's new
  *       accumulated impulses, double-buffered), so both sides see the same
  *       bits; the caller then adds f dt / m to v* (its own rows) before the
- *       next iteration. Rings with no pair are only zeroed.
+ *       next iteration (skin_contact_gather_active: the same by the
+ *       vertices' places in link's list, which the tick's arrays are).
  * No float atomics, nothing scattered across threads.
  *
  * Broad phase, why it drops nothing. A pair needs its point within
@@ -129,11 +133,15 @@
  * in bound; the self search is off while every vertex stays within about
  * 13 cm of the fitted reference at rest, 32 x 16, R 0.8, r 0.25 m, measured
  * with self_steps 2; one step leaves a smaller reference gap).
- * Memory (skin_contact_bytes): about 117 B per vertex (64 rings of 32 x
- * 16): the slots' triangle boxes 48 (6 floats a triangle, no index: a
- * lane's place gives it), each point's pairs 33, the link's records 16,
- * the reference shape 12. (A hashed grid, one cell per triangle, took 80:
- * 32 B entries and a bucket table.)
+ * Memory (skin_contact_heap_bytes): what does not grow is about 20 B per
+ * vertex: the reference shape 12, the shares 4, the pair counts 1, the
+ * patches' boxes 6. The slots grow with the patches that are on (an
+ * eighth of them at first, doubling, at most one per patch): 1.3 kB each,
+ * 82 B per vertex of those patches (the triangle boxes 48, 6 floats a
+ * triangle, no index: a lane's place gives it; each point's pairs 32).
+ * The link's lists grow with the pairs. (A hashed grid, one cell per
+ * triangle, took 80 B per vertex of the scene: 32 B entries and a bucket
+ * table; the points' pairs 33 and the link's per-vertex records 16 more.)
  *
  * Self-contact: a point ignores its own ring's triangles whose quad has a
  * corner within self_steps grid steps in both m and n (periodic); the rest

@@ -197,7 +197,7 @@ size_t skin_contact_bytes(int P, int M, int N)
 size_t skin_contact_heap_bytes(const skin_contact *c)
 {
     return fixed_bytes(c->P_cap, c->M, c->N) + slot_bytes(c->nslot)
-         + (2 * c->ring_pair_cap + c->nbr_cap) * sizeof(int)
+         + (c->ring_pair_cap + c->nbr_cap) * sizeof(int)
          + c->by_tri_cap * sizeof(uint64_t) + c->fixed_cap * sizeof(pair_fixed)
          + (c->pts_cap + c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
          + c->act_cap * 4 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
@@ -235,9 +235,10 @@ static int reserve_slots(skin_contact *c, size_t n)
 {
     if (n <= c->nslot && c->tbox)
         return 0;
-    /* doubling, but never past one slot per patch (every patch on) */
+    /* n at first, then doubling, but never past one slot per patch (every
+     * patch on) */
     const size_t all = (size_t)c->P_cap * (size_t)c->np > 64 ? (size_t)c->P_cap * (size_t)c->np : 64;
-    size_t cap = n > c->nslot ? (n * 2 > 64 ? n * 2 : 64) : c->nslot;
+    size_t cap = !c->tbox ? n : n > c->nslot ? n * 2 : c->nslot;
     cap = cap < all ? cap : all;
     const size_t places = cap * PATCH * PATCH * K;
     float *tbox = aligned_alloc(64, sizeof *tbox * SLOT_FLOATS * cap);

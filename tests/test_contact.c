@@ -910,6 +910,55 @@ static void bench_case(const char *name, world *w, int reps)
     free(v0);
 }
 
+/* 16 rings in two layers of 4 x 2, each pressing its neighbours by 5 mm
+ * (test_bench's scene B), or with 1 m between their skins (apart). */
+static void sixteen_rings(world *w, int apart)
+{
+    const double R = 0.8, r = 0.25, gap = apart ? 1.0 : -0.005;
+    world_init(w, 16, 32, 16, 1e-3);
+    for (int p = 0; p < 16; p++) {
+        int l = p / 8, j = p % 8;
+        double c[3] = {(j % 4) * (2 * (R + r) + gap) + l * (R + r),
+                       (j / 4) * (2 * (R + r) + gap), l * (2 * r + (apart ? 1.0 : 0.004))};
+        double v[3] = {0.0, 0.0, -0.2 * l}, rot[3][3];
+        rot_y(0.02 * p, rot);
+        place_ring(w, p, R, r, 15.0, rot, c, v);
+    }
+}
+
+/* The kernel's memory grows with the contact: rings apart hold what
+ * create allocated; a pile more, but never more than one slot per patch
+ * (the bound that every patch on would take) and the pairs' lists. */
+static void test_memory_grows_with_contact(void **state)
+{
+    (void)state;
+    world w;
+    sixteen_rings(&w, 1);
+    forces(&w);
+    const size_t first = skin_contact_bytes(16, 32, 16);
+    const size_t apart = skin_contact_heap_bytes(w.c);
+    assert_int_equal(skin_contact_pairs(w.c), 0);
+    world_free(&w);
+    sixteen_rings(&w, 0);
+    forces(&w);
+    const size_t piled = skin_contact_heap_bytes(w.c);
+    const int pairs = skin_contact_pairs(w.c);
+    world_free(&w);
+    /* every patch's slot (32 patches a ring of 32 x 16; an eighth of them
+     * at first), each its 32 triangles' boxes, its union box and patch, and
+     * its 16 points' K pairs; the pairs' lists: room for at most twice the
+     * pairs, about 250 B of records each (320 allowed) */
+    const size_t slot = 32 * 6 * sizeof(float) + 6 * sizeof(float) + sizeof(int)
+                      + 16 * SKIN_CONTACT_PER_POINT * (sizeof(int) + sizeof(float));
+    const size_t bound = first + (16 * 32 - 16 * 32 / 8) * slot + (size_t)pairs * 2 * 320;
+    print_message("      skin contact holds %zu B apart (%zu at first), %zu piled (%d pairs, "
+                  "bound %zu)\n", apart, first, piled, pairs, bound);
+    assert_true(apart <= first);
+    assert_true(pairs > 0);
+    assert_true(piled > apart);
+    assert_true(piled <= bound);
+}
+
 static void test_bench(void **state)
 {
     (void)state;
@@ -966,6 +1015,7 @@ int main(void)
         cmocka_unit_test(test_collide_20),
         cmocka_unit_test(test_resting),
         cmocka_unit_test(test_cost),
+        cmocka_unit_test(test_memory_grows_with_contact),
         cmocka_unit_test(test_bench),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,7 +58,7 @@ struct skin_contact {
     int P_cap, M, N, MN;
     const skin_contact_params *k;
     const skin_contact_state *s;
-    int P, nv, nt;
+    int P, nv;
 
     /* prepare: which rings can touch (the broad phase) */
     float *ref;          /* 3 per vertex: each ring's reference shape, about its centroid, m
@@ -1113,7 +1113,7 @@ static void patch_grid(skin_contact *c, int p, int pi, int s)
 int skin_contact_plan(skin_contact *c, const skin_contact_params *k, const skin_contact_state *s)
 {
     c->k = k, c->s = s;
-    c->P = s->P, c->nv = s->P * c->MN, c->nt = 2 * c->nv;
+    c->P = s->P, c->nv = s->P * c->MN;
     if (broad_phase(c))
         return -1;
     /* Each ring's patches that are on, a slot each, and its triangles in
@@ -1828,16 +1828,17 @@ int skin_contact_solve(skin_contact *c, const skin_contact_params *k, const skin
 }
 
 double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
-                               const float *fz)
+                               const float *fz, int *pushed)
 {
-    /* the vertices in a pair only: the others' force is 0 (and adds no bit) */
-    int first;
-    const int n = skin_contact_active(c, p * c->MN, (p + 1) * c->MN, &first);
+    int first, n = 0;
+    const int na = skin_contact_active(c, p * c->MN, (p + 1) * c->MN, &first);
     double sum = 0.0;
-    for (int k = first; k < first + n; k++) {
-        const int i = c->act[k];
-        sum += sqrt((double)fx[i] * fx[i] + (double)fy[i] * fy[i] + (double)fz[i] * fz[i]);
+    for (int k = first; k < first + na; k++) {
+        const double x = fx[k], y = fy[k], z = fz[k];
+        n += x != 0.0 || y != 0.0 || z != 0.0;
+        sum += sqrt(x * x + y * y + z * z);
     }
+    *pushed = n;
     return sum;
 }
 

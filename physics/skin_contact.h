@@ -96,15 +96,15 @@
  *       by triangle), the vertices in a pair (skin_contact_active: only
  *       they get a force), per-ring counts and the ring pairs in contact
  *       (for contact-start events);
- *   skin_contact_gather   parallel over vertices, once per iteration (8): the
+ *   skin_contact_gather_active  parallel over the vertices in a pair (by
+ *       their places in link's list), once per iteration (8): the
  *       force on each vertex as a point (its pairs, by triangle) and as a
  *       corner of its six triangles (their pairs, by point), each pair's
  *       force from one call of one function on the pair's fixed inputs and
  *       the velocities (the point's owner alone stores the pair's new
  *       accumulated impulses, double-buffered), so both sides see the same
  *       bits; the caller then adds f dt / m to v* (its own rows) before the
- *       next iteration (skin_contact_gather_active: the same by the
- *       vertices' places in link's list, which the tick's arrays are).
+ *       next iteration.
  * No float atomics, nothing scattered across threads.
  *
  * Broad phase, why it drops nothing. A pair needs its point within
@@ -215,8 +215,9 @@ double skin_contact_dt_factor(const skin_contact_params *k);
  * ring ranges (all threads), skin_contact_plan (one thread),
  * skin_contact_grid over ring ranges (all threads), skin_contact_find over
  * vertex ranges (all threads), skin_contact_link (one thread), then 8
- * times: skin_contact_gather over vertex ranges and v* += f dt / m on the
- * same ranges (all threads, a barrier after each); then x' = x + dt v*.
+ * times: skin_contact_gather_active over the places skin_contact_active
+ * gives a vertex range and v* += f dt / m on the same vertices (all
+ * threads, a barrier after each); then x' = x + dt v*.
  * skin_contact_starts gives the contact-start events. */
 
 /* Phase 0, optional, any split over rings: the bounds of rings p0 .. p1-1
@@ -252,17 +253,6 @@ void skin_contact_find(skin_contact *c, int v0, int v1);
 void skin_contact_find_share(const skin_contact *c, int share, int shares, int *v0, int *v1);
 /* Phase 3, serial. 0, or -1 when out of memory. */
 int skin_contact_link(skin_contact *c);
-/* Phase 4, iteration iter (0, 1, ...), any split: the contact force of
- * this iteration on vertices v0 .. v1-1, N, written (not added) to fx[v],
- * fy[v], fz[v] (global indices). Iteration 0 zeroes the range first; the
- * later ones write only the vertices in a pair (skin_contact_active), so
- * the arrays must be as iteration 0 left them (the same split). Between
- * iterations (barriers both sides) the caller adds f dt / m to the
- * state's velocities; the force of the substep is the sum over the
- * iterations. */
-void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
-                         float *fz);
-
 /* After link: the vertices in a pair this substep (global indices,
  * ascending), skin_contact_active_count of them: only these have a contact
  * force. Those among v0 .. v1-1 are at places *first .. *first + n - 1 of
@@ -271,11 +261,22 @@ int skin_contact_active(const skin_contact *c, int v0, int v1, int *first);
 const int *skin_contact_active_list(const skin_contact *c);
 int skin_contact_active_count(const skin_contact *c);
 
-/* skin_contact_gather for the vertices at places a0 .. a1-1 of the list
- * above, each written to fx[a], fy[a], fz[a] (by its place, not its index:
- * arrays as long as the list, not the vertices; nothing zeroed). */
+/* Phase 4, iteration iter (0, 1, ...), any split: the contact force of
+ * this iteration, N, on the vertices at places a0 .. a1-1 of the list
+ * above, each written (not added) to fx[a], fy[a], fz[a] (by its place,
+ * not its index: arrays as long as the list, not the vertices). Between
+ * iterations (barriers both sides) the caller adds f dt / m to the
+ * state's velocities; the force of the substep is the sum over the
+ * iterations. */
 void skin_contact_gather_active(skin_contact *c, int iter, int a0, int a1, float *fx, float *fy,
                                 float *fz);
+/* The same for vertices v0 .. v1-1, into arrays by vertex index (fx[v],
+ * global indices), for a caller that keeps a force for every vertex (the
+ * serial helpers below, the tests). Iteration 0 zeroes the range first;
+ * the later ones write only the vertices in a pair, so the arrays must be
+ * as iteration 0 left them (the same split). */
+void skin_contact_gather(skin_contact *c, int iter, int v0, int v1, float *fx, float *fy,
+                         float *fz);
 
 /* All four phases on the calling thread, one iteration, velocities
  * untouched: the force of the first iteration. 0, or -1 when out of memory. */
@@ -300,10 +301,12 @@ int skin_contact_any(const skin_contact *c);
  * link, ordered by (p, q): up to cap of them into out; returns how many
  * there are (may exceed cap). */
 int skin_contact_starts(const skin_contact *c, skin_contact_start *out, int cap);
-/* Sum of |F| (N) over ring p's vertices, in index order, from gathered forces
- * (after link: read at the vertices in a pair only, the others' being 0). */
+/* After link: sum of |F| (N) over ring p's vertices in a pair, in index
+ * order, from forces by their places in skin_contact_active's list (as
+ * skin_contact_gather_active writes them; the other vertices have none);
+ * *pushed: how many of them have a force that is not 0. */
 double skin_contact_ring_force(const skin_contact *c, int p, const float *fx, const float *fy,
-                               const float *fz);
+                               const float *fz, int *pushed);
 
 /* Winding number of the closed ring mesh (M x N vertices at x, y, z, m)
  * about the point pt (m): 1 inside, 0 outside (the sum of the triangles'

@@ -504,15 +504,9 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
 static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 {
     const tick_context *t = s->tick;
-    int n = 0, first = 0;
-    const int na = any ? skin_contact_active(t->contact, p * (int)s->V, (p + 1) * (int)s->V, &first)
-                       : 0;
-    double sum = 0.0;
-    for (int k = first; k < first + na; k++) {
-        const double fx = t->cs[0][k], fy = t->cs[1][k], fz = t->cs[2][k];
-        n += fx != 0.0 || fy != 0.0 || fz != 0.0;
-        sum += sqrt(fx * fx + fy * fy + fz * fz);
-    }
+    int n = 0;
+    const double sum = any ? skin_contact_ring_force(t->contact, p, t->cs[0], t->cs[1], t->cs[2], &n)
+                           : 0.0;
     s->contact_vertices[p] = n;
     s->contact_force[p] = n ? (float)sum : 0.0f;
 }

@@ -12,7 +12,7 @@ PREFIX  ?= /usr/local
 # Always on: the language, warnings, and what keeps the tick deterministic:
 # no FMA contraction and no fast-math (they change bits); -fno-math-errno
 # only lets sqrtf vectorise and changes no result.
-BASEFLAGS = -std=c11 -Iinclude -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
+BASEFLAGS = -std=c11 -I. -Iinclude -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
             -ffp-contract=off -fno-math-errno -fopenmp -MMD -MP
 B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
@@ -42,7 +42,7 @@ endif
 # ---- layers: sources, the pkg-config packages they link, and the libraries ----
 LAYERS      = app render audio config shared spray core river  # in link order: each uses only those after it
 river_SRC   = $(wildcard river/*.c)
-core_SRC    = $(wildcard physics/*.c)
+core_SRC    = $(wildcard physics/*/*.c)
 spray_SRC   = $(wildcard spray/*.c)
 shared_SRC  = $(wildcard scenes/*.c reference/*.c)
 config_SRC  = $(wildcard config/*.c)

@@ -1,12 +1,12 @@
 /* Headless runs with sound: the simulation feeds the sound frame by frame. */
-#include "audio_run.h"
+#include "app/audio_run.h"
 
 #include <math.h>
 #include <stdio.h>
 
-#include "../audio/audio.h"
-#include "../audio/scene_sound.h"
-#include "headless.h"
+#include "audio/audio.h"
+#include "audio/scene_sound.h"
+#include "app/headless.h"
 
 #define TAIL_SECONDS 0.7 /* the longest sound, a splash, is 0.6 s */
 

@@ -2,7 +2,7 @@
 #ifndef DINGHY_AUDIO_RUN_H
 #define DINGHY_AUDIO_RUN_H
 
-#include "../config/settings.h"
+#include "config/settings.h"
 
 /* Frames of the sound in a headless run: about 1/60 s of simulated time. */
 #define AUDIO_RUN_FPS 60.0

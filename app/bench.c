@@ -1,6 +1,6 @@
 /* dinghy --bench: time the tick per scene and thread count, check that the
  * state hash is the same for every thread count. */
-#include "bench.h"
+#include "app/bench.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -12,11 +12,11 @@
 #include <unistd.h>
 
 #include "dinghy/reference.h"
-#include "bench_floor.h"
+#include "app/bench_floor.h"
 #include "dinghy/health.h"
 #include "dinghy/profile.h"
 #include "dinghy/sim.h"
-#include "report.h"
+#include "app/report.h"
 
 #ifndef DINGHY_CFLAGS
 #define DINGHY_CFLAGS "?"

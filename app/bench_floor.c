@@ -1,5 +1,5 @@
 /* The bare spring stream; see bench_floor.h. */
-#include "bench_floor.h"
+#include "app/bench_floor.h"
 
 #include <math.h>
 #include <omp.h>

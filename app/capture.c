@@ -1,5 +1,5 @@
 /* Offscreen captures: screenshot, PNG frames, video. */
-#include "capture.h"
+#include "app/capture.h"
 
 #include <errno.h>
 #include <math.h>
@@ -8,16 +8,16 @@
 #include <sys/stat.h>
 
 #include "dinghy/scene.h"
-#include "../render/hud.h"
-#include "../render/offscreen.h"
-#include "../render/png.h"
-#include "input_script.h"
-#include "obj_export.h"
-#include "pointer.h"
-#include "scene_room.h"
-#include "report.h"
-#include "../render/window.h"
-#include "video.h"
+#include "render/hud.h"
+#include "render/offscreen.h"
+#include "render/png.h"
+#include "app/input_script.h"
+#include "app/obj_export.h"
+#include "app/pointer.h"
+#include "app/scene_room.h"
+#include "app/report.h"
+#include "render/window.h"
+#include "app/video.h"
 
 /* A PNG written whole or not at all: a temporary file renamed into place. */
 static int write_png(const char *path, const unsigned char *rgb, int w, int h, char *err,

@@ -6,9 +6,9 @@
 
 #include <stddef.h>
 
-#include "../config/settings.h"
+#include "config/settings.h"
 #include "dinghy/sim.h"
-#include "../render/render.h"
+#include "render/render.h"
 
 #define CAPTURE_DEFAULT_FRAMES 150 /* --frames when not given */
 

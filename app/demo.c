@@ -1,6 +1,6 @@
 /* The demo loop: physics on its own fixed-dt clock, a frame drawn per
  * vsync, keys and statistics. */
-#include "demo.h"
+#include "app/demo.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -9,26 +9,26 @@
 #include <string.h>
 #include <time.h>
 
-#include "../audio/audio.h"
+#include "audio/audio.h"
 #include "dinghy/scene.h"
-#include "../audio/scene_sound.h"
+#include "audio/scene_sound.h"
 #include "dinghy/events.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
-#include "../render/hud.h"
-#include "../render/input.h"
-#include "../render/offscreen.h"
-#include "../render/png.h"
-#include "../render/render.h"
-#include "../render/resolution.h"
-#include "../render/window.h"
-#include "report.h"
-#include "frame_clock.h"
-#include "input_script.h"
-#include "panel.h"
-#include "pointer.h"
-#include "scene_room.h"
-#include "reload.h"
+#include "render/hud.h"
+#include "render/input.h"
+#include "render/offscreen.h"
+#include "render/png.h"
+#include "render/render.h"
+#include "render/resolution.h"
+#include "render/window.h"
+#include "app/report.h"
+#include "app/frame_clock.h"
+#include "app/input_script.h"
+#include "app/panel.h"
+#include "app/pointer.h"
+#include "app/scene_room.h"
+#include "app/reload.h"
 
 /* Frame statistics over a window of about half a second, for the HUD. */
 typedef struct {

@@ -3,9 +3,9 @@
 #ifndef DINGHY_DEMO_H
 #define DINGHY_DEMO_H
 
-#include "../config/settings.h"
-#include "../config/build.h"
-#include "../config/watch.h"
+#include "config/settings.h"
+#include "config/build.h"
+#include "config/watch.h"
 
 /* Opens the window (render.width x render.height) and runs until it is
  * closed, Esc, or opt->max_frames frames have been shown.

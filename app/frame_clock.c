@@ -1,5 +1,5 @@
 /* Fixed-step accumulator with a cost-based cap. */
-#include "frame_clock.h"
+#include "app/frame_clock.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Headless runs: the physics alone, a summary line and an optional dump. */
-#include "headless.h"
+#include "app/headless.h"
 
 #include <inttypes.h>
 #include <omp.h>
@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "dinghy/sim.h"
-#include "obj_export.h"
-#include "report.h"
+#include "app/obj_export.h"
+#include "app/report.h"
 
 static volatile sig_atomic_t stop_signal;
 

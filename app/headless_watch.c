@@ -1,5 +1,5 @@
 /* The --headless --watch loop: real-time frames, a reload poll per frame. */
-#include "headless_watch.h"
+#include "app/headless_watch.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -8,9 +8,9 @@
 #include "dinghy/scene.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
-#include "headless.h"
-#include "reload.h"
-#include "report.h"
+#include "app/headless.h"
+#include "app/reload.h"
+#include "app/report.h"
 
 /* Simulated time per frame, s: the demo's frame. */
 #define FRAME_S (1.0 / 60.0)

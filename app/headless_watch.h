@@ -2,8 +2,8 @@
 #ifndef DINGHY_HEADLESS_WATCH_H
 #define DINGHY_HEADLESS_WATCH_H
 
-#include "../config/settings.h"
-#include "../config/watch.h"
+#include "config/settings.h"
+#include "config/watch.h"
 
 /* Simulates the scene of *settings paced to real time, one frame of 1/60 s
  * of simulated time per 1/60 s of wall time (slower when the machine cannot

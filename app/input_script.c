@@ -1,5 +1,5 @@
 /* Scripted input: parse once, replay by simulated time. */
-#include "input_script.h"
+#include "app/input_script.h"
 
 #include <errno.h>
 #include <math.h>

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "../render/input.h"
+#include "render/input.h"
 
 typedef struct input_script input_script;
 

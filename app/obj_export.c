@@ -1,12 +1,12 @@
 /* Wavefront OBJ of the ring meshes; see obj_export.h. */
-#include "obj_export.h"
+#include "app/obj_export.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
+#include "app/report.h"
 
 static int write_obj(const dinghy_sim *sim, FILE *f, const float *nx, const float *ny,
                      const float *nz)

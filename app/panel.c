@@ -1,5 +1,5 @@
 /* The tuning panel: rows from the key table, steps, apply, save. */
-#include "panel.h"
+#include "app/panel.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/config.h"
-#include "../config/params_table.h"
-#include "../config/save.h"
+#include "config/config.h"
+#include "config/params_table.h"
+#include "config/save.h"
 
 /* The keys to use, as the demo maps them (app/demo.c). */
 #define PANEL_KEYS_HELP "Up/Down select, Left/Right change (Shift x10), S saves, Tab hides;\n" \

@@ -25,10 +25,10 @@
 
 #include <stddef.h>
 
-#include "../config/build.h"
-#include "../config/settings.h"
+#include "config/build.h"
+#include "config/settings.h"
 #include "dinghy/sim.h"
-#include "reload.h"
+#include "app/reload.h"
 
 typedef struct panel panel;
 

@@ -1,5 +1,5 @@
 /* The demo's hands on the rings. */
-#include "pointer.h"
+#include "app/pointer.h"
 
 #include <math.h>
 #include <stdio.h>

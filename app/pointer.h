@@ -8,12 +8,12 @@
 
 #include "dinghy/hands.h"
 #include "dinghy/sim.h"
-#include "../render/camera.h"
-#include "../config/watch.h"
-#include "../render/input.h"
-#include "../render/render.h"
-#include "panel.h"
-#include "scene_room.h"
+#include "render/camera.h"
+#include "config/watch.h"
+#include "render/input.h"
+#include "render/render.h"
+#include "app/panel.h"
+#include "app/scene_room.h"
 #include "dinghy/scene.h"
 
 

@@ -1,12 +1,12 @@
 /* Hot reload: a good save reaches the running simulation, a bad one nothing. */
-#include "reload.h"
+#include "app/reload.h"
 
 #include <string.h>
 
 #include "dinghy/scene.h"
-#include "../config/build.h"
-#include "../config/config.h"
-#include "scene_room.h"
+#include "config/build.h"
+#include "config/config.h"
+#include "app/scene_room.h"
 
 static void clear(reload_report *r)
 {

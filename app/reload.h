@@ -5,9 +5,9 @@
 
 #include <stdio.h>
 
-#include "../config/diag.h"
-#include "../config/settings.h"
-#include "../config/watch.h"
+#include "config/diag.h"
+#include "config/settings.h"
+#include "config/watch.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
 

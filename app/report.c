@@ -1,5 +1,5 @@
 /* JSON summary of a simulation's state. */
-#include "report.h"
+#include "app/report.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "../config/tmp_file.h"
+#include "config/tmp_file.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
 

@@ -1,5 +1,5 @@
 /* Scenes with room for the rings the demo's hands drop in. */
-#include "scene_room.h"
+#include "app/scene_room.h"
 
 dinghy_sim *room_sim_create(const sim_def *def, const scene_def *layout, char *err,
                               size_t err_len)

@@ -1,5 +1,5 @@
 /* ffmpeg as a child process reading raw RGB frames on its stdin. */
-#include "video.h"
+#include "app/video.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "app/report.h"
 
 struct video_pipe {
     pid_t pid;

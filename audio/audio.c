@@ -14,7 +14,7 @@
  * Time. `mixed` counts device frames (samples per channel) mixed so far.
  * The first audio_frame fixes `origin`, the device frame at which simulated
  * time 0 plays; a frame at simulated time t belongs at origin + t*rate. */
-#include "audio.h"
+#include "audio/audio.h"
 
 #include <SDL2/SDL.h>
 #include <SDL2/SDL_mixer.h>
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "plan.h"
-#include "synth.h"
+#include "audio/plan.h"
+#include "audio/synth.h"
 
 #define QUEUE 64            /* frames in flight between the threads */
 #define BUFFER_FRAMES 1024  /* asked of the device: 23 ms at 44.1 kHz */

@@ -26,7 +26,7 @@
 
 #include "dinghy/events.h"
 #include "dinghy/sim.h"
-#include "audio_params.h"
+#include "audio/audio_params.h"
 
 typedef struct audio audio;
 

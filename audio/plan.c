@@ -1,5 +1,5 @@
 /* The mixing policy: events in, a few well-chosen sound starts out. */
-#include "plan.h"
+#include "audio/plan.h"
 
 #include <math.h>
 #include <string.h>

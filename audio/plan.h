@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "audio.h"
+#include "audio/audio.h"
 
 /* The sound bank, synthesised once at start. Index k < PLAN_SQUEAKS is a
  * squeak at plan_squeak_pitch(k); after them come the splashes, size by

@@ -1,5 +1,5 @@
 /* Scene motion and position for the sound, from the physics API. */
-#include "scene_sound.h"
+#include "audio/scene_sound.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* Sound synthesis: squeaks, splashes and rushing water from noise and
  * oscillators. */
-#include "synth.h"
+#include "audio/synth.h"
 
 #include <math.h>
 #include <stdlib.h>

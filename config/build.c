@@ -1,13 +1,13 @@
 /* Defaults, file, --set, checks: the effective settings; and their diff. */
-#include "build.h"
+#include "config/build.h"
 
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "origins.h"
-#include "params_table.h"
+#include "config/config.h"
+#include "config/origins.h"
+#include "config/params_table.h"
 
 /* The line number a message "PATH:LINE: ..." names, or INT_MAX. */
 static int line_of(const char *msg, const char *path)

@@ -6,8 +6,8 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "settings.h"
+#include "config/diag.h"
+#include "config/settings.h"
 
 typedef struct {
     const char *path;          /* INI file, NULL = none (built-in defaults) */

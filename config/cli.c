@@ -1,5 +1,5 @@
 /* Command-line parsing. */
-#include "cli.h"
+#include "config/cli.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "params_table.h"
+#include "config/params_table.h"
 
 static int parse_long(const char *s, long lo, long hi, long *out)
 {

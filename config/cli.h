@@ -2,7 +2,7 @@
 #ifndef DINGHY_CLI_H
 #define DINGHY_CLI_H
 
-#include "diag.h"
+#include "config/diag.h"
 
 typedef enum { MODE_DEMO, MODE_HEADLESS, MODE_BENCH } run_mode;
 

@@ -1,5 +1,5 @@
 /* Values: --set and key parsing, range and consistency checks, INI output. */
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "origins.h"
-#include "params_table.h"
+#include "config/origins.h"
+#include "config/params_table.h"
 
 /* How a value's text failed to be a number. */
 typedef enum { NUM_OK, NUM_EMPTY, NUM_NOT_A_NUMBER, NUM_JUNK, NUM_NOT_FINITE } num_status;

@@ -8,8 +8,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "settings.h"
-#include "diag.h"
+#include "config/settings.h"
+#include "config/diag.h"
 
 /* Sets the parameter `name` ("section.key") from `value`. `where` starts
  * each message ("dinghy.ini:12", "--set"). Returns 0 when set. */

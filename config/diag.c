@@ -1,5 +1,5 @@
 /* A growable list of error messages. */
-#include "diag.h"
+#include "config/diag.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

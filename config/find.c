@@ -1,5 +1,5 @@
 /* The lookup order of the configuration file. */
-#include "find.h"
+#include "config/find.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
  * that are not `key = value`, control characters, unknown sections, lines
  * too long for inih's buffer. Such a line reaches inih blank, and the keys
  * under an unknown section are skipped (their section was reported once). */
-#include "config.h"
+#include "config/config.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "origins.h"
-#include "params_table.h"
+#include "config/origins.h"
+#include "config/params_table.h"
 
 /* Longer lines are not even copied: no config line is anywhere near. */
 #define RAW_LINE_MAX 4096

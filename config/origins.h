@@ -6,9 +6,9 @@
 
 #include <stddef.h>
 
-#include "diag.h"
-#include "params_table.h"
-#include "settings.h"
+#include "config/diag.h"
+#include "config/params_table.h"
+#include "config/settings.h"
 
 typedef struct {
     const char *file;                      /* name of the INI text read, or NULL */

@@ -1,5 +1,5 @@
 /* Every configurable parameter, its range, unit and meaning. */
-#include "params_table.h"
+#include "config/params_table.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "settings.h"
+#include "config/settings.h"
 
 /* PK_CHOICE: an int (or enum) holding the index of one of the names the
  * key's `choice` function gives (scene names, models). */

@@ -6,7 +6,7 @@
  * required to load cleanly first, so every key line it finds is one the
  * loader took; the result is loaded again and compared before it is
  * handed out. */
-#include "save.h"
+#include "config/save.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -17,10 +17,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "build.h"
-#include "config.h"
-#include "params_table.h"
-#include "tmp_file.h"
+#include "config/build.h"
+#include "config/config.h"
+#include "config/params_table.h"
+#include "config/tmp_file.h"
 
 #define SECTIONS_MAX 16
 

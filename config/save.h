@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 
-#include "build.h"
-#include "diag.h"
-#include "settings.h"
+#include "config/build.h"
+#include "config/diag.h"
+#include "config/settings.h"
 
 /* Rewrites INI text (len bytes; need not end in a newline) so that loading
  * it over the defaults (config_load_text) gives s in every key. Only keys

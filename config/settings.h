@@ -4,11 +4,11 @@
 #ifndef DINGHY_SETTINGS_H
 #define DINGHY_SETTINGS_H
 
-#include "../audio/audio_params.h"
+#include "audio/audio_params.h"
 #include "dinghy/defs.h"
 #include "dinghy/spray.h"
 #include "dinghy/scene.h"
-#include "../render/render_params.h"
+#include "render/render_params.h"
 
 typedef struct {
     sim_def sim;        /* the physics core's definition */

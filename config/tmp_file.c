@@ -1,5 +1,5 @@
 /* Files written whole or not at all; see tmp_file.h. */
-#include "tmp_file.h"
+#include "config/tmp_file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 /* Hot reload of the config file: inotify on its directory, plus the
  * file's status compared on every poll. */
-#include "watch.h"
+#include "config/watch.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,7 +12,7 @@
 #include <sys/inotify.h>
 #endif
 
-#include "config.h"
+#include "config/config.h"
 
 /* What stat says about the file; any difference means it was touched. */
 typedef struct {

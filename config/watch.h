@@ -9,9 +9,9 @@
 
 #include <stddef.h>
 
-#include "build.h"
-#include "diag.h"
-#include "settings.h"
+#include "config/build.h"
+#include "config/diag.h"
+#include "config/settings.h"
 
 typedef struct config_watch config_watch;
 

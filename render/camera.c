@@ -1,5 +1,5 @@
 /* Orbit camera math. */
-#include "camera.h"
+#include "render/camera.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Channel coordinates to the ground plane, with straight continuations. */
-#include "course_map.h"
+#include "render/course_map.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 /* Following the crowd downstream. */
-#include "crowd_camera.h"
+#include "render/crowd_camera.h"
 
 #include <math.h>
 

@@ -9,8 +9,8 @@
 #define DINGHY_CROWD_CAMERA_H
 
 #include "dinghy/sim.h"
-#include "camera.h"
-#include "course_map.h"
+#include "render/camera.h"
+#include "render/course_map.h"
 
 /* Rings within this many metres of the target along the course pace it. */
 #define CROWD_WINDOW 14.0

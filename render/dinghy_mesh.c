@@ -1,17 +1,17 @@
 /* Dinghy meshes: one VBO (position + normal interleaved), one index
  * buffer holding one ring's triangles at full and at coarse detail, and
  * one draw call for all rings. */
-#include "dinghy_mesh.h"
+#include "render/dinghy_mesh.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "palette.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/palette.h"
+#include "render/shader.h"
 
 #define FLOATS 7 /* position, normal, height of the water there */
 

@@ -1,9 +1,9 @@
 /* Indexed meshes: VAO, VBO, IBO, program. */
-#include "gpu_mesh.h"
+#include "render/gpu_mesh.h"
 
 #include <string.h>
 
-#include "gl.h"
+#include "render/gl.h"
 
 void gpu_mesh_create(gpu_mesh *m, const void *vertices, size_t vertex_bytes, int stream,
                      const uint32_t *indices, size_t index_count)

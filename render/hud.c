@@ -1,14 +1,14 @@
 /* HUD text with stb_easy_font: quads of 4 vertices (x, y, z, RGBA bytes). */
-#include "hud.h"
+#include "render/hud.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 #if defined(__GNUC__)
 #pragma GCC diagnostic push

@@ -1,13 +1,13 @@
 /* The window's callbacks become input events; every event, the window's
  * or a script's, goes through input_feed: drags move the camera, presses
  * queue actions. */
-#include "input.h"
+#include "render/input.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "gl.h"
+#include "render/gl.h"
 
 #define ORBIT_RAD_PER_UNIT 0.008f /* per pixel of drag */
 

@@ -13,8 +13,8 @@
 #ifndef DINGHY_INPUT_H
 #define DINGHY_INPUT_H
 
-#include "camera.h"
-#include "window.h"
+#include "render/camera.h"
+#include "render/window.h"
 
 /* The keys the demo uses (the window's key codes and a script's key names
  * both map to these). */

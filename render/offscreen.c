@@ -1,11 +1,11 @@
 /* Multisampled FBO, resolve FBO, read-back buffer. */
-#include "offscreen.h"
+#include "render/offscreen.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl.h"
+#include "render/gl.h"
 
 struct offscreen {
     int w, h;

@@ -1,5 +1,5 @@
 /* Bright rubber colours, dealt out to the dinghies. */
-#include "palette.h"
+#include "render/palette.h"
 
 #include <stdint.h>
 

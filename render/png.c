@@ -1,5 +1,5 @@
 /* PNG output through libstb's stb_image_write. */
-#include "png.h"
+#include "render/png.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,25 +1,25 @@
 /* The renderer: per-frame uniforms and the order of the passes. */
-#include "render.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "course_map.h"
-#include "crowd_camera.h"
-#include "dinghy_mesh.h"
-#include "gl.h"
-#include "glsl_common.h"
-#include "hud.h"
-#include "river_water.h"
-#include "riverbed.h"
-#include "rocks.h"
-#include "scene_target.h"
-#include "sky.h"
-#include "spray_draw.h"
-#include "terrain.h"
-#include "water.h"
+#include "render/course_map.h"
+#include "render/crowd_camera.h"
+#include "render/dinghy_mesh.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/hud.h"
+#include "render/river_water.h"
+#include "render/riverbed.h"
+#include "render/rocks.h"
+#include "render/scene_target.h"
+#include "render/sky.h"
+#include "render/spray_draw.h"
+#include "render/terrain.h"
+#include "render/water.h"
 
 #define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
 /* A ring drawn smaller than this across (pixels) is drawn at coarse detail. */

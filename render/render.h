@@ -15,7 +15,7 @@
 
 #include "dinghy/sim.h"
 #include "dinghy/spray.h"
-#include "camera.h"
+#include "render/camera.h"
 
 typedef struct renderer renderer;
 

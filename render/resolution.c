@@ -1,6 +1,6 @@
 /* The dynamic-resolution controller: a median over a window, a band of
  * hysteresis, steps of RESOLUTION_STEP. */
-#include "resolution.h"
+#include "render/resolution.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,16 +1,16 @@
 /* The river's water: sampled mesh, flow-advected foam in the shader. */
-#include "river_water.h"
+#include "render/river_water.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
-#include "terrain.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
+#include "render/terrain.h"
 
 #define COLS 29        /* vertices across */
 #define ROW_STEP 0.5   /* m between sampled rows */

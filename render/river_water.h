@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 #include "dinghy/sim.h"
-#include "course_map.h"
+#include "render/course_map.h"
 
 typedef struct river_water river_water;
 

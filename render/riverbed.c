@@ -1,15 +1,15 @@
 /* River bed and banks as one static indexed grid. */
-#include "riverbed.h"
+#include "render/riverbed.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 #define GRID 200            /* vertices per side */
 #define BED_DEPTH 2.2f      /* channel depth below the water, m */

@@ -1,15 +1,15 @@
 /* Boulders: a lathe round each rock's vertical axis. */
-#include "rocks.h"
+#include "render/rocks.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 #define AROUND 28   /* vertices round the axis */
 #define SIDE 4      /* rings on the cylinder, bed to surface */

@@ -1,11 +1,11 @@
 /* An FBO with a colour texture, and one full-screen triangle sampling it. */
-#include "scene_target.h"
+#include "render/scene_target.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/shader.h"
 
 struct scene_target {
     GLuint fbo, colour_tex, depth_rb;

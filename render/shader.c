@@ -1,11 +1,11 @@
 /* Shader compilation with the driver's log on failure. */
-#include "shader.h"
+#include "render/shader.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "gl.h"
-#include "glsl_common.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
 
 /* Copies a driver log into err on one line (logs end in newlines and
  * sometimes span several lines). */

@@ -1,11 +1,11 @@
 /* Sky gradient: one full-screen triangle, the colour from the view ray. */
-#include "sky.h"
+#include "render/sky.h"
 
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/shader.h"
 
 struct sky {
     GLuint program, vao;

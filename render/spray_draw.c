@@ -2,16 +2,16 @@
  * droplets' x, y, z and life go into one instance buffer as four blocks
  * of `budget` floats (the spray's own arrays, copied as they are: no
  * staging on the CPU). */
-#include "spray_draw.h"
+#include "render/spray_draw.h"
 
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 struct spray_draw {
     gpu_mesh quad;      /* the corners; its VAO also holds the instance attributes */

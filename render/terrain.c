@@ -1,15 +1,15 @@
 /* River ground: a band along the course plus the land round it. */
-#include "terrain.h"
+#include "render/terrain.h"
 
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 #define FLOATS 7          /* position, normal, water level */
 #define FAR_FINE 3.0      /* far-land grid spacing over the course, m */

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "course_map.h"
+#include "render/course_map.h"
 
 typedef struct terrain terrain;
 

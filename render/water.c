@@ -1,12 +1,12 @@
 /* Translucent water sheet. */
-#include "water.h"
+#include "render/water.h"
 
 #include <stdlib.h>
 
-#include "gl.h"
-#include "glsl_common.h"
-#include "gpu_mesh.h"
-#include "shader.h"
+#include "render/gl.h"
+#include "render/glsl_common.h"
+#include "render/gpu_mesh.h"
+#include "render/shader.h"
 
 struct water {
     gpu_mesh gpu;

@@ -1,11 +1,11 @@
 /* GLFW window, GL 3.3 core context, GLEW. */
-#include "window.h"
+#include "render/window.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "gl.h"
+#include "render/gl.h"
 
 struct render_window {
     GLFWwindow *glfw;

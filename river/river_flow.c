@@ -1,6 +1,6 @@
 /* The moving water: stream function (channel, rocks, wake eddies), the
  * sigma-layer 3-D velocity, and the surface (drops, standing waves, chop). */
-#include "river_internal.h"
+#include "river/river_internal.h"
 
 #include <math.h>
 

@@ -1,7 +1,7 @@
 /* The geometry of a built river at the bottom of the river's files: the
  * centre line between stations, the channel frame of a point and the
  * plain lookups on it. Calls no other river file. */
-#include "river_internal.h"
+#include "river/river_internal.h"
 
 #include <math.h>
 

@@ -1,6 +1,6 @@
 /* The solids: ground (bed, banks, land) as a height field over channel
  * coordinates, rocks as vertical capsules, and the signed distance to them. */
-#include "river_internal.h"
+#include "river/river_internal.h"
 
 #include <math.h>
 

@@ -3,7 +3,7 @@
  * rocks, drops and the view; the live change and spawning. Uses the frame
  * (river_frame.c), the flow (river_flow.c), the solids (river_solid.c) and
  * the definition's check (river_def.c); none of them calls back. */
-#include "river_internal.h"
+#include "river/river_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* grid: scene.count rings on a square grid scene.spacing apart. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 static void build(dinghy_sim *sim, const scene_def *layout)
 {

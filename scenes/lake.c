@@ -1,5 +1,5 @@
 /* lake: a seeded crowd dropped from varied heights, tilted and moving, on still water. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 #include <math.h>
 

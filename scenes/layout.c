@@ -1,5 +1,5 @@
 /* Helpers the scene builders share; see layout.h. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,7 +10,7 @@
  * seed's centre-line repulsion cannot start overlapped (it is evaluated at
  * the centre-lines' gap), so with it the grid keeps the seed's spacing,
  * 2 (R + r) + contact_range / 4, and its state hashes. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 /* How much closer than touching the skin-contact grid is, m. */
 #define SQUEEZE 0.2

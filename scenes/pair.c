@@ -1,5 +1,5 @@
 /* pair: two rings side by side along x, ring 0 moving towards ring 1. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 static int count(const scene_def *layout) { (void)layout; return 2; }
 

@@ -8,7 +8,7 @@
  * gaps of the layer below), the first on the water, each next one
  * 2 r + 0.08 m above the one below, each ring shifted by up to 2 cm and
  * tilted by up to 0.03 rad (seeded by scene.seed). */
-#include "layout.h"
+#include "scenes/layout.h"
 
 #include <math.h>
 

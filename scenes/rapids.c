@@ -1,7 +1,7 @@
 /* rapids: the river. A seeded crowd is dropped all along the course (in
  * rows across the channel, clear of the rocks); the core carries them
  * down and drops each one in again upstream when it leaves the end. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 #include <math.h>
 

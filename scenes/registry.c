@@ -4,12 +4,12 @@
 #include <string.h>
 
 #define SCENE(name) extern const scene_entry scene_##name;
-#include "list.h"
+#include "scenes/list.h"
 #undef SCENE
 
 const scene_entry *const scene_registry[] = {
 #define SCENE(name) &scene_##name,
-#include "list.h"
+#include "scenes/list.h"
 #undef SCENE
 };
 const int scene_registry_count = (int)(sizeof scene_registry / sizeof scene_registry[0]);

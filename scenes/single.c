@@ -1,5 +1,5 @@
 /* single: one ring dropped on still water. */
-#include "layout.h"
+#include "scenes/layout.h"
 
 static int count(const scene_def *layout) { (void)layout; return 1; }
 

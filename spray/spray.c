@@ -2,7 +2,7 @@
  * (spray.h), on top of the spray's files: sources are in spray_sources.c,
  * ring tubes in spray_rings.c, the particle store in spray_store.c and the
  * definition in spray_def.c. */
-#include "spray_internal.h"
+#include "spray/spray_internal.h"
 
 #include <math.h>
 #include <omp.h>

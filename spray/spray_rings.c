@@ -3,7 +3,7 @@
  * radius (the rows' mean vertex distance from their centre, interpolated
  * along each piece), rebuilt from the public state every step; a droplet
  * inside is moved out along the tube's normal and bounces off the skin. */
-#include "spray_internal.h"
+#include "spray/spray_internal.h"
 
 #include <math.h>
 

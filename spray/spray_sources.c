@@ -1,7 +1,7 @@
 /* What throws droplets: the frame's splash and obstacle events, and the
  * places where the river breaks over its drops and rocks. Serial, in a
  * fixed order, with the system's own generator: deterministic. */
-#include "spray_internal.h"
+#include "spray/spray_internal.h"
 
 #include <math.h>
 

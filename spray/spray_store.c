@@ -1,6 +1,6 @@
 /* The particle store at the bottom of the spray's files: the generator and
  * the appending and writing of particles. Calls no other spray file. */
-#include "spray_internal.h"
+#include "spray/spray_internal.h"
 
 double spray_uniform(spray_system *sp, double lo, double hi)
 {

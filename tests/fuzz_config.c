@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../config/build.h"
-#include "../config/config.h"
+#include "config/build.h"
+#include "config/config.h"
 
 /* The INI text of p, malloc'd. */
 static char *ini_text(const dinghy_settings *p, size_t *len)

@@ -1,4 +1,4 @@
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Sound: the synthesiser, the mixing policy, the scene helpers, and the
  * device glue on SDL's disk driver. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -8,10 +8,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../audio/audio.h"
-#include "../audio/plan.h"
-#include "../audio/scene_sound.h"
-#include "../audio/synth.h"
+#include "audio/audio.h"
+#include "audio/plan.h"
+#include "audio/scene_sound.h"
+#include "audio/synth.h"
 
 #define RATE 44100
 

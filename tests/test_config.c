@@ -1,5 +1,5 @@
 /* Configuration: --set, INI files, validation messages. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../config/build.h"
-#include "../config/config.h"
-#include "../config/find.h"
-#include "../config/params_table.h"
+#include "config/build.h"
+#include "config/config.h"
+#include "config/find.h"
+#include "config/params_table.h"
 
 /* Every key can be set, and reads back through the table. */
 static void test_every_key_settable(void **state)

@@ -1,4 +1,4 @@
-/* Skin contact (physics/skin_contact.h) against physics.md section 9:
+/* Skin contact (physics/contact/skin_contact.h) against physics.md section 9:
  * equal and opposite forces, self-contact (outside, and inside a flattened
  * tube), collisions without tunnelling
  * that keep momentum and lose energy, the same bits for any split, a ring
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "../physics/skin_contact.h"
-#include "support.h"
+#include "physics/contact/skin_contact.h"
+#include "tests/support.h"
 
 static const double PI = 3.14159265358979323846;
 /* Jacobi iterations of the contact per substep in the dynamic tests. */

@@ -1,4 +1,4 @@
-/* The water-physics kernels (physics/hydro.h) against docs/physics.md sections
+/* The water-physics kernels (physics/water/hydro.h) against docs/physics.md sections
  * 3-5 and 7: exact clipped buoyancy on cubes and tori, the gas identities,
  * drag, lift, the clamp and a terminal speed. */
 #include <stdarg.h>
@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../physics/hydro.h"
-#include "support.h"
-#include "../physics/skin.h"
+#include "physics/water/hydro.h"
+#include "tests/support.h"
+#include "physics/water/face_loads.h"
 
 static const double PI = 3.14159265358979323846;
 

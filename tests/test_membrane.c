@@ -1,4 +1,4 @@
-/* The membrane skin (physics/membrane.h) against docs/physics.md section 8:
+/* The membrane skin (physics/skin/membrane.h) against docs/physics.md section 8:
  * forces are minus the gradient of the energy, rigid motions cost
  * nothing, the patch test (uniaxial and equibiaxial tension independent of
  * the mesh), an inflated torus against the membrane closed forms, and the
@@ -18,10 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../physics/membrane.h"
-#include "../physics/vec3.h"
-#include "../physics/shape.h"
-#include "support.h"
+#include "physics/skin/membrane.h"
+#include "physics/world/vec3.h"
+#include "physics/world/shape.h"
+#include "tests/support.h"
 
 static const double PI = 3.14159265358979323846;
 

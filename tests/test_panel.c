@@ -1,7 +1,7 @@
 /* The tuning panel: steps, clamping, applying through the reload path,
  * the text, and saving back into a config file (comments and order kept,
  * atomic, round trip through the loader and the config watch). */
-#include "support.h"
+#include "tests/support.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,16 +10,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../app/panel.h"
-#include "../app/reload.h"
-#include "../app/report.h"
-#include "../config/build.h"
-#include "../config/config.h"
-#include "../config/params_table.h"
-#include "../config/save.h"
-#include "../config/watch.h"
+#include "app/panel.h"
+#include "app/reload.h"
+#include "app/report.h"
+#include "config/build.h"
+#include "config/config.h"
+#include "config/params_table.h"
+#include "config/save.h"
+#include "config/watch.h"
 #include "dinghy/river.h"
-#include "../render/hud.h"
+#include "render/hud.h"
 
 typedef struct {
     char dir[64];

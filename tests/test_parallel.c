@@ -1,6 +1,6 @@
 /* Determinism of the parallel tick: the same state, bit for bit, for any
  * thread count and from run to run. Also built with ThreadSanitizer. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <inttypes.h>
 #include <stdio.h>

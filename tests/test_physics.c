@@ -1,5 +1,5 @@
 /* Physics of the tick against docs/physics.md section 7. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * lift, throw, drop in, take out and puncture (against the orifice-flow
  * closed form of docs/physics.md 6b), and the same hash for the same actions
  * at any thread count. No window: the script feeds an input directly. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -10,11 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../app/input_script.h"
-#include "../app/pointer.h"
-#include "../config/settings.h"
-#include "../render/camera.h"
-#include "../render/input.h"
+#include "app/input_script.h"
+#include "app/pointer.h"
+#include "config/settings.h"
+#include "render/camera.h"
+#include "render/input.h"
 
 static const double PI = 3.14159265358979323846;
 #define W 1280

@@ -2,10 +2,10 @@
  * the drag law gives, kept out of rocks, banks and bed, carried down and
  * dropped in again, the same for every thread count. The river's own
  * fields are tested in test_river.c. */
-#include "support.h"
+#include "tests/support.h"
 
 #include "dinghy/river.h"
-#include "../physics/hydro.h"
+#include "physics/water/hydro.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -2,7 +2,7 @@
  * real pictures rendered offscreen (needs an X display: `make test-render`
  * runs this under Xvfb with Mesa's llvmpipe). Pixels are checked with
  * tolerances, never byte for byte. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -19,22 +19,22 @@
 #pragma GCC diagnostic pop
 #endif
 
-#include "../app/capture.h"
-#include "../app/frame_clock.h"
-#include "../audio/scene_sound.h"
+#include "app/capture.h"
+#include "app/frame_clock.h"
+#include "audio/scene_sound.h"
 #include "dinghy/river.h"
-#include "../render/camera.h"
-#include "../render/course_map.h"
-#include "../render/crowd_camera.h"
-#include "../render/hud.h"
-#include "../render/offscreen.h"
-#include "../render/palette.h"
-#include "../render/render.h"
-#include "../render/resolution.h"
-#include "../render/river_water.h"
-#include "../render/rocks.h"
-#include "../render/shader.h"
-#include "../render/window.h"
+#include "render/camera.h"
+#include "render/course_map.h"
+#include "render/crowd_camera.h"
+#include "render/hud.h"
+#include "render/offscreen.h"
+#include "render/palette.h"
+#include "render/render.h"
+#include "render/resolution.h"
+#include "render/river_water.h"
+#include "render/rocks.h"
+#include "render/shader.h"
+#include "render/window.h"
 
 #define W 480
 #define H 270

@@ -3,14 +3,14 @@
  * mesh independence, the tyre law on a rigid floor, the orifice law of a
  * punctured ring, and one hash for any thread count. The kernel alone is
  * tested in test_membrane.c. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "dinghy/defs.h"
-#include "../physics/skin_contact.h" /* mesh_winding_number */
+#include "physics/contact/skin_contact.h" /* mesh_winding_number */
 
 #define PI 3.14159265358979323846
 

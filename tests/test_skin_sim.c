@@ -3,14 +3,14 @@
  * springs, gas and water: conservation in a free collision, no skin
  * inside another at 20 m/s and in the crowded scenes, a ring resting on
  * another, and contact starts as events. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../physics/skin_contact.h"
+#include "physics/contact/skin_contact.h"
 
 /* The defaults (skin contact, gas, exact water) with no gravity, no
  * water (far below), no air and no damping: two rings alone in space. On

@@ -2,7 +2,7 @@
  * of gravity with linear drag, kept out of the ring tubes, dead in the
  * water or at the end of their life, within the budget, thrown where the
  * river breaks, and bit-identical for 1, 2 and 3 threads. */
-#include "support.h"
+#include "tests/support.h"
 
 #include "dinghy/river.h"
 #include "dinghy/spray.h"

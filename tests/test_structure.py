@@ -102,7 +102,7 @@ def cycles(graph):
 
 
 def resolve_include(f, inc):
-    for base in (os.path.dirname(f), "include"):
+    for base in ("", os.path.dirname(f), "include"):
         p = os.path.normpath(os.path.join(base, inc))
         if os.path.exists(os.path.join(ROOT, p)):
             return p

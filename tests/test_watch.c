@@ -1,7 +1,7 @@
 /* Hot reload: the config watch (inotify and status polling) and applying a
  * reload to a running simulation. Waits are bounded loops of polls, never
  * assertions on time. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <fcntl.h>
 #include <stdio.h>
@@ -11,9 +11,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../app/reload.h"
-#include "../config/build.h"
-#include "../config/watch.h"
+#include "app/reload.h"
+#include "config/build.h"
+#include "config/watch.h"
 
 typedef struct {
     char dir[64];

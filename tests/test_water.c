@@ -2,7 +2,7 @@
  * Archimedes floating, the ideal gas, drag at terminal speed, momentum
  * with gas pressure, and substeps that keep any stiffness stable. The
  * kernels themselves are tested in test_hydro.c. */
-#include "support.h"
+#include "tests/support.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -8,8 +8,8 @@
 
 #include <stddef.h>
 
-#include "problem.h"
-#include "river_def.h"
+#include "dinghy/problem.h"
+#include "dinghy/river_def.h"
 
 /* How the state is advanced. */
 typedef struct {
@@ -110,7 +110,7 @@ double sim_ring_vertex_mass(const sim_ring_def *ring);
 /* Largest stable time step, s: the Gershgorin bound of docs/physics.md
  * section 2, sqrt(2 m / sum k) with sum k the stiffness acting on a vertex:
  * the skin (springs: B*B*k; membrane: membrane_torus_max_stiffness of
- * physics/membrane.h, pre-tensioned by the gauge pressure), the gas (p A^2
+ * physics/skin/membrane.h, pre-tensioned by the gauge pressure), the gas (p A^2
  * / V, A a vertex's share of the surface) and the buoyancy (rho g A exact,
  * m * buoyancy seed); with skin contact, its push-out stiffness beta m /
  * dt^2 too (docs/physics.md section 9: the bound shrinks by

@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "river_def.h"
+#include "dinghy/river_def.h"
 
 /* Read-only view of the course for renderer and dump; points into the
  * world, valid until river_destroy. */

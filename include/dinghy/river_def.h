@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "problem.h"
+#include "dinghy/problem.h"
 
 typedef struct {
     /* live: river_set_live changes these without a rebuild */

@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "problem.h"
+#include "dinghy/problem.h"
 
 /* The simulation the spray reads (the core's sim.h). */
 typedef struct dinghy_sim dinghy_sim;

@@ -1,0 +1,662 @@
+/* The membrane skin; see membrane.h.
+ *
+ * Laid out like skin.c: the block's vertex rows a-2 .. a+nb+1 are copied
+ * into padded rows of stride S = N + 2 (n = -1 .. N at 1 + n, the ends
+ * copies round the tube), one after another, so that an element's corners
+ * are a constant distance apart and each element kind over the whole block
+ * is one long branch-free loop (the triangles vectorise; the hinges call
+ * atan2f). The loops also compute junk elements at the pad positions,
+ * never read: each output row's pad slots are then overwritten with copies
+ * of its elements n = N-1 and n = 0, so the gather wraps round the tube
+ * with no special case. Outputs are stored per corner and component. */
+#include "physics/skin/membrane.h"
+#include "physics/world/corner_gather.h"
+#include "physics/world/vec3.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/world/shape.h"
+
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
+#define TRI_OUT 9   /* three corners, three components */
+#define EDGE_OUT 12 /* four corners, three components */
+
+membrane_consts membrane_consts_of(const membrane_material *mat)
+{
+    const double E = mat->youngs_modulus, t = mat->thickness, nu = mat->poisson_ratio;
+    const double D = E * t * t * t / (12.0 * (1.0 - nu * nu));
+    membrane_consts k = {
+        .c1 = (float)(E * t / (1.0 + nu)),
+        .c2 = (float)(E * t * nu / (1.0 - nu * nu)),
+        .uniaxial = (float)(E * t),
+        .bend = (float)(0.5 * D),
+    };
+    return k;
+}
+
+/* ---- the elements, in float: the kernel's code ---- */
+
+/* One SVK triangle: corners a, b, c; writes the forces on b and c (a's is
+ * minus their sum). */
+static ALWAYS_INLINE void tri_force(float c1, float c2, float Y, float A0, float d00, float d01, float d10,
+                                    float d11, float ax, float ay, float az, float bx, float by,
+                                    float bz, float cx, float cy, float cz, float *fbx,
+                                    float *fby, float *fbz, float *fcx, float *fcy, float *fcz)
+{
+    const float e1x = bx - ax, e1y = by - ay, e1z = bz - az;
+    const float e2x = cx - ax, e2y = cy - ay, e2z = cz - az;
+    /* F = Ds Dm^-1: columns f0, f1 */
+    const float f0x = e1x * d00 + e2x * d10, f0y = e1y * d00 + e2y * d10, f0z = e1z * d00 + e2z * d10;
+    const float f1x = e1x * d01 + e2x * d11, f1y = e1y * d01 + e2y * d11, f1z = e1z * d01 + e2z * d11;
+    const float G00 = 0.5f * (f0x * f0x + f0y * f0y + f0z * f0z - 1.0f);
+    const float G11 = 0.5f * (f1x * f1x + f1y * f1y + f1z * f1z - 1.0f);
+    const float G01 = 0.5f * (f0x * f1x + f0y * f1y + f0z * f1z);
+    const float tr = c2 * (G00 + G11);
+    const float T00 = c1 * G00 + tr, T11 = c1 * G11 + tr, T01 = c1 * G01;
+    /* Tension field (membrane.h): principal strains g1 >= g2 of G. Taut
+     * (the smaller principal stress >= 0): the SVK stress T. Otherwise the
+     * relaxed stress R, Y g1 along g1's direction ((G - g2 I)/(g1 - g2)
+     * projects on it) when wrinkled (g1 > 0), nothing when slack, plus
+     * the kept share MEMBRANE_KEPT_COMPRESSION of T - R. Branch-free. */
+    const float gm = 0.5f * (G00 + G11), gh = 0.5f * (G00 - G11);
+    const float dd = sqrtf(gh * gh + G01 * G01), g1 = gm + dd, g2 = gm - dd;
+    const float s2 = c1 * g2 + c2 * (g1 + g2);
+    const float w = g1 > 0.0f ? Y * g1 / (2.0f * dd + 1e-30f) : 0.0f;
+    const float R00 = w * (G00 - g2), R11 = w * (G11 - g2), R01 = w * G01;
+    const float kc = MEMBRANE_KEPT_COMPRESSION;
+    const int taut = s2 >= 0.0f;
+    const float S00 = taut ? T00 : R00 + kc * (T00 - R00);
+    const float S11 = taut ? T11 : R11 + kc * (T11 - R11);
+    const float S01 = taut ? T01 : R01 + kc * (T01 - R01);
+    /* P = F S, columns p0, p1, times -A0 */
+    const float p0x = -A0 * (f0x * S00 + f1x * S01), p0y = -A0 * (f0y * S00 + f1y * S01);
+    const float p0z = -A0 * (f0z * S00 + f1z * S01);
+    const float p1x = -A0 * (f0x * S01 + f1x * S11), p1y = -A0 * (f0y * S01 + f1y * S11);
+    const float p1z = -A0 * (f0z * S01 + f1z * S11);
+    /* H = -A0 P Dm^-T: column j is -A0 (p0 d_j0 + p1 d_j1) */
+    *fbx = p0x * d00 + p1x * d01;
+    *fby = p0y * d00 + p1y * d01;
+    *fbz = p0z * d00 + p1z * d01;
+    *fcx = p0x * d10 + p1x * d11;
+    *fcy = p0y * d10 + p1y * d11;
+    *fcz = p0z * d10 + p1z * d11;
+}
+
+/* atan2(y, x) without a branch, so that the hinge loop vectorises: the
+ * ratio of the smaller to the larger of |x|, |y| (0 .. 1), reduced below
+ * tan(pi/8) by atan t = pi/4 + atan((t - 1)/(t + 1)), then the Taylor
+ * series to t^15 (error below 0.4143^17 / 17 = 2e-8 rad), then the
+ * octant. Within a few float roundings of atan2f. */
+static ALWAYS_INLINE float atan2_branchless(float y, float x)
+{
+    const float ax = fabsf(x), ay = fabsf(y);
+    const float mx = ax > ay ? ax : ay, mn = ax > ay ? ay : ax;
+    const float t = mn / (mx > 0.0f ? mx : 1.0f);
+    const int big = t > 0.41421356f;
+    const float u = big ? (t - 1.0f) / (t + 1.0f) : t, u2 = u * u;
+    float p = -1.0f / 15.0f;
+    p = p * u2 + 1.0f / 13.0f;
+    p = p * u2 - 1.0f / 11.0f;
+    p = p * u2 + 1.0f / 9.0f;
+    p = p * u2 - 1.0f / 7.0f;
+    p = p * u2 + 1.0f / 5.0f;
+    p = p * u2 - 1.0f / 3.0f;
+    float r = u + u * (u2 * p);
+    r = big ? r + 0.78539816f : r;
+    r = ay > ax ? 1.57079633f - r : r;
+    r = x < 0.0f ? 3.14159265f - r : r;
+    return y < 0.0f ? -r : r;
+}
+
+/* One hinge: edge x0 -> x1 between (x0, x1, x2) and (x1, x0, x3); coef is
+ * k_b |e0|^2 / A_e. Writes the forces -2 coef (theta - theta0) d theta/dx
+ * on x0 .. x3 (f0 .. f3; the components of one corner three apart) and
+ * returns theta. */
+static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, float x0y,
+                                       float x0z, float x1x, float x1y, float x1z, float x2x,
+                                       float x2y, float x2z, float x3x, float x3y, float x3z,
+                                       float f[12])
+{
+    const float ex = x1x - x0x, ey = x1y - x0y, ez = x1z - x0z;
+    const float ax = x2x - x0x, ay = x2y - x0y, az = x2z - x0z;
+    const float bx = x3x - x1x, by = x3y - x1y, bz = x3z - x1z;
+    /* N_A = e x (x2 - x0), N_B = (x0 - x1) x (x3 - x1) = (x3 - x1) x e */
+    const float NAx = ey * az - ez * ay, NAy = ez * ax - ex * az, NAz = ex * ay - ey * ax;
+    const float NBx = by * ez - bz * ey, NBy = bz * ex - bx * ez, NBz = bx * ey - by * ex;
+    const float le2 = ex * ex + ey * ey + ez * ez, le = sqrtf(le2), il2 = 1.0f / (le2 + 1e-30f);
+    const float cx = NAy * NBz - NAz * NBy, cy = NAz * NBx - NAx * NBz;
+    const float cz = NAx * NBy - NAy * NBx;
+    const float sn = (cx * ex + cy * ey + cz * ez) * (le * il2); /* / |e| */
+    const float cs = NAx * NBx + NAy * NBy + NAz * NBz;
+    const float theta = atan2_branchless(sn, cs);
+    const float nA2 = NAx * NAx + NAy * NAy + NAz * NAz;
+    const float nB2 = NBx * NBx + NBy * NBy + NBz * NBz;
+    const float s = -2.0f * coef * (theta - theta0);
+    /* s g_A = kA N_A; the 1e-30 (below any bit of a real area) keeps a
+     * flattened triangle finite */
+    const float kA = s * le / (nA2 + 1e-30f), kB = s * le / (nB2 + 1e-30f);
+    const float sA = (ax * ex + ay * ey + az * ez) * il2;
+    const float sB = ((x3x - x0x) * ex + (x3y - x0y) * ey + (x3z - x0z) * ez) * il2;
+    const float gAx = kA * NAx, gAy = kA * NAy, gAz = kA * NAz;
+    const float gBx = kB * NBx, gBy = kB * NBy, gBz = kB * NBz;
+    f[0] = (1.0f - sA) * gAx + (1.0f - sB) * gBx;
+    f[1] = (1.0f - sA) * gAy + (1.0f - sB) * gBy;
+    f[2] = (1.0f - sA) * gAz + (1.0f - sB) * gBz;
+    f[3] = sA * gAx + sB * gBx;
+    f[4] = sA * gAy + sB * gBy;
+    f[5] = sA * gAz + sB * gBz;
+    f[6] = -gAx;
+    f[7] = -gAy;
+    f[8] = -gAz;
+    f[9] = -gBx;
+    f[10] = -gBy;
+    f[11] = -gBz;
+    return theta;
+}
+
+void membrane_triangle_forces(const membrane_consts *k, float A0, const float d[4],
+                              const float p[3][3], float out[3][3])
+{
+    tri_force(k->c1, k->c2, k->uniaxial, A0, d[0], d[1], d[2], d[3], p[0][0], p[0][1], p[0][2], p[1][0],
+              p[1][1], p[1][2], p[2][0], p[2][1], p[2][2], &out[1][0], &out[1][1], &out[1][2],
+              &out[2][0], &out[2][1], &out[2][2]);
+    for (int i = 0; i < 3; i++)
+        out[0][i] = -(out[1][i] + out[2][i]);
+}
+
+float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, const float p[4][3],
+                            float out[4][3])
+{
+    float f[12];
+    float theta = hinge_force(k->bend * w, theta0, p[0][0], p[0][1], p[0][2], p[1][0], p[1][1],
+                              p[1][2], p[2][0], p[2][1], p[2][2], p[3][0], p[3][1], p[3][2], f);
+    for (int c = 0; c < 4; c++)
+        for (int j = 0; j < 3; j++)
+            out[c][j] = f[3 * c + j];
+    return theta;
+}
+
+/* ---- rest data ---- */
+
+/* Corners of an element of kind `kind` at quad/edge (0, n): row and tube
+ * offsets from (0, n), in the order the kernel uses. */
+static const int TRI_CORNER[MEMBRANE_TRI_KINDS][3][2] = {
+    {{0, 0}, {1, 0}, {1, 1}}, /* T1 */
+    {{0, 0}, {1, 1}, {0, 1}}, /* T2 */
+};
+static const int EDGE_CORNER[MEMBRANE_EDGE_KINDS][4][2] = {
+    {{0, 0}, {1, 0}, {1, 1}, {0, -1}},  /* ring */
+    {{0, 0}, {0, 1}, {-1, 0}, {1, 1}},  /* tube */
+    {{0, 0}, {1, 1}, {0, 1}, {1, 0}},   /* diagonal */
+};
+
+/* The hinge's angle and sum over corners of |d theta/dx|^2, in double. */
+static double hinge_rest(const double x0[3], const double x1[3], const double x2[3],
+                         const double x3[3], double *g2)
+{
+    double e[3], a2[3], b3[3], c3[3], NA[3], NB[3], c[3];
+    sub3(x1, x0, e);
+    sub3(x2, x0, a2);
+    sub3(x3, x1, b3);
+    sub3(x3, x0, c3);
+    cross3(e, a2, NA);
+    cross3(b3, e, NB);
+    cross3(NA, NB, c);
+    const double le2 = dot3(e, e), le = sqrt(le2);
+    const double theta = atan2(dot3(c, e) / le, dot3(NA, NB));
+    const double kA = le / dot3(NA, NA), kB = le / dot3(NB, NB);
+    const double sA = dot3(a2, e) / le2, sB = dot3(c3, e) / le2;
+    *g2 = 0.0;
+    for (int i = 0; i < 3; i++) {
+        const double gA = kA * NA[i], gB = kB * NB[i];
+        const double d0 = (1.0 - sA) * gA + (1.0 - sB) * gB, d1 = sA * gA + sB * gB;
+        *g2 += d0 * d0 + d1 * d1 + gA * gA + gB * gB;
+    }
+    return theta;
+}
+
+static double tri_area(const double a[3], const double b[3], const double c[3])
+{
+    double e1[3], e2[3], n[3];
+    sub3(b, a, e1);
+    sub3(c, a, e2);
+    cross3(e1, e2, n);
+    return 0.5 * sqrt(dot3(n, n));
+}
+
+size_t membrane_rest_bytes(int N, int max_rows)
+{
+    const size_t S = (size_t)N + 2, rep = (size_t)(max_rows + 2) * S;
+    const size_t nf = (MEMBRANE_TRI_KINDS * 5 + MEMBRANE_EDGE_KINDS * 2) * rep;
+    const size_t nd = (size_t)N * (MEMBRANE_TRI_KINDS * 7 + MEMBRANE_EDGE_KINDS * 2);
+    return sizeof(double) * nd + sizeof(float) * nf;
+}
+
+int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const double *x,
+                       const double *y, const double *z)
+{
+    memset(rest, 0, sizeof *rest);
+    const size_t S = (size_t)N + 2, rep = (size_t)(max_rows + 2) * S;
+    const size_t nf = (MEMBRANE_TRI_KINDS * 5 + MEMBRANE_EDGE_KINDS * 2) * rep;
+    const size_t nd = (size_t)N * (MEMBRANE_TRI_KINDS * 7 + MEMBRANE_EDGE_KINDS * 2);
+    double *dm = malloc(sizeof(double) * nd + sizeof(float) * nf);
+    if (!dm)
+        return -1;
+    float *fm = (float *)(dm + nd);
+    rest->M = M;
+    rest->N = N;
+    rest->max_rows = max_rows;
+    rest->mem = dm;
+    for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++) {
+        rest->tri_a0[kd] = dm;
+        rest->tri_g[kd] = dm + N;
+        dm += 7 * (size_t)N;
+        for (int j = 0; j < 5; j++, fm += rep)
+            rest->tri[kd][j] = fm;
+    }
+    for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
+        rest->edge_w[kd] = dm;
+        rest->edge_g2[kd] = dm + N;
+        dm += 2 * (size_t)N;
+        for (int j = 0; j < 2; j++, fm += rep)
+            rest->edge[kd][j] = fm;
+    }
+    memset(rest->tri[0][0], 0, sizeof(float) * nf);
+#define P(dm_, dn_, o)                                                                       \
+    do {                                                                                     \
+        size_t id_ = (size_t)((((dm_) % M) + M) % M) * (size_t)N + (size_t)((((dn_) % N) + N) % N); \
+        (o)[0] = x[id_];                                                                     \
+        (o)[1] = y[id_];                                                                     \
+        (o)[2] = z[id_];                                                                     \
+    } while (0)
+    for (int n = 0; n < N; n++) {
+        double A0[MEMBRANE_TRI_KINDS];
+        for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++) {
+            double X[3][3], e1[3], e2[3];
+            for (int c = 0; c < 3; c++)
+                P(TRI_CORNER[kd][c][0], n + TRI_CORNER[kd][c][1], X[c]);
+            sub3(X[1], X[0], e1);
+            sub3(X[2], X[0], e2);
+            /* the rest frame: e1 along the first axis */
+            const double L = sqrt(dot3(e1, e1)), d = dot3(e2, e1) / L;
+            double hv[3] = {e2[0] - d * e1[0] / L, e2[1] - d * e1[1] / L, e2[2] - d * e1[2] / L};
+            const double hh = sqrt(dot3(hv, hv));
+            const double inv[4] = {1.0 / L, -d / (L * hh), 0.0, 1.0 / hh};
+            A0[kd] = 0.5 * L * hh;
+            rest->tri_a0[kd][n] = A0[kd];
+            /* shape gradients: b's and c's the rows of Dm^-1, a's minus their sum */
+            double *g = rest->tri_g[kd] + 6 * (size_t)n;
+            g[2] = inv[0];
+            g[3] = inv[1];
+            g[4] = inv[2];
+            g[5] = inv[3];
+            g[0] = -(inv[0] + inv[2]);
+            g[1] = -(inv[1] + inv[3]);
+            /* at 1 + n, and n = N-1 also at the pad slot 0: the kernel
+             * computes the wrapped triangle there itself (from the padded
+             * copies of its corners: the same bits as at 1 + N-1) */
+            for (int r = 0; r < max_rows + 2; r++)
+                for (int pad = 0; pad < (n == N - 1 ? 2 : 1); pad++) {
+                    const size_t at = (size_t)r * S + (pad ? 0 : 1 + (size_t)n);
+                    rest->tri[kd][0][at] = (float)A0[kd];
+                    for (int j = 0; j < 4; j++)
+                        rest->tri[kd][1 + j][at] = (float)inv[j];
+                }
+        }
+        for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
+            double X[4][3], g2;
+            for (int c = 0; c < 4; c++)
+                P(EDGE_CORNER[kd][c][0], n + EDGE_CORNER[kd][c][1], X[c]);
+            const double theta0 = hinge_rest(X[0], X[1], X[2], X[3], &g2);
+            double e[3];
+            sub3(X[1], X[0], e);
+            const double Ae = tri_area(X[0], X[1], X[2]) + tri_area(X[1], X[0], X[3]);
+            const double w = dot3(e, e) / Ae;
+            rest->edge_w[kd][n] = w;
+            rest->edge_g2[kd][n] = g2;
+            for (int r = 0; r < max_rows + 2; r++) {
+                const size_t at = (size_t)r * S + 1 + (size_t)n;
+                rest->edge[kd][0][at] = (float)theta0;
+                rest->edge[kd][1][at] = (float)w;
+            }
+        }
+    }
+#undef P
+    return 0;
+}
+
+int membrane_rest_init_torus(membrane_rest *rest, int M, int N, int max_rows, double R, double r)
+{
+    /* rows M-1, 0 and 1 only are read */
+    const size_t V = (size_t)M * (size_t)N;
+    double *p = calloc(3 * V, sizeof(double));
+    if (!p)
+        return -1;
+    const int rows[3] = {M - 1, 0, 1};
+    for (int i = 0; i < 3; i++)
+        for (int n = 0; n < N; n++) {
+            double X[3];
+            torus_point(R, r, M, N, rows[i], n, X);
+            const size_t id = (size_t)rows[i] * (size_t)N + (size_t)n;
+            p[id] = X[0];
+            p[V + id] = X[1];
+            p[2 * V + id] = X[2];
+        }
+    int rc = membrane_rest_init(rest, M, N, max_rows, p, p + V, p + 2 * V);
+    free(p);
+    return rc;
+}
+
+void membrane_rest_free(membrane_rest *rest)
+{
+    free(rest->mem);
+    memset(rest, 0, sizeof *rest);
+}
+
+/* ---- the kernel ---- */
+
+/* Floats of the padded vertex rows (nb + 4 rows and a slack float at each
+ * end), of one triangle output array (nb + 1 quad rows) and of one edge
+ * output array (nb + 2 edge rows). */
+static size_t verts_len(int N, int nb) { return (size_t)(nb + 4) * (size_t)(N + 2) + 2; }
+static size_t tris_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 2); }
+static size_t edges_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 2); }
+
+size_t membrane_scratch_floats(int N, int max_rows)
+{
+    return 3 * verts_len(N, max_rows) + MEMBRANE_TRI_KINDS * TRI_OUT * tris_len(N, max_rows)
+         + MEMBRANE_EDGE_KINDS * EDGE_OUT * edges_len(N, max_rows);
+}
+
+/* One triangle kind over positions L0 .. L1-1 of the padded rows (corners
+ * at L, L + ob, L + oc); rest data and outputs at L - S. */
+static void tri_loop(const membrane_consts *k, size_t L0, size_t L1, size_t S, ptrdiff_t ob,
+                     ptrdiff_t oc, const float *restrict px, const float *restrict py,
+                     const float *restrict pz, const float *restrict A0,
+                     const float *restrict d00, const float *restrict d01,
+                     const float *restrict d10, const float *restrict d11, float *restrict o0,
+                     float *restrict o1, float *restrict o2, float *restrict o3,
+                     float *restrict o4, float *restrict o5, float *restrict o6,
+                     float *restrict o7, float *restrict o8)
+{
+    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial;
+    for (size_t L = L0; L < L1; L++) {
+        const size_t i = L - S;
+        float fbx, fby, fbz, fcx, fcy, fcz;
+        tri_force(c1, c2, Y, A0[i], d00[i], d01[i], d10[i], d11[i], px[L], py[L], pz[L],
+                  px[L + ob], py[L + ob], pz[L + ob], px[L + oc], py[L + oc], pz[L + oc], &fbx,
+                  &fby, &fbz, &fcx, &fcy, &fcz);
+        o0[i] = -(fbx + fcx);
+        o1[i] = -(fby + fcy);
+        o2[i] = -(fbz + fcz);
+        o3[i] = fbx;
+        o4[i] = fby;
+        o5[i] = fbz;
+        o6[i] = fcx;
+        o7[i] = fcy;
+        o8[i] = fcz;
+    }
+}
+
+/* One hinge kind over positions L0 .. L1-1 (corners at L + o1, L + o2,
+ * L + o3); rest data and outputs (12 arrays Q floats apart: corner,
+ * component) at L - S. Branch-free: it vectorises. */
+static void edge_loop(float bend, size_t L0, size_t L1, size_t S, ptrdiff_t o1, ptrdiff_t o2,
+                      ptrdiff_t o3, const float *restrict px, const float *restrict py,
+                      const float *restrict pz, const float *restrict theta0,
+                      const float *restrict w, float *restrict a0, float *restrict a1,
+                      float *restrict a2, float *restrict b0, float *restrict b1,
+                      float *restrict b2, float *restrict c0, float *restrict c1,
+                      float *restrict c2, float *restrict d0, float *restrict d1,
+                      float *restrict d2)
+{
+    for (size_t L = L0; L < L1; L++) {
+        const size_t i = L - S;
+        float f[12];
+        hinge_force(bend * w[i], theta0[i], px[L], py[L], pz[L], px[L + o1], py[L + o1],
+                    pz[L + o1], px[L + o2], py[L + o2], pz[L + o2], px[L + o3], py[L + o3],
+                    pz[L + o3], f);
+        a0[i] = f[0];
+        a1[i] = f[1];
+        a2[i] = f[2];
+        b0[i] = f[3];
+        b1[i] = f[4];
+        b2[i] = f[5];
+        c0[i] = f[6];
+        c1[i] = f[7];
+        c2[i] = f[8];
+        d0[i] = f[9];
+        d1[i] = f[10];
+        d2[i] = f[11];
+    }
+}
+
+/* Overwrites the pad slots (n = -1 and n = N) of each of `rows` rows of an
+ * output array with copies of its elements n = N-1 and n = 0. */
+static void wrap_rows(float *o, int rows, int N)
+{
+    const size_t S = (size_t)N + 2;
+    for (int r = 0; r < rows; r++) {
+        float *row = o + (size_t)r * S;
+        row[0] = row[N];
+        row[N + 1] = row[1];
+    }
+}
+
+/* bent[L] = the twelve hinge corners at L, in this order; f[L] += bent[L]. */
+static void gather_hinges(size_t L0, size_t L1, const float *const e[12],
+                          float *restrict bent, float *restrict f)
+{
+    const float *restrict r0 = e[0], *restrict r1 = e[1], *restrict r2 = e[2];
+    const float *restrict r3 = e[3], *restrict u0 = e[4], *restrict u1 = e[5];
+    const float *restrict u2 = e[6], *restrict u3 = e[7], *restrict g0 = e[8];
+    const float *restrict g1 = e[9], *restrict g2 = e[10], *restrict g3 = e[11];
+    for (size_t L = L0; L < L1; L++) {
+        const float b = (((r0[L] + r1[L]) + (r2[L] + r3[L])) + ((u0[L] + u1[L]) + (u2[L] + u3[L])))
+                      + ((g0[L] + g1[L]) + (g2[L] + g3[L]));
+        bent[L] = b;
+        f[L] += b;
+    }
+}
+
+/* f[n] += g[n], n < N. */
+static void add_row(float *restrict f, const float *restrict g, int N)
+{
+    for (int n = 0; n < N; n++)
+        f[n] += g[n];
+}
+
+void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
+                    const float *y, const float *z, int a, int nb, float *scratch,
+                    float *const f[3], float *const held[3], int fresh)
+{
+    const int M = rest->M, N = rest->N;
+    const size_t S = (size_t)N + 2, VL = verts_len(N, nb), TQ = tris_len(N, nb);
+    const size_t EQ = edges_len(N, nb);
+    /* padded vertex rows: block row r (ring row a - 2 + r), n at 1 + r S + 1 + n */
+    float *pv[3];
+    for (int c = 0; c < 3; c++)
+        pv[c] = scratch + (size_t)c * VL + 1;
+    float *tri_out = scratch + 3 * VL, *edge_out = tri_out + MEMBRANE_TRI_KINDS * TRI_OUT * TQ;
+    const float *const src[3] = {x, y, z};
+    for (int r = 0; r < nb + 4; r++) {
+        const size_t m = (size_t)(((a - 2 + r) % M + M) % M), first = m * (size_t)N;
+        for (int c = 0; c < 3; c++) {
+            float *row = pv[c] + (size_t)r * S;
+            memcpy(row + 1, src[c] + first, sizeof(float) * (size_t)N);
+            row[0] = src[c][first + (size_t)N - 1];
+            row[N + 1] = src[c][first];
+        }
+    }
+    for (int c = 0; c < 3; c++) { /* the slack floats, read by junk elements only */
+        pv[c][-1] = 0.0f;
+        pv[c][VL - 2] = 0.0f;
+    }
+    /* triangles of quad rows a-1 .. a+nb-1: corner a in block rows 1 .. nb+1;
+     * the pad slot before each row is the wrapped triangle n = N-1, from
+     * the padded corners and its own copy of the rest data, so no copying */
+    const ptrdiff_t s = (ptrdiff_t)S;
+    for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++) {
+        const ptrdiff_t ob = kd == MEMBRANE_T1 ? s : s + 1, oc = kd == MEMBRANE_T1 ? s + 1 : 1;
+        float *o = tri_out + (size_t)kd * TRI_OUT * TQ;
+        float *const *R = rest->tri[kd];
+        tri_loop(k, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], R[0], R[1], R[2], R[3], R[4], o,
+                 o + TQ, o + 2 * TQ, o + 3 * TQ, o + 4 * TQ, o + 5 * TQ, o + 6 * TQ, o + 7 * TQ,
+                 o + 8 * TQ);
+    }
+    /* hinges of edge rows a-1 .. a+nb: x0 in block rows 1 .. nb+2 */
+    const ptrdiff_t off[MEMBRANE_EDGE_KINDS][4] = {
+        {0, s, s + 1, -1},
+        {0, 1, -s, s + 1},
+        {0, s + 1, 1, s},
+    };
+    const int hinges = k->bend != 0.0f && (!held || fresh);
+    if (hinges)
+        for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
+            float *o = edge_out + (size_t)kd * EDGE_OUT * EQ;
+            edge_loop(k->bend, S, S + EQ, S, off[kd][1], off[kd][2], off[kd][3], pv[0], pv[1],
+                      pv[2], rest->edge[kd][0], rest->edge[kd][1], o, o + EQ, o + 2 * EQ,
+                      o + 3 * EQ, o + 4 * EQ, o + 5 * EQ, o + 6 * EQ, o + 7 * EQ, o + 8 * EQ,
+                      o + 9 * EQ, o + 10 * EQ, o + 11 * EQ);
+            for (int j = 0; j < EDGE_OUT; j++)
+                wrap_rows(o + (size_t)j * EQ, nb + 2, N);
+        }
+    /* The gather, one loop over the whole block (f has the same stride S):
+     * vertex (m, n) = block row i, ring row a + i, at L = i S + 1 + n; the
+     * triangle and edge output rows of quad row a + i are i + 1 (L + S).
+     * The pad slots between rows get junk, never read. */
+    const size_t L0 = 1, L1 = (size_t)nb * S - 1;
+    for (int c = 0; c < 3; c++) {
+        const float *T1 = tri_out + (size_t)c * TQ, *T2 = T1 + TRI_OUT * TQ;
+        /* corner j of a triangle kind: + 3 j TQ */
+        gather_corners(L0, L1, T1 + S, T2 + S, T2 + 6 * TQ + S - 1, T1 + 3 * TQ,
+                         T1 + 6 * TQ - 1, T2 + 3 * TQ - 1, f[c]);
+    }
+    if (k->bend == 0.0f)
+        return;
+    if (!hinges) { /* held from the step's first substep */
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < nb; i++)
+                add_row(f[c] + (size_t)i * S + 1, held[c] + (size_t)(a + i) * N, N);
+        return;
+    }
+    float *bent = tri_out; /* free once the triangles are gathered */
+    for (int c = 0; c < 3; c++) {
+        const float *E0 = edge_out + (size_t)c * EQ, *E1 = E0 + EDGE_OUT * EQ;
+        const float *E2 = E1 + EDGE_OUT * EQ;
+        /* corner j of an edge kind: + 3 j EQ. Vertex (m, n) is, of the
+         * ring edge at: x0 (m,n), x1 (m-1,n), x2 (m-1,n-1), x3 (m,n+1);
+         * tube: x0 (m,n), x1 (m,n-1), x2 (m+1,n), x3 (m-1,n-1);
+         * diagonal: x0 (m,n), x1 (m-1,n-1), x2 (m,n-1), x3 (m-1,n). */
+        const float *const e[12] = {
+            E0 + S, E0 + 3 * EQ, E0 + 6 * EQ - 1, E0 + 9 * EQ + S + 1,
+            E1 + S, E1 + 3 * EQ + S - 1, E1 + 6 * EQ + 2 * S, E1 + 9 * EQ - 1,
+            E2 + S, E2 + 3 * EQ - 1, E2 + 6 * EQ + S - 1, E2 + 9 * EQ,
+        };
+        gather_hinges(L0, L1, e, bent, f[c]);
+        if (held)
+            for (int i = 0; i < nb; i++)
+                memcpy(held[c] + (size_t)(a + i) * N, bent + (size_t)i * S + 1,
+                       sizeof(float) * (size_t)N);
+    }
+}
+
+/* ---- the stiffness for the stability bound ---- */
+
+/* Largest eigenvalue of the in-plane stiffness of a constant-strain
+ * triangle (area A0, 2-D shape gradients g, plane-stress Lame constants
+ * lam = E t nu/(1-nu^2), mu = E t/(2(1+nu))), by power iteration. */
+static double tri_lambda_max(double A0, const double g[6], double lam, double mu)
+{
+    double K[6][6];
+    for (int i = 0; i < 3; i++)
+        for (int al = 0; al < 2; al++)
+            for (int j = 0; j < 3; j++)
+                for (int be = 0; be < 2; be++) {
+                    const double gg = g[2 * i] * g[2 * j] + g[2 * i + 1] * g[2 * j + 1];
+                    K[2 * i + al][2 * j + be] =
+                        A0 * (lam * g[2 * i + al] * g[2 * j + be] + mu * g[2 * i + be] * g[2 * j + al]
+                              + (al == be ? mu * gg : 0.0));
+                }
+    double v[6] = {1.0, 0.3, -0.7, 0.2, -0.3, 0.5}, ev = 0.0;
+    for (int it = 0; it < 500; it++) {
+        double w[6] = {0}, nn = 0.0;
+        for (int p = 0; p < 6; p++)
+            for (int q = 0; q < 6; q++)
+                w[p] += K[p][q] * v[q];
+        for (int p = 0; p < 6; p++)
+            nn += w[p] * w[p];
+        nn = sqrt(nn);
+        if (nn == 0.0)
+            return 0.0;
+        for (int p = 0; p < 6; p++)
+            v[p] = w[p] / nn;
+        ev = nn;
+    }
+    return ev;
+}
+
+double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat, int n,
+                                 double tension)
+{
+    const int N = rest->N;
+    const double E = mat->youngs_modulus, t = mat->thickness, nu = mat->poisson_ratio;
+    const double lam = E * t * nu / (1.0 - nu * nu), mu = E * t / (2.0 * (1.0 + nu));
+    const double kb = 0.5 * E * t * t * t / (12.0 * (1.0 - nu * nu));
+    const int nm = (n + N - 1) % N, np = (n + 1) % N;
+    /* each element's largest eigenvalue: in-plane, plus the pre-tension's
+     * geometric stiffness A0 N (g_i . g_j) I (at most A0 N sum |g_i|^2) */
+    double tri[MEMBRANE_TRI_KINDS][2];
+    for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++)
+        for (int j = 0; j < 2; j++) {
+            const int at = j ? nm : n;
+            const double A0 = rest->tri_a0[kd][at], *g = rest->tri_g[kd] + 6 * (size_t)at;
+            double g2 = 0.0;
+            for (int q = 0; q < 6; q++)
+                g2 += g[q] * g[q];
+            tri[kd][j] = tri_lambda_max(A0, g, lam, mu) + A0 * tension * g2;
+        }
+    /* the vertex's six triangles: T1(m,n) T2(m,n) T2(m,n-1) T1(m-1,n)
+     * T1(m-1,n-1) T2(m-1,n-1) */
+    double sum = tri[0][0] + tri[1][0] + tri[1][1] + tri[0][0] + tri[0][1] + tri[1][1];
+    /* hinges (rank one at rest: 2 k_b w |grad theta|^2), twelve as listed
+     * in membrane_block */
+    static const int EDGE_DN[MEMBRANE_EDGE_KINDS][4] = {{0, 0, -1, 1}, {0, -1, 0, -1},
+                                                        {0, -1, -1, 0}};
+    for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++)
+        for (int c = 0; c < 4; c++) {
+            const int at = EDGE_DN[kd][c] < 0 ? nm : EDGE_DN[kd][c] > 0 ? np : n;
+            sum += 2.0 * kb * rest->edge_w[kd][at] * rest->edge_g2[kd][at];
+        }
+    return 0.5 * sum;
+}
+
+double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat,
+                                     double tension)
+{
+    double best = 0.0;
+    for (int n = 0; n < rest->N; n++) {
+        double k = membrane_vertex_stiffness(rest, mat, n, tension);
+        if (k > best)
+            best = k;
+    }
+    return best;
+}
+
+double membrane_torus_max_stiffness(int M, int N, double R, double r,
+                                    const membrane_material *mat, double tension)
+{
+    membrane_rest rest;
+    if (membrane_rest_init_torus(&rest, M, N, 1, R, r))
+        return -1.0;
+    double k = membrane_max_vertex_stiffness(&rest, mat, tension);
+    membrane_rest_free(&rest);
+    return k;
+}

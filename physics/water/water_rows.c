@@ -1,0 +1,117 @@
+/* The water as the rows see it: samples of the surface and current at
+ * each row's centre, contacts with rocks, banks and bed (docs/physics.md
+ * section 6). */
+#include "physics/water/water_rows.h"
+
+#include <math.h>
+
+#include "dinghy/river.h"
+
+/* Rows whose centre is closer than this to a solid, beyond the tube
+ * radius, check every vertex for contact (a ring moves a few centimetres
+ * between two samples). */
+#define NEAR_MARGIN 0.5
+/* Coulomb friction coefficient of wet rubber on rock and gravel. */
+#define FRICTION 0.5
+
+void water_sample_row(dinghy_sim *s, size_t r)
+{
+    if (!s->river) {
+        s->tick->weta[r] = (float)s->def.world.water.level;
+        s->tick->wsx[r] = s->tick->wsy[r] = s->tick->wpx[r] = s->tick->wpy[r] = 0.0f;
+        s->tick->wu[r] = s->tick->wv[r] = s->tick->ww[r] = 0.0f;
+        s->tick->wnear[r] = 0;
+        return;
+    }
+    double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
+    dinghy_water_point wp;
+    river_sample(s->river, x, y, z, s->time, &wp);
+    double nz = wp.normal[2] > 0.05 ? wp.normal[2] : 0.05;
+    s->tick->weta[r] = (float)wp.height;
+    s->tick->wsx[r] = (float)(-wp.normal[0] / nz);
+    s->tick->wsy[r] = (float)(-wp.normal[1] / nz);
+    s->tick->wpx[r] = (float)x;
+    s->tick->wpy[r] = (float)y;
+    s->tick->wu[r] = (float)wp.velocity[0];
+    s->tick->wv[r] = (float)wp.velocity[1];
+    s->tick->ww[r] = (float)wp.velocity[2];
+    double d = river_solid_distance(s->river, x, y, z, NULL);
+    s->tick->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
+}
+
+double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
+{
+    if (!s->river)
+        return s->def.world.water.level;
+    return s->tick->weta[r] + s->tick->wsx[r] * (x - s->tick->wpx[r]) + s->tick->wsy[r] * (y - s->tick->wpy[r]);
+}
+
+float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, float *vx,
+                         float *vy, float *vz, size_t r)
+{
+    if (!s->river || !s->tick->wnear[r])
+        return 0.0f;
+    float hit = 0.0f;
+    const int N = s->N;
+    for (int n = 0; n < N; n++) {
+        double g[3];
+        double d = river_solid_distance(s->river, x[n], y[n], z[n], g);
+        if (!(d < 0.0))
+            continue;
+        /* out along the gradient, onto the surface of the solid */
+        x[n] -= (float)(d * g[0]);
+        y[n] -= (float)(d * g[1]);
+        z[n] -= (float)(d * g[2]);
+        double vn = vx[n] * g[0] + vy[n] * g[1] + vz[n] * g[2];
+        if (vn >= 0.0)
+            continue;
+        /* no speed into the solid; the tangential speed loses mu |vn| */
+        double tx = vx[n] - vn * g[0], ty = vy[n] - vn * g[1], tz = vz[n] - vn * g[2];
+        double vt = sqrt(tx * tx + ty * ty + tz * tz);
+        double keep = vt > 0.0 ? fmax(0.0, 1.0 - FRICTION * -vn / vt) : 0.0;
+        vx[n] = (float)(tx * keep);
+        vy[n] = (float)(ty * keep);
+        vz[n] = (float)(tz * keep);
+        if ((float)-vn > hit)
+            hit = (float)-vn;
+    }
+    return hit;
+}
+
+/* One wall: the coordinate c (with its speed vc) must not pass lim
+ * (side +1: c <= lim, -1: c >= lim); t1, t2 the speeds along the wall. */
+static void wall(float *c, float *vc, float *t1, float *t2, float lim, float side)
+{
+    if (!(side * (*c - lim) > 0.0f))
+        return;
+    *c = lim;
+    float vn = side * *vc; /* speed into the wall */
+    if (vn <= 0.0f)
+        return;
+    *vc = 0.0f;
+    float vt = sqrtf(*t1 * *t1 + *t2 * *t2);
+    float keep = vt > 0.0f ? fmaxf(0.0f, 1.0f - (float)FRICTION * vn / vt) : 0.0f;
+    *t1 *= keep;
+    *t2 *= keep;
+}
+
+void pen_contacts(const pen_walls *pen, int n, float *x, float *y, float *z, float *vx,
+                  float *vy, float *vz)
+{
+    (void)z;
+    for (int i = 0; i < n; i++) {
+        wall(&x[i], &vx[i], &vy[i], &vz[i], pen->half_x, 1.0f);
+        wall(&x[i], &vx[i], &vy[i], &vz[i], -pen->half_x, -1.0f);
+        wall(&y[i], &vy[i], &vx[i], &vz[i], pen->half_y, 1.0f);
+        wall(&y[i], &vy[i], &vx[i], &vz[i], -pen->half_y, -1.0f);
+    }
+}
+
+void floor_contacts(float fz, int n, float *z, float *vz)
+{
+    for (int i = 0; i < n; i++) {
+        const int below = z[i] < fz;
+        z[i] = below ? fz : z[i];
+        vz[i] = below && vz[i] < 0.0f ? 0.0f : vz[i];
+    }
+}

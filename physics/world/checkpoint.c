@@ -1,0 +1,103 @@
+/* Checkpoints: a copy of the state to go back to after a blow-up. What a
+ * checkpoint keeps is what the array table (sim_layout.c) marks as saved. */
+#include "physics/world/sim_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/skin/gas.h"
+#include "physics/world/sim_layout.h"
+#include "physics/world/measure.h"
+
+struct sim_checkpoint {
+    int cap;          /* rings there is room for (of the simulation it belongs to) */
+    int P;            /* rings there were (drop-ins and take-outs change it) */
+    unsigned char *data; /* the saved arrays in table order, room for cap rings each */
+    long step;
+    double time;
+    sim_def def;
+};
+
+/* Calls fn for every saved array of the table with the array's place in
+ * the simulation (its current buffer's, for a buffer), its place in the
+ * checkpoint, its bytes per ring and how many rings (or slots) to copy. */
+typedef void (*saved_fn)(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n);
+
+static size_t walk_saved(const dinghy_sim *s, unsigned char *data, saved_fn fn)
+{
+    size_t at = 0;
+    for (int k = 0; k < layout_array_count; k++) {
+        const layout_array *a = &layout_arrays[k];
+        if (!a->saved)
+            continue;
+        size_t bytes = layout_ring_bytes(a, s->M, s->V);
+        if (fn)
+            fn(*layout_field((dinghy_sim *)s, a, s->cur), data + at, bytes,
+               (size_t)(a->shifts ? s->P : s->cap));
+        at += bytes * (size_t)s->cap;
+    }
+    return at;
+}
+
+static void save_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n)
+{
+    memcpy(kept, sim_array, ring_bytes * n);
+}
+
+static void restore_one(void *sim_array, unsigned char *kept, size_t ring_bytes, size_t n)
+{
+    memcpy(sim_array, kept, ring_bytes * n);
+}
+
+sim_checkpoint *sim_checkpoint_new(const dinghy_sim *s)
+{
+    sim_checkpoint *cp = calloc(1, sizeof *cp);
+    if (!cp)
+        return NULL;
+    cp->cap = s->cap;
+    cp->data = malloc(walk_saved(s, NULL, NULL));
+    if (!cp->data) {
+        sim_checkpoint_free(cp);
+        return NULL;
+    }
+    sim_checkpoint_save(s, cp);
+    return cp;
+}
+
+void sim_checkpoint_save(const dinghy_sim *s, sim_checkpoint *cp)
+{
+    if (cp->cap != s->cap)
+        return;
+    walk_saved(s, cp->data, save_one);
+    cp->P = s->P;
+    cp->step = s->step;
+    cp->time = s->time;
+    cp->def = s->def;
+}
+
+int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
+{
+    if (cp->cap != s->cap)
+        return -1;
+    sim_set_count(s, cp->P);
+    walk_saved(s, cp->data, restore_one);
+    s->step = cp->step;
+    s->time = cp->time;
+    s->grab.held = SIM_RING_NONE;
+    sim_set_live(s, &cp->def);
+    memset(&s->blowup, 0, sizeof s->blowup);
+    memset(s->tick->row_bad, 0, s->nrows);
+    /* the remembered contacts may name rings that are gone */
+    events_reset(&s->ev);
+    gas_refresh_volumes(s);
+    sim_measure_rings(s);
+    return 0;
+}
+
+void sim_checkpoint_free(sim_checkpoint *cp)
+{
+    if (!cp)
+        return;
+    free(cp->data);
+    free(cp);
+}

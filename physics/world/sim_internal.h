@@ -1,0 +1,161 @@
+/* Private layout of a simulation; only the physics sources include this. */
+#ifndef DINGHY_SIM_INTERNAL_H
+#define DINGHY_SIM_INTERNAL_H
+
+#include "physics/seed/broadphase.h"
+#include "physics/world/events.h"
+#include "physics/skin/membrane.h"
+#include "physics/world/shape.h"
+#include "physics/contact/skin_contact.h"
+#include "physics/seed/springs.h"
+#include "dinghy/events.h"
+#include "dinghy/hands.h"
+#include "dinghy/health.h"
+#include "dinghy/profile.h"
+#include "dinghy/sim.h"
+
+/* The demo's hand on a ring (sim_grab): the held vertices, their offsets
+ * from the hand at the grab and the hand's spring per vertex. */
+typedef struct {
+    sim_ring_id held;     /* SIM_RING_NONE: nothing held */
+    int count;            /* held vertices */
+    int vertex[SIM_GRAB_MAX_VERTICES]; /* indices within the ring, ascending */
+    float off[3][SIM_GRAB_MAX_VERTICES]; /* m */
+    double hand[3];       /* the spring's target now, m */
+    double velocity[3];   /* the hand's velocity, m/s */
+    float k, c;           /* per held vertex: N/m and N s/m */
+} grab_state;
+
+/* One copy of the dynamic state, structure of arrays over all vertices. */
+typedef struct {
+    float *x, *y, *z;
+    float *vx, *vy, *vz;
+} sim_buffer;
+
+/* Contact starts kept per substep (more are dropped, as the event list's). */
+#define SIM_CONTACT_STARTS 64
+/* Jacobi iterations of the skin contact per substep (skin_contact.h). */
+#define SIM_CONTACT_ITERATIONS 8
+
+/* Rigid walls round still water (sim_enable_pen): vertical planes at
+ * x = +-half_x, y = +-half_y, m. */
+typedef struct {
+    int on;
+    float half_x, half_y;
+} pen_walls;
+
+/* What one step computes and throws away, apart from the state that
+ * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
+ * the tick, read within the step (and by the measurements of the state
+ * the step leaves). The water samples are the one exception that lives
+ * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
+ * does not keep them, as before). Per row unless said; every array here
+ * and in dinghy_sim is listed once, in sim_layout.c's table. */
+typedef struct {
+    float *cx, *cy, *cz;  /* segment centres, m */
+    float *cvx, *cvy, *cvz; /* segment mean velocities, m/s */
+    float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
+    /* The water each row sits in, sampled at the row's centre every
+     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
+     * weta) with slopes wsx, wsy, and the flow velocity there. */
+    float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
+    float *wu, *wv, *ww;  /* flow velocity, m/s */
+    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *row_hit;       /* fastest speed into a solid this step, m/s */
+    unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
+    float *scratch;       /* per-thread scratch of the spring (or membrane) and skin
+                             kernels, 64-byte aligned */
+    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    /* membrane skin: a thread's scratch starts with the block's forces,
+     * three arrays of force_floats in the spring kernel's block layout,
+     * then the membrane kernel's scratch at membrane_offset */
+    size_t force_floats, membrane_offset;
+    size_t scratch_stride;/* floats per thread */
+    int scratch_threads;  /* threads the scratch has room for */
+    /* skin contact (docs/physics.md section 9): NULL with the centre-line model */
+    skin_contact *contact; /* the kernel's grid and pair lists */
+    skin_contact_params contact_params; /* this substep's */
+    skin_contact_state contact_state;   /* this substep's: x current, v predicted */
+    float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
+                               step's first substep and held over the others, N */
+    float *contact_mass;  /* per ring: vertex mass, kg */
+    /* skin contact's forces on the vertices in a pair (skin_contact_active's
+     * list, at their places in it), contact_cap each: one Jacobi iteration's
+     * (cf) and the substep's, the sum of the iterations (cs), N */
+    float *cf[3], *cs[3];
+    size_t contact_cap;
+    skin_contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
+} tick_context;
+
+/* The simulation's state. Its per-ring and per-row arrays are allocated,
+ * freed, shifted on removal, checkpointed and counted from the one table
+ * in sim_layout.c: a new array is a line there. */
+struct dinghy_sim {
+    sim_def def;          /* creation definition plus the latest live fields */
+    int P, cap;           /* rings there now, rings there is room for */
+    int M, N;             /* segments, sides */
+    size_t V;             /* vertices per ring, M*N */
+    size_t nverts;        /* P*V */
+    size_t nrows;         /* P*M: one row is one segment of one ring */
+    int nthreads;
+
+    torus_shape shape;    /* rest geometry shared by all rings */
+    spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too
+                             (its block layout serves the membrane as well) */
+    membrane_rest membrane; /* the membrane skin's rest data (skin = membrane only) */
+
+    sim_buffer buf[2];    /* state and next state: the tick reads one, writes the other */
+    int cur;
+
+    tick_context *tick;   /* the step's scratch (allocated once, with the sim) */
+    /* the endless run, per ring */
+    double *ring_s;       /* arc length of the centre at the last step, m */
+    double *travelled;    /* m along the course since the start, over re-drops */
+    int *respawns;
+    unsigned char *hitting; /* per ring: in contact with a solid at the last step */
+    uint64_t river_rng;   /* the re-drop places */
+    double *c0, *v0;      /* ring centres (m) and mean velocities (m/s), 3 per ring */
+    double *row_vol;      /* enclosed volume of each row's quads from its ring's vertex 0, m^3 */
+    double *ring_vol;     /* enclosed volume per ring at the start of the substep, m^3 */
+    float *ring_gauge;    /* gas gauge pressure per ring, Pa */
+    int *contact_vertices;/* per ring: vertices the skin contact pushed in the last substep */
+    float *contact_force; /* per ring: sum of |F| over its vertices then, N */
+    pen_walls pen;        /* still water's rigid walls, if any */
+    double *gas_frac;     /* per ring: gas amount over that at inflation (punctures lower it) */
+    double *hole_area;    /* per ring: punctures, m^2 */
+    double *inverted_since; /* per ring: time since when a membrane triangle has been
+                               inverted at every health check, s; -1: none */
+    grab_state grab;
+    /* the ring handles: a ring's id is (slot + 1, the slot's generation) */
+    int *ring_slot;       /* per ring (dense index): its slot */
+    int *slot_ring;       /* per slot: the dense index of the ring in it, -1 free */
+    unsigned *slot_gen;   /* per slot: generation, one up each time its ring goes */
+    double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
+    int substeps;         /* substeps per step (sim_def_substeps) */
+    broadphase bp;
+    event_state ev;       /* contact starts and splashes */
+
+    sim_ring_state *rings;/* published per ring: the current state measured */
+    river_world *river;   /* NULL: still, flat water */
+    int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */
+    double floor_z;       /* m */
+    size_t heap_bytes;    /* what sim_create allocated */
+
+    long step;
+    double time;
+    sim_blowup_info blowup;
+    double phase_s[SIM_PHASE_COUNT];
+};
+
+/* Sets the number of rings there are now (room permitting). */
+void sim_set_count(dinghy_sim *sim, int P);
+
+/* Takes ring p (an index of a ring there is) out of every per-ring and
+ * per-row array; the rings after it move down one index. */
+void ring_table_remove(dinghy_sim *sim, int p);
+
+/* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
+ * measured rings; records a blow-up and returns -1 when one is not. */
+int sim_check_rings(dinghy_sim *sim);
+
+#endif

@@ -1,0 +1,705 @@
+/* The parallel tick.
+ *
+ * Work is cut into rows: one row is one segment (N vertices) of one dinghy,
+ * so even a single dinghy splits across threads. Every phase is a gather:
+ * each thread computes the force on the rows it owns from the state it
+ * reads, and writes only those rows of the next buffer. Every sum runs in
+ * a fixed order (springs by offset, neighbours by dinghy index), so the
+ * result does not depend on how rows are shared among threads.
+ *
+ * Phases, with barriers only where data flows between threads:
+ *   centres    segment centres, then dinghy centres       | barrier
+ *   broadphase bin, sort, count, reserve, fill            | barriers
+ *   contacts   repulsion on each segment from neighbours  \
+ *   springs    B x B neighbourhood + across-tube           | same static row
+ *   pressure   constant inflation from segment centres     | split: no barrier
+ *   integrate  gravity, buoyancy, damping, symplectic Euler/
+ *   skin contact (the default contact model; physics.md section 9): the
+ *              integrate phase leaves predicted velocities v* in the next
+ *              buffer | bound (rings) | plan (serial) | grid (rings) |
+ *              find (own rows' vertices) |
+ *              link (serial) | 8 x (gather own vertices | add f dt / m to
+ *              own v*) | positions x' = x + dt v', the pen's walls
+ *              then per dinghy: contact starts and splashes (events)
+ * With skin contact the centre-line repulsion is off (no neighbours).
+ */
+#include "physics/world/tick.h"
+
+#include "physics/skin/gas.h"
+#include "physics/hands/hands_internal.h"
+#include "physics/skin/membrane.h"
+#include "physics/water/face_loads.h"
+#include "physics/seed/springs.h"
+#include "physics/water/water_rows.h"
+
+#include <math.h>
+#include <omp.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Closest gap the repulsion law is evaluated at (docs/physics.md section 1), m. */
+#define MIN_GAP 0.01f
+
+static void centre_row(dinghy_sim *s, const sim_buffer *in, size_t row)
+{
+    const int N = s->N;
+    const size_t v0 = row * (size_t)N;
+    float sx = 0.0f, sy = 0.0f, sz = 0.0f, su = 0.0f, sv = 0.0f, sw = 0.0f;
+    for (int n = 0; n < N; n++) {
+        sx += in->x[v0 + n];
+        sy += in->y[v0 + n];
+        sz += in->z[v0 + n];
+        su += in->vx[v0 + n];
+        sv += in->vy[v0 + n];
+        sw += in->vz[v0 + n];
+    }
+    s->tick->cx[row] = sx / (float)N;
+    s->tick->cy[row] = sy / (float)N;
+    s->tick->cz[row] = sz / (float)N;
+    s->tick->cvx[row] = su / (float)N;
+    s->tick->cvy[row] = sv / (float)N;
+    s->tick->cvz[row] = sw / (float)N;
+}
+
+/* The gas: the enclosed volume of each of rows [r0, r1), a ring's rows
+ * at a time (from the ring's vertex 0). */
+static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r1)
+{
+    const size_t M = (size_t)s->M;
+    for (size_t r = r0; r < r1;) {
+        const size_t p = r / M, end = (p + 1) * M < r1 ? (p + 1) * M : r1;
+        const size_t base = p * s->V;
+        const float origin[3] = {in->x[base], in->y[base], in->z[base]};
+        skin_rows_volume_fast(s->M, s->N, in->x + base, in->y + base, in->z + base,
+                              (int)(r - p * M), (int)(end - r), origin, s->row_vol + r);
+        r = end;
+    }
+}
+
+/* Ring centre and mean velocity from its rows, in row order; with gas,
+ * the enclosed volume and the pressure p0 V0 / V of this substep. (A
+ * pressure one substep behind the volume made the ring's breathing mode
+ * grow: measured, so the volume has its own pass and barrier.) */
+static void dinghy_centre(dinghy_sim *s, int p, double dt)
+{
+    if (s->def.ring.inflation == SIM_INFLATION_GAS) {
+        double vol = 0.0;
+        for (int m = 0; m < s->M; m++)
+            vol += s->row_vol[(size_t)p * s->M + m];
+        s->ring_vol[p] = vol;
+        double gauge = gas_gauge(s, p, vol);
+        if (s->hole_area[p] > 0.0) {
+            /* punctures: the gas this substep loses, and the skin feels the
+             * pressure after it (implicit: a wide hole keeps the gauge near
+             * 0 however fast the skin folds, where the pressure before it
+             * spiked by tens of kPa in one substep and blew the ring up) */
+            gas_leak(s, p, gauge, dt);
+            gauge = gas_gauge(s, p, vol);
+        }
+        s->ring_gauge[p] = (float)gauge;
+    }
+    double sx = 0.0, sy = 0.0, sz = 0.0, su = 0.0, sv = 0.0, sw = 0.0;
+    for (int m = 0; m < s->M; m++) {
+        size_t row = (size_t)p * s->M + m;
+        sx += s->tick->cx[row];
+        sy += s->tick->cy[row];
+        sz += s->tick->cz[row];
+        su += s->tick->cvx[row];
+        sv += s->tick->cvy[row];
+        sw += s->tick->cvz[row];
+    }
+    s->c0[3 * p] = sx / s->M;
+    s->c0[3 * p + 1] = sy / s->M;
+    s->c0[3 * p + 2] = sz / s->M;
+    s->v0[3 * p] = su / s->M;
+    s->v0[3 * p + 1] = sv / s->M;
+    s->v0[3 * p + 2] = sw / s->M;
+}
+
+/* gap^-e for gap >= MIN_GAP; integer exponents avoid pow. */
+static float gap_power(float gap, float e, int int_e)
+{
+    if (int_e > 0) {
+        float inv = 1.0f / gap, r = inv;
+        for (int i = 1; i < int_e; i++)
+            r *= inv;
+        return r;
+    }
+    return powf(gap, -e);
+}
+
+/* Repulsion on segment a of dinghy p from every segment of its broad-phase
+ * neighbours: S (gap^-e - range^-e) along the centre-line separation, for
+ * tube gaps below the contact range. The same for each vertex of the row. */
+typedef struct {
+    float S, e, range, tubes; /* strength N, exponent, contact range m, 2r m */
+    int int_e;                /* e when a small whole number (no powf), else 0 */
+    float shift;              /* range^-e: the law is zero at the range */
+} contact_consts;
+
+/* The contact law's constants, once per step. */
+static contact_consts contact_consts_of(const sim_ring_def *ring)
+{
+    contact_consts c;
+    c.S = (float)ring->repulsion;
+    c.e = (float)ring->repulsion_exponent;
+    c.range = (float)ring->contact_range;
+    c.tubes = (float)(2.0 * ring->minor_radius);
+    c.int_e = (c.e == floorf(c.e) && c.e >= 1.0f && c.e <= 16.0f) ? (int)c.e : 0;
+    c.shift = gap_power(c.range, c.e, c.int_e);
+    return c;
+}
+
+static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
+{
+    const int M = s->M, p = (int)(row / (size_t)M);
+    const float S = c->S, e = c->e, range = c->range, tubes = c->tubes, shift = c->shift;
+    const int int_e = c->int_e;
+    const float ax = s->tick->cx[row], ay = s->tick->cy[row], az = s->tick->cz[row];
+    const int m = (int)(row % (size_t)M);
+    float gx = 0.0f, gy = 0.0f, gz = 0.0f;
+    const broadphase *bp = &s->bp;
+    const float reach = tubes + range, reach2 = reach * reach;
+    for (int k = bp->nb_start[p]; k < bp->nb_start[p + 1]; k++) {
+        size_t q0 = (size_t)bp->nb[k] * M;
+        /* Most neighbours' segments are all out of range: count the close
+         * ones in a branch-free (vectorised) pass before any real work. */
+        const float *qx = s->tick->cx + q0, *qy = s->tick->cy + q0, *qz = s->tick->cz + q0;
+        int close = 0;
+        for (int b = 0; b < M; b++) {
+            float dx = ax - qx[b], dy = ay - qy[b], dz = az - qz[b];
+            close += dx * dx + dy * dy + dz * dz < reach2;
+        }
+        s->ev.touch[(size_t)k * M + m] = close > 0;
+        if (!close)
+            continue;
+        for (int b = 0; b < M; b++) {
+            float dx = ax - s->tick->cx[q0 + b], dy = ay - s->tick->cy[q0 + b], dz = az - s->tick->cz[q0 + b];
+            float dist = sqrtf(dx * dx + dy * dy + dz * dz);
+            float gap = dist - tubes;
+            if (!(gap < range) || !(dist > 0.0f))
+                continue;
+            float f = S * (gap_power(gap > MIN_GAP ? gap : MIN_GAP, e, int_e) - shift) / dist;
+            gx += f * dx;
+            gy += f * dy;
+            gz += f * dz;
+        }
+    }
+    s->tick->gx[row] = gx;
+    s->tick->gy[row] = gy;
+    s->tick->gz[row] = gz;
+}
+
+/* Constants of the integration step, in float. */
+typedef struct {
+    float dt, inv_m, damp, damp_water, grav, buoy, level, pressure;
+    int flow;          /* 1: the river (the row's water below), 0: still water at level */
+    float cx, cy, cz;  /* the row's segment centre, m */
+    float gx, gy, gz;  /* the row's repulsion force per vertex, N */
+    float eta, sx, sy, px, py; /* the row's water surface: a plane, m and slopes */
+    float wu, wv, ww;  /* the row's flow velocity, m/s */
+} euler_consts;
+
+/* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
+ * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
+ * Every array is its own
+ * (restrict parameters let the compiler vectorise without alias checks). */
+static void euler_run(const euler_consts *k, int N,
+                      const float *restrict x, const float *restrict y, const float *restrict z,
+                      const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                      const float *restrict fx, const float *restrict fy, const float *restrict fz,
+                      float *restrict ox, float *restrict oy, float *restrict oz,
+                      float *restrict ovx, float *restrict ovy, float *restrict ovz)
+{
+    const float dt = k->dt, inv_m = k->inv_m, grav = k->grav, buoy = k->buoy;
+    const float damp_air = k->damp, drag_step = k->damp - k->damp_water;
+    const float level = k->level, pr = k->pressure, cx = k->cx, cy = k->cy, cz = k->cz;
+    const float gx = k->gx, gy = k->gy, gz = k->gz;
+    const int flow = k->flow;
+    const float er = k->eta, sx = k->sx, sy = k->sy, wpx = k->px, wpy = k->py;
+    const float wu = k->wu, wv = k->wv, ww = k->ww;
+    for (int n = 0; n < N; n++) {
+        float px = x[n] - cx, py = y[n] - cy, pz = z[n] - cz;
+        /* + 1e-30 changes no length above 1e-11 m and keeps p = 0 finite
+         * (then pf p = 0) without a branch, which would stop vectorising */
+        float plen = sqrtf(px * px + py * py + pz * pz + 1e-30f);
+        float pf = pr / plen;
+        float depth = z[n] - (flow ? er + sx * (x[n] - wpx) + sy * (y[n] - wpy) : level);
+        /* 1 under water, else 0, from the sign bit: gcc stops vectorising
+         * this loop at a second select on depth < 0 */
+        float wet = 0.5f - 0.5f * copysignf(1.0f, depth);
+        float ax = ((fx[n] + pf * px) + gx) * inv_m;
+        float ay = ((fy[n] + pf * py) + gy) * inv_m;
+        float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
+        float damp = damp_air - drag_step * wet; /* the water drags */
+        float nvx = (vx[n] + ax * dt) * damp;
+        float nvy = (vy[n] + ay * dt) * damp;
+        float nvz = (vz[n] + az * dt) * damp;
+        if (flow) { /* damped toward the water's flow, not to rest: (v - w) damp + w */
+            float toward = 1.0f - damp;
+            nvx += toward * wu;
+            nvy += toward * wv;
+            nvz += toward * ww;
+        }
+        ovx[n] = nvx;
+        ovy[n] = nvy;
+        ovz[n] = nvz;
+        ox[n] = x[n] + nvx * dt;
+        oy[n] = y[n] + nvy * dt;
+        oz[n] = z[n] + nvz * dt;
+    }
+}
+
+/* Pressure, gravity, buoyancy, damping and the symplectic Euler step for
+ * one row, given its spring forces fx, fy, fz (N). Flags the row when a
+ * speed is non-finite or runaway, and counts splashes. */
+static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t row,
+                          const euler_consts *step, const float *fx, const float *fy,
+                          const float *fz)
+{
+    const int N = s->N;
+    const size_t v0 = row * (size_t)N; /* rows are contiguous: row r starts at r*N */
+    euler_consts k = *step;
+    k.cx = s->tick->cx[row];
+    k.cy = s->tick->cy[row];
+    k.cz = s->tick->cz[row];
+    k.gx = s->tick->gx[row];
+    k.gy = s->tick->gy[row];
+    k.gz = s->tick->gz[row];
+    k.eta = s->tick->weta[row];
+    k.sx = s->tick->wsx[row];
+    k.sy = s->tick->wsy[row];
+    k.px = s->tick->wpx[row];
+    k.py = s->tick->wpy[row];
+    k.wu = s->tick->wu[row];
+    k.wv = s->tick->wv[row];
+    k.ww = s->tick->ww[row];
+    const float level = k.flow ? k.eta : k.level;
+    const float splash = (float)-SIM_SPLASH_SPEED;
+    const float limit2 = (float)(SIM_RUNAWAY_SPEED * SIM_RUNAWAY_SPEED);
+    const float *z = in->z + v0;
+    const float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
+    const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
+    euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
+              out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
+    s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+                                         out->vy + v0, out->vz + v0, row);
+    if (s->pen.on && !s->tick->contact) /* with skin contact: after it */
+        pen_contacts(&s->pen, N, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+                     out->vy + v0, out->vz + v0);
+    if (s->has_floor && !s->tick->contact) /* with skin contact: after it */
+        floor_contacts((float)s->floor_z, N, out->z + v0, out->vz + v0);
+    /* Health and splashes, in a loop of their own so the one above stays
+     * simple enough to vectorise. NaN fails the speed comparison too. */
+    int entries = 0, bad = 0;
+    for (int n = 0; n < N; n++) {
+        bad |= !(ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n] <= limit2);
+        entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
+    }
+    float entry_speed = 0.0f;
+    if (entries) /* rare: find the fastest entry */
+        for (int n = 0; n < N; n++)
+            if (z[n] > level && oz[n] <= level && -ovz[n] > entry_speed)
+                entry_speed = -ovz[n];
+    s->ev.row_splash_count[row] = entries;
+    s->ev.row_splash_speed[row] = entry_speed;
+    unsigned char flag = 0;
+    for (int n = 0; n < N && bad && !flag; n++) {
+        float s2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
+        if (!isfinite(s2) || !isfinite(ox[n] + oy[n] + oz[n]))
+            flag = 2;
+        else if (s2 > limit2)
+            flag = 1;
+    }
+    s->tick->row_bad[row] = flag;
+}
+
+/* Springs and integration for rows [r0, r1) (global row indices), block by
+ * block within each dinghy. */
+static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
+                      double dt, int first_substep, float *scratch, double *t_springs,
+                      double *t_integrate)
+{
+    const size_t M = (size_t)s->M;
+    const sim_def *d = &s->def;
+    const float k = (float)d->ring.stiffness;
+    const spring_plan *plan = &s->springs;
+    const double beta = d->solver.damping;
+    const sim_water_def *w = &d->world.water;
+    const int exact = w->model == SIM_WATER_EXACT, gas = d->ring.inflation == SIM_INFLATION_GAS;
+    skin_consts skin = {
+        .rho_g = exact ? (float)(w->density * d->world.gravity) : 0.0f,
+        .rho_g_t = exact && d->ring.skin == SIM_SKIN_MEMBRANE
+                       ? (float)(w->density * d->world.gravity * d->ring.thickness) : 0.0f,
+        .level = (float)w->level,
+        .drag = exact,
+        .rho_water = (float)w->density,
+        .rho_air = (float)d->world.air_density,
+        .cd = (float)w->drag_coefficient,
+        .cl = (float)w->lift_coefficient,
+        .dt = (float)dt,
+        .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
+        .flow = s->river != NULL,
+    };
+    const euler_consts step = { /* the same for every row of this step */
+        .dt = (float)dt,
+        .inv_m = (float)(1.0 / sim_ring_vertex_mass(&d->ring)),
+        .damp = (float)exp(-beta * dt),
+        .damp_water = (float)exp(-(beta + w->drag) * dt),
+        .grav = (float)d->world.gravity,
+        .buoy = exact ? 0.0f : (float)w->buoyancy,
+        .level = (float)w->level,
+        .pressure = gas ? 0.0f : (float)d->ring.pressure,
+        .flow = s->river != NULL,
+    };
+    const int with_skin = gas || exact;
+    /* the membrane skin: its constants from the material, once per call
+     * (the material is live) */
+    const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
+    const membrane_material mat = {d->ring.youngs_modulus, d->ring.thickness,
+                                   d->ring.poisson_ratio};
+    const membrane_consts mk = membrane_consts_of(&mat);
+    const size_t ff = s->tick->force_floats;
+    /* the force block's layout: the spring kernel's rows of W with h ghost
+     * columns, or the membrane's rows of N + 2 with one pad each side */
+    const int W = membrane ? MEMBRANE_FORCE_STRIDE(s->N) : plan->W, h = membrane ? 1 : plan->h;
+    size_t r = r0;
+    while (r < r1) {
+        size_t p = r / M, a = r % M;
+        size_t end = (p + 1) * M < r1 ? (p + 1) * M : r1; /* this dinghy's part */
+        size_t nb = end - r;
+        if (nb > (size_t)plan->max_rows)
+            nb = (size_t)plan->max_rows;
+        const size_t base = p * s->V;
+        float *f[3];
+        double t0 = t_springs ? omp_get_wtime() : 0.0;
+        if (membrane) {
+            /* the membrane's block layout (W above): rows of N + 2 from 1 */
+            for (int c = 0; c < 3; c++) {
+                f[c] = scratch + (size_t)c * ff;
+                memset(f[c], 0, sizeof(float) * nb * (size_t)W);
+            }
+            float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
+                                    s->tick->bfz + base};
+            membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
+                           (int)nb, scratch + s->tick->membrane_offset, f, held, first_substep);
+        } else
+            spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
+                         scratch, f);
+        if (with_skin) {
+            skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
+            const size_t rows = p * M; /* this ring's rows' water */
+            skin.eta = s->tick->weta + rows;
+            skin.sx = s->tick->wsx + rows;
+            skin.sy = s->tick->wsy + rows;
+            skin.px = s->tick->wpx + rows;
+            skin.py = s->tick->wpy + rows;
+            skin.u = s->tick->wu + rows;
+            skin.v = s->tick->wv + rows;
+            skin.w = s->tick->ww + rows;
+            skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
+                       in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
+                       scratch + s->tick->skin_offset, f, W, h);
+        }
+        hands_forces(s, in, p, a, nb, f, W, h);
+        double t1 = t_springs ? omp_get_wtime() : 0.0;
+        for (size_t i = 0; i < nb; i++) {
+            size_t off = i * (size_t)W + (size_t)h;
+            integrate_row(s, in, out, r + i, &step, f[0] + off, f[1] + off, f[2] + off);
+        }
+        if (t_springs) {
+            *t_springs += t1 - t0;
+            *t_integrate += omp_get_wtime() - t1;
+        }
+        r += nb;
+    }
+}
+
+/* Skin contact, serial: this substep's parameters and state (x current,
+ * v the predicted v* of the next buffer), which the kernel's phases read. */
+static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+{
+    tick_context *t = s->tick;
+    const sim_ring_def *ring = &s->def.ring;
+    t->contact_params = skin_contact_params_default(dt);
+    t->contact_params.h = (float)ring->contact_thickness;
+    t->contact_params.mu = (float)ring->friction;
+    const float m = (float)sim_ring_vertex_mass(ring);
+    for (int p = 0; p < s->P; p++)
+        t->contact_mass[p] = m;
+    skin_contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
+    t->contact_state = st;
+}
+
+/* Skin contact, serial, after link: room for the forces of the vertices in
+ * a pair (the compact arrays, by their places in link's list); -1 when out
+ * of memory. */
+static int skin_reserve(tick_context *t)
+{
+    const size_t need = (size_t)skin_contact_active_count(t->contact);
+    if (need <= t->contact_cap)
+        return 0;
+    const size_t cap = need * 2 > 256 ? need * 2 : 256;
+    for (int c = 0; c < 3; c++) {
+        float *f = realloc(t->cf[c], sizeof *f * cap), *g = f ? realloc(t->cs[c], sizeof *g * cap) : NULL;
+        if (f)
+            t->cf[c] = f;
+        if (!g)
+            return -1;
+        t->cs[c] = g;
+    }
+    t->contact_cap = cap;
+    return 0;
+}
+
+/* Skin contact, the vertices in a pair among [a, b): the Jacobi
+ * iteration's forces (gathered before this) added to v* as f dt / m, and
+ * summed for the substep. Only the vertices in a pair have a force. */
+static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
+{
+    tick_context *t = s->tick;
+    const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
+    int first;
+    const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
+    const int *act = skin_contact_active_list(t->contact);
+    float *const cf[3] = {t->cf[0], t->cf[1], t->cf[2]}, *const cs[3] = {t->cs[0], t->cs[1], t->cs[2]};
+    for (int k = first; k < first + na; k++) {
+        const int i = act[k];
+        out->vx[i] += cf[0][k] * im;
+        out->vy[i] += cf[1][k] * im;
+        out->vz[i] += cf[2][k] * im;
+        for (int c = 0; c < 3; c++)
+            cs[c][k] = iter == 0 ? cf[c][k] : cs[c][k] + cf[c][k];
+    }
+}
+
+/* Skin contact, rows [r0, r1) after the iterations: the positions follow
+ * the corrected velocities (x' = x + dt v*, already there, plus dt times
+ * the contact's change of v), then the pen's walls. */
+static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1, int any, float dt)
+{
+    tick_context *t = s->tick;
+    const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
+    if (any) {
+        const float im = dt * dt / t->contact_mass[0];
+        int first;
+        const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
+        const int *act = skin_contact_active_list(t->contact);
+        for (int k = first; k < first + na; k++) {
+            const int i = act[k];
+            out->x[i] += t->cs[0][k] * im;
+            out->y[i] += t->cs[1][k] * im;
+            out->z[i] += t->cs[2][k] * im;
+        }
+    }
+    if (s->pen.on)
+        pen_contacts(&s->pen, (int)(b - a), out->x + a, out->y + a, out->z + a, out->vx + a,
+                     out->vy + a, out->vz + a);
+    if (s->has_floor)
+        floor_contacts((float)s->floor_z, (int)(b - a), out->z + a, out->vz + a);
+}
+
+/* Ring p's skin contact outputs: its vertices pushed and the sum of |F| over
+ * them in index order (any: the substep had pairs; else none was pushed). */
+static void skin_ring_outputs(dinghy_sim *s, int p, int any)
+{
+    const tick_context *t = s->tick;
+    int n = 0;
+    const double sum = any ? skin_contact_ring_force(t->contact, p, t->cs[0], t->cs[1], t->cs[2], &n)
+                           : 0.0;
+    s->contact_vertices[p] = n;
+    s->contact_force[p] = n ? (float)sum : 0.0f;
+}
+
+/* The skin contact's starts of this substep as contact events (after the
+ * step's other events), at the midpoint of the two rings' centres. */
+static void skin_events(dinghy_sim *s, int n)
+{
+    for (int k = 0; k < n && k < SIM_CONTACT_STARTS; k++) {
+        const skin_contact_start *st = &s->tick->starts[k];
+        sim_event ev;
+        memset(&ev, 0, sizeof ev);
+        ev.kind = SIM_EVENT_CONTACT;
+        ev.ring = st->p;
+        ev.other = st->q;
+        ev.step = s->step + 1;
+        ev.speed = st->speed;
+        for (int i = 0; i < 3; i++)
+            ev.position[i] = (float)(0.5 * (s->c0[3 * st->p + i] + s->c0[3 * st->q + i]));
+        ev.count = 1;
+        events_add(&s->ev, &ev);
+    }
+}
+
+int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
+{
+    /* the river at the rows every RIVER_SAMPLE_STEPS steps (still water
+     * needs no samples: the tick reads its level from the definition) */
+    const int sample = s->river && first_substep && s->step % RIVER_SAMPLE_STEPS == 0;
+    const sim_buffer *in = &s->buf[s->cur];
+    sim_buffer *out = &s->buf[1 - s->cur];
+    const int P = s->P;
+    const int gas = s->def.ring.inflation == SIM_INFLATION_GAS;
+    const sim_ring_def *ring = &s->def.ring;
+    const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
+    int oom = 0;
+    const contact_consts contact = contact_consts_of(ring);
+    s->bp.cell_size = reach;
+    skin_contact *const skin = s->tick->contact;
+    int any_contact = 0, nstarts = 0;
+    if (P == 1 || skin) /* no neighbours to look for: no centre-line repulsion */
+        memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
+
+#pragma omp parallel num_threads(s->nthreads)
+    {
+        const int tid = omp_get_thread_num(), T = omp_get_num_threads();
+        /* Each thread owns one contiguous range of rows in every phase. */
+        const size_t r0 = s->nrows * (size_t)tid / (size_t)T;
+        const size_t r1 = s->nrows * (size_t)(tid + 1) / (size_t)T;
+        float *scratch = s->tick->scratch + (size_t)tid * s->tick->scratch_stride;
+        double t = tid == 0 ? omp_get_wtime() : 0.0, t_next;
+#define PHASE_END(ph)                                    \
+        if (tid == 0) {                                  \
+            t_next = omp_get_wtime();                    \
+            s->phase_s[ph] += t_next - t;                \
+            t = t_next;                                  \
+        }
+
+        for (size_t r = r0; r < r1; r++) {
+            centre_row(s, in, r);
+            if (sample)
+                water_sample_row(s, r);
+        }
+        if (gas)
+            volume_rows(s, in, r0, r1);
+        /* One dinghy without gas needs no barrier here: each thread goes on
+         * with the rows whose centres it computed, and the dinghy's centre
+         * is only read after this region. The gas needs the ring's volume. */
+        if (P > 1 || gas) {
+#pragma omp barrier
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                dinghy_centre(s, p, dt);
+        }
+        PHASE_END(SIM_PHASE_CENTRES)
+
+        if (P > 1 && !skin) {
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                broadphase_bin(&s->bp, s->c0, p);
+#pragma omp single
+            broadphase_sort(&s->bp);
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                broadphase_count(&s->bp, s->c0, p, reach);
+#pragma omp single
+            oom = broadphase_reserve(&s->bp) || events_reserve(&s->ev, (size_t)s->bp.nb_start[P]);
+            if (!oom) {
+#pragma omp for schedule(static)
+                for (int p = 0; p < P; p++)
+                    broadphase_fill(&s->bp, s->c0, p, reach);
+            }
+        }
+        PHASE_END(SIM_PHASE_BROADPHASE)
+
+        /* From here each thread reads what it computed itself (its rows'
+         * centres and repulsion) or what was finished before a barrier. */
+        if (!oom)
+            for (size_t r = r0; r < r1; r++)
+                contacts_row(s, &contact, r);
+        PHASE_END(SIM_PHASE_CONTACTS)
+        double t_springs = 0.0, t_integrate = 0.0;
+        if (!oom)
+            move_rows(s, in, out, r0, r1, dt, first_substep, scratch, tid == 0 ? &t_springs : NULL,
+                      &t_integrate);
+        if (tid == 0) {
+            s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
+            s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
+            t = omp_get_wtime();
+        }
+        if (skin && !oom) {
+            const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
+#pragma omp barrier
+#pragma omp single
+            skin_setup(s, in, out, dt);
+            const skin_contact_params *kp = &s->tick->contact_params;
+            const skin_contact_state *ks = &s->tick->contact_state;
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                skin_contact_bound(skin, kp, ks, p, p + 1);
+#pragma omp single
+            {
+                oom = skin_contact_plan(skin, kp, ks);
+                if (!oom && !skin_contact_any(skin)) { /* nothing can touch */
+                    oom = skin_contact_link(skin);
+                    any_contact = 0;
+                    nstarts = oom ? 0 : skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                }
+            }
+            if (!oom && skin_contact_any(skin)) {
+#pragma omp for schedule(static)
+                for (int p = 0; p < P; p++)
+                    skin_contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
+                /* the search gathers where rings touch: shares of equal
+                 * work, not of equal rows (each point's result is its own) */
+                int v0, v1;
+                skin_contact_find_share(skin, tid, T, &v0, &v1);
+                skin_contact_find(skin, v0, v1);
+#pragma omp barrier
+#pragma omp single
+                {
+                    oom = skin_contact_link(skin) || skin_reserve(s->tick);
+                    if (!oom) {
+                        any_contact = skin_contact_pairs(skin) > 0;
+                        nstarts = skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                    }
+                }
+            }
+            if (!oom && any_contact)
+                for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
+                    int first;
+                    const int na = skin_contact_active(skin, (int)a, (int)b, &first);
+                    skin_contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
+                                               s->tick->cf[1], s->tick->cf[2]);
+#pragma omp barrier
+                    skin_apply(s, out, a, b, it, (float)dt);
+#pragma omp barrier
+                }
+            if (!oom) {
+                skin_positions(s, out, r0, r1, any_contact, (float)dt);
+                if (last_substep) {
+#pragma omp barrier
+#pragma omp for schedule(static)
+                    for (int p = 0; p < P; p++)
+                        skin_ring_outputs(s, p, any_contact);
+                }
+            }
+        }
+        PHASE_END(SIM_PHASE_SKIN_CONTACT)
+        if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
+#pragma omp barrier
+#pragma omp for schedule(static)
+            for (int p = 0; p < P; p++)
+                events_dinghy(&s->ev, &s->bp, p);
+        }
+        PHASE_END(SIM_PHASE_EVENTS)
+#undef PHASE_END
+    }
+    if (oom)
+        return -1;
+    if (P == 1) {
+        if (!gas)
+            dinghy_centre(s, 0, dt);
+        events_dinghy(&s->ev, &s->bp, 0);
+    }
+    events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
+    if (skin)
+        skin_events(s, nstarts);
+    s->cur = 1 - s->cur;
+    s->step += last_substep;
+    s->time += dt;
+    for (size_t r = 0; r < s->nrows; r++)
+        if (s->tick->row_bad[r])
+            return 1;
+    return 0;
+}

@@ -133,12 +133,13 @@ ifneq ($(DESTDIR),)
 	    d=$$(dirname "$$d"); done; done
 endif
 
-# ---- the README's pictures, made again by the program as it is now:
-# docs/pictures.sh runs each row of docs/pictures.txt (scripted captures,
-# --input docs/*.txt); PICTURES="a.png b.png" makes only those ----
+# ---- the docs' pictures, made again by the program as it is now:
+# docs/pictures/pictures.sh runs each row of docs/pictures/pictures.txt
+# (scripted captures, --input docs/pictures/*.txt); PICTURES="a.png b.png"
+# makes only those ----
 .PHONY: pictures
 pictures: dinghy | deps-test
-	@$(XVFB) bash docs/pictures.sh ./dinghy $(PICTURES)
+	@$(XVFB) bash docs/pictures/pictures.sh ./dinghy $(PICTURES)
 
 clean:
 	rm -rf $(B) dinghy

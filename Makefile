@@ -180,9 +180,11 @@ test-cli: dinghy | deps-test
 test-structure: | deps-test
 	@echo "== tests/test_structure.py" && python3 tests/test_structure.py
 
-# every citation of docs/physics.md names a section it has
+# every citation of docs/physics.md names a section it has; every relative
+# link and image of the Markdown files resolves
 test-docs:
 	@echo "== tests/test_docs.sh" && bash tests/test_docs.sh
+	@echo "== tests/test_links.sh" && bash tests/test_links.sh
 
 # make install and make uninstall into a staging directory (DESTDIR)
 test-install: dinghy | deps-install

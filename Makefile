@@ -141,6 +141,15 @@ endif
 pictures: dinghy | deps-test
 	@$(XVFB) bash docs/pictures/pictures.sh ./dinghy $(PICTURES)
 
+# ---- make docs: the docs made from the program, to commit: the table of
+# config keys from its parameter table (test-docs fails when it is stale) ----
+.PHONY: docs
+docs: dinghy
+	@bash scripts/config_keys.sh ./dinghy >docs/guide/config-keys.md.tmp \
+	  || { rm -f docs/guide/config-keys.md.tmp; exit 1; }
+	@mv docs/guide/config-keys.md.tmp docs/guide/config-keys.md
+	@echo "docs: wrote docs/guide/config-keys.md"
+
 clean:
 	rm -rf $(B) dinghy
 
@@ -181,10 +190,12 @@ test-structure: | deps-test
 	@echo "== tests/test_structure.py" && python3 tests/test_structure.py
 
 # every citation of docs/physics.md names a section it has; every relative
-# link and image of the Markdown files resolves
-test-docs:
+# link and image of the Markdown files resolves; the generated table of
+# config keys is what make docs writes now
+test-docs: dinghy
 	@echo "== tests/test_docs.sh" && bash tests/test_docs.sh
 	@echo "== tests/test_links.sh" && bash tests/test_links.sh
+	@echo "== tests/test_config_keys.sh" && bash tests/test_config_keys.sh ./dinghy
 
 # make install and make uninstall into a staging directory (DESTDIR)
 test-install: dinghy | deps-install

@@ -32,13 +32,13 @@ keys=$(awk '/^\[/{s=substr($0,2,length($0)-2)} /^[a-z_]+ = /{print s "." $1}' de
 nkeys=$(wc -w <<<"$keys")
 missing=()
 for k in $keys; do
-    grep -qF "\`$k\`" "$repo/README.md" || missing+=("README:$k")
+    grep -qF "\`$k\`" "$repo/docs/guide/config-keys.md" || missing+=("docs/guide/config-keys.md:$k")
     "$bin" --help | grep -qE "^  $k " || missing+=("--help:$k")
 done
 # each key's comment in dinghy.ini: meaning; default; allowed range
 comments=$(grep -cE '^; .+; default [^;]+; allowed ' "$repo/dinghy.ini")
 if [[ ${#missing[@]} -eq 0 && $nkeys -gt 20 && $comments -eq $nkeys ]]; then
-    ok "all $nkeys keys documented in README, --help and dinghy.ini comments"
+    ok "all $nkeys keys documented in docs/guide/config-keys.md, --help and dinghy.ini comments"
 else bad "undocumented: ${missing[*]}; $comments comments for $nkeys keys"; fi
 
 # -- --print-config round trip, byte for byte --

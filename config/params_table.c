@@ -145,7 +145,7 @@ const param_inert param_inert_table[] = {
     {"dinghy.contact_thickness", "dinghy.contact", "centreline",
      "the centre-line repulsion acts within dinghy.contact_range", "dinghy.contact_range"},
     {"dinghy.friction", "dinghy.contact", "centreline",
-     "the centre-line repulsion has no friction; its strength is dinghy.repulsion",
+     "the centre-line repulsion has no friction, and its strength is dinghy.repulsion",
      "dinghy.repulsion"},
     /* the water: Archimedes and drag per face, or the seed's toy model */
     {"water.buoyancy", "water.model", "exact",

@@ -117,8 +117,10 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         diag_print_prefixed(&d, "dinghy: ", stderr);
         rc = 2;
     } else if (opt->print_config) {
+        diag_print_prefixed(&d, "dinghy: ", stderr); /* warnings: keys that do nothing */
         config_write_ini(&settings, stdout);
     } else {
+        diag_print_prefixed(&d, "dinghy: ", stderr);
         warn_stability(&settings.sim);
         if (watch && opt->mode == MODE_HEADLESS) {
             rc = headless_watch_run(watch, &settings, opt->steps, opt->dump);

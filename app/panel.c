@@ -192,10 +192,15 @@ reload_result panel_change(panel *p, int steps, dinghy_settings *settings, dingh
         snprintf(p->message, sizeof p->message, "%s %s not applied: %.400s", k->name, to,
                  rep->errors.stored ? rep->errors.lines[0] : rep->summary);
         break;
-    default:
-        snprintf(p->message, sizeof p->message, "%s %s -> %s%s%.300s", k->name, from, to,
-                 rep->warning[0] ? "; " : "", rep->warning);
+    default: {
+        /* a key that does nothing under the models chosen: reload_apply's warning */
+        const char *inert = rep->errors.warnings && rep->errors.stored ? rep->errors.lines[0] : "";
+        if (strncmp(inert, "panel: ", 7) == 0)
+            inert += 7;
+        snprintf(p->message, sizeof p->message, "%s %s -> %s%s%.200s%s%.250s", k->name, from, to,
+                 *inert ? "; " : "", inert, rep->warning[0] ? "; " : "", rep->warning);
         break;
+    }
     }
     return rr;
 }

@@ -46,7 +46,15 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
     case CONFIG_WATCH_CHANGED:
         break;
     }
-    return reload_apply(current, &next, sim, r, path);
+    /* the save's warnings (keys that do nothing) name their lines: they
+     * stand for reload_apply's, which name only the file */
+    diag_list saved = {0};
+    diag_move_warnings(&saved, &r->errors);
+    reload_result rr = reload_apply(current, &next, sim, r, path);
+    diag_drop_warnings(&r->errors);
+    diag_move_warnings(&r->errors, &saved);
+    diag_free(&saved);
+    return rr;
 }
 
 reload_result reload_apply(dinghy_settings *current, const dinghy_settings *next,
@@ -76,6 +84,7 @@ reload_result reload_apply(dinghy_settings *current, const dinghy_settings *next
         sim_set_live(*sim, &next->sim);
         r->result = RELOAD_APPLIED;
     }
+    config_edit_warnings(current, next, source, &r->errors); /* keys that do nothing */
     *current = *next;
     snprintf(r->summary, sizeof r->summary, "reloaded %s: %s%s", source, changes,
              structural ? "; scene rebuilt" : "");

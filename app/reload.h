@@ -23,7 +23,8 @@ typedef enum {
  * first use; reload_poll clears it each time. */
 typedef struct {
     reload_result result;
-    diag_list errors;   /* RELOAD_REJECTED: every problem, "FILE:LINE: message" */
+    diag_list errors;   /* RELOAD_REJECTED: every problem, "FILE:LINE: message"; applied:
+                           a warning per changed key that does nothing (diag_warn) */
     char summary[1024]; /* one line: "reloaded dinghy.ini: dinghy.stiffness 400 -> 800",
                            "reloaded dinghy.ini: no changes" or "dinghy.ini not applied
                            (2 errors); ..."; "" for RELOAD_NONE */
@@ -46,7 +47,9 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
  * (sim_set_live, RELOAD_APPLIED); a structural change (scene, count, mesh,
  * radii, mass, seed) builds a new simulation and destroys the old one only
  * once the new one exists, so *sim may change (RELOAD_REBUILT: re-read
- * sizes and buffers). render.* and audio.* keys land in *current only:
+ * sizes and buffers); a key it changed that does nothing under the new
+ * models gets a warning in r->errors (config_edit_warnings). render.* and
+ * audio.* keys land in *current only:
  * their users read them from there. `source` names the origin in r's
  * summary ("reloaded SOURCE: dinghy.stiffness 400 -> 800", "SOURCE not
  * applied (...)"). Clears r first; returns r->result. */

@@ -26,15 +26,25 @@ static void sort_by_line(diag_list *d, int from, const char *path)
 {
     for (int i = from + 1; i < d->stored; i++) {
         char *m = d->lines[i];
+        unsigned char warning = d->warning[i];
         int line = line_of(m, path), j = i;
-        for (; j > from && line_of(d->lines[j - 1], path) > line; j--)
+        for (; j > from && line_of(d->lines[j - 1], path) > line; j--) {
             d->lines[j] = d->lines[j - 1];
+            d->warning[j] = d->warning[j - 1];
+        }
         d->lines[j] = m;
+        d->warning[j] = warning;
     }
 }
 
 int config_build_text(const config_source *src, const char *text, size_t len,
                       dinghy_settings *out, diag_list *d)
+{
+    return config_build_text_since(src, text, len, NULL, out, d);
+}
+
+int config_build_text_since(const config_source *src, const char *text, size_t len,
+                            const dinghy_settings *before, dinghy_settings *out, diag_list *d)
 {
     config_origins *o = calloc(1, sizeof *o);
     if (!o) {
@@ -42,7 +52,7 @@ int config_build_text(const config_source *src, const char *text, size_t len,
         return -1;
     }
     dinghy_settings work = settings_default();
-    int before = d->count;
+    int errors = d->count, from = d->stored;
     if (text)
         config_parse_ini(&work, src->path, text, len, o, d);
     for (int i = 0; i < src->nsets; i++) {
@@ -60,9 +70,11 @@ int config_build_text(const config_source *src, const char *text, size_t len,
     }
     work.sim.world.river.seed = work.scene.seed; /* sim.seed lays out the river too */
     config_check_origins(&work, o, src->path ? src->path : "parameters", d);
+    if (d->count == errors) /* warnings only of settings that will run */
+        config_inert_warnings(&work, o, before, d);
     free(o);
-    sort_by_line(d, before < d->stored ? before : d->stored, text ? src->path : NULL);
-    if (d->count != before)
+    sort_by_line(d, from, text ? src->path : NULL);
+    if (d->count != errors)
         return -1;
     *out = work;
     return 0;

@@ -189,43 +189,50 @@ int config_set_assignment(dinghy_settings *p, const char *assignment, diag_list 
 
 /* ---- consistency ---- */
 
-/* Fills buf with where the problem among `keys` (space-separated names)
- * comes from: the origin of the first key that has one, else `fallback`.
- * Returns 0 when one of the keys was given a bad value, so its check would
- * only repeat that error. */
-static int where_of(const config_origins *o, const char *fallback, const char *keys, char *buf,
-                    size_t len)
+/* Writes where key i got its value, "--set KEY=VALUE" or "FILE:LINE", into
+ * buf; 0 when it kept its default (or o is NULL). */
+static int origin_of(const config_origins *o, int i, char *buf, size_t len)
+{
+    if (!o || i < 0)
+        return 0;
+    if (o->set[i])
+        snprintf(buf, len, "--set %s", o->set[i]);
+    else if (o->line[i] && o->file)
+        snprintf(buf, len, "%s:%d", o->file, o->line[i]);
+    else
+        return 0;
+    return 1;
+}
+
+/* Fills buf with where the problem among the n keys comes from: a --set
+ * of one of them (the last layer, what was typed last), else the file
+ * line of the first that has one, else `fallback`. Returns 0 when one of
+ * the keys was given a bad value, so its check would only repeat that
+ * error. */
+static int where_of(const config_origins *o, const char *fallback, const param_key *const *keys,
+                    int n, char *buf, size_t len)
 {
     snprintf(buf, len, "%s", fallback);
     if (!o)
         return 1;
-    int found = 0;
-    for (const char *t = keys; *t;) {
-        size_t n = strcspn(t, " ");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)n, t);
-        t += n + (t[n] == ' ');
-        const param_key *k = param_find(name);
-        if (!k || k - param_table >= PARAM_TABLE_MAX)
-            continue;
-        int i = (int)(k - param_table);
-        if (o->failed[i])
+    for (int j = 0; j < n; j++)
+        if (o->failed[keys[j] - param_table])
             return 0;
-        if (found)
-            continue;
-        if (o->set[i]) {
-            snprintf(buf, len, "--set %s", o->set[i]);
-            found = 1;
-        } else if (o->line[i] && o->file) {
-            snprintf(buf, len, "%s:%d", o->file, o->line[i]);
-            found = 1;
-        }
-    }
+    int pick = -1;
+    for (int j = 0; j < n && pick < 0; j++)
+        if (o->set[keys[j] - param_table])
+            pick = (int)(keys[j] - param_table);
+    for (int j = 0; j < n && pick < 0; j++)
+        if (o->line[keys[j] - param_table])
+            pick = (int)(keys[j] - param_table);
+    if (pick >= 0)
+        origin_of(o, pick, buf, len);
     return 1;
 }
 
 /* The core checks its own definition; each problem is printed here with
- * the key of its field and where that key was set. */
+ * the keys of its fields and their values, after where the one the user
+ * set was set. */
 int config_check_origins(const dinghy_settings *settings, const config_origins *o,
                          const char *fallback, diag_list *d)
 {
@@ -236,26 +243,80 @@ int config_check_origins(const dinghy_settings *settings, const config_origins *
     int before = d->count;
     for (int i = 0; i < n && i < MAX_PROBLEMS; i++) {
         const dinghy_problem *p = &problems[i];
-        const param_key *k = param_for_field(p->part, p->offset);
-        char where[512], value[64];
+        /* the ring count is the scene's, its mesh the ring part's */
+        const param_key *k = p->part == SIM_PART_RING_COUNT ? param_find("scene.count")
+                                                            : param_for_field(p->part, p->offset);
+        sim_def_part related_part = p->part == SIM_PART_RING_COUNT ? SIM_PART_RING : p->part;
         if (!k) {
             diag_add(d, "%s: %s = %g: %s", fallback, p->quantity, p->value, p->reason);
             continue;
         }
-        /* the origin of the first key involved that has one */
-        char keys[256];
-        snprintf(keys, sizeof keys, "%s", k->name);
-        for (int j = 0; j < p->related; j++) {
-            const param_key *rk = param_for_field(p->part, p->related_offset[j]);
-            if (rk && strlen(keys) + strlen(rk->name) + 2 < sizeof keys)
-                snprintf(keys + strlen(keys), sizeof keys - strlen(keys), " %s", rk->name);
+        const param_key *keys[3] = {k};
+        int nkeys = 1;
+        for (int j = 0; j < p->related && j < 2; j++) {
+            const param_key *rk = param_for_field(related_part, p->related_offset[j]);
+            int seen = !rk;
+            for (int m = 0; m < nkeys && !seen; m++)
+                seen = keys[m] == rk;
+            if (!seen)
+                keys[nkeys++] = rk;
         }
-        if (!where_of(o, fallback, keys, where, sizeof where))
+        char where[512], values[256] = "";
+        if (!where_of(o, fallback, keys, nkeys, where, sizeof where))
             continue; /* a key involved already has an error */
-        param_format(settings, k, value, sizeof value);
-        diag_add(d, "%s: %s = %s: %s", where, k->name, value, p->reason);
+        size_t used = 0;
+        for (int j = 0; j < nkeys && used < sizeof values; j++) {
+            char value[64];
+            param_format(settings, keys[j], value, sizeof value);
+            used += (size_t)snprintf(values + used, sizeof values - used, "%s%s = %s",
+                                     j ? ", " : "", keys[j]->name, value);
+        }
+        diag_add(d, "%s: %s: %s", where, values, p->reason);
     }
     return d->count == before ? 0 : -1;
+}
+
+/* The warning that k, set at `where`, does nothing (entry e). */
+static void warn_inert(diag_list *d, const char *where, const param_key *k, const param_inert *e)
+{
+    diag_warn(d, "%s: %s does nothing with %s = %s; %s", where, k->name, e->model, e->choice,
+              e->job);
+}
+
+/* Whether k has the same value in a and b. */
+static int same_value(const dinghy_settings *a, const dinghy_settings *b, const param_key *k)
+{
+    char va[64], vb[64];
+    param_format(a, k, va, sizeof va);
+    param_format(b, k, vb, sizeof vb);
+    return strcmp(va, vb) == 0;
+}
+
+void config_edit_warnings(const dinghy_settings *current, const dinghy_settings *next,
+                          const char *source, diag_list *d)
+{
+    for (int i = 0; i < param_table_count; i++) {
+        const param_key *k = &param_table[i];
+        const param_inert *e = param_inert_under(k, next);
+        if (e && !same_value(current, next, k))
+            warn_inert(d, source, k, e);
+    }
+}
+
+void config_inert_warnings(const dinghy_settings *settings, const config_origins *o,
+                           const dinghy_settings *before, diag_list *d)
+{
+    for (int i = 0; i < param_table_count && i < PARAM_TABLE_MAX; i++) {
+        const param_key *k = &param_table[i];
+        const param_inert *e = param_inert_under(k, settings);
+        char where[300];
+        if (!e || !origin_of(o, i, where, sizeof where))
+            continue; /* live, or left at its default */
+        /* already inert before this edit: warn again only for a new value */
+        if (before && param_inert_under(k, before) && same_value(settings, before, k))
+            continue;
+        warn_inert(d, where, k, e);
+    }
 }
 
 int config_check(const dinghy_settings *settings, const char *where, diag_list *d)
@@ -289,6 +350,34 @@ int config_stability_advice(const sim_def *p, char *buf, size_t len)
     return 1;
 }
 
+/* Writes key k of p with its comment; with `off` (the entry saying it does
+ * nothing) commented out, after why. */
+static void write_key(const dinghy_settings *p, const dinghy_settings *def, const param_key *k,
+                      const param_inert *off, FILE *out)
+{
+    char value[64], dflt[64], range[96];
+    param_format(p, k, value, sizeof value);
+    param_format(def, k, dflt, sizeof dflt);
+    param_range_text(k, range, sizeof range);
+    fprintf(out, "; %s%s%s%s; default %s; allowed %s%s\n", k->doc, *k->unit ? " (" : "", k->unit,
+            *k->unit ? ")" : "", dflt, range, param_is_structural(k) ? "; rebuilds the scene" : "");
+    if (off)
+        fprintf(out, "; does nothing with %s = %s: %s\n", off->model, off->choice, off->job);
+    fprintf(out, "%s%s = %s\n", off ? ";" : "", strchr(k->name, '.') + 1, value);
+}
+
+/* Whether k is left out of the INI output: it does nothing under p's
+ * models and keeps its default (a value the user chose stays, and warns). */
+static int left_out(const dinghy_settings *p, const dinghy_settings *def, const param_key *k)
+{
+    if (!param_inert_under(k, p))
+        return 0;
+    char value[64], dflt[64];
+    param_format(p, k, value, sizeof value);
+    param_format(def, k, dflt, sizeof dflt);
+    return strcmp(value, dflt) == 0;
+}
+
 void config_write_ini(const dinghy_settings *p, FILE *out)
 {
     const dinghy_settings def = settings_default();
@@ -297,24 +386,31 @@ void config_write_ini(const dinghy_settings *p, FILE *out)
                  "; $XDG_CONFIG_HOME/dinghy/dinghy.ini (~/.config/dinghy/dinghy.ini).\n"
                  "; Comments start with ';'. Each key: meaning (unit); default; allowed range.\n"
                  "; Keys left out keep their defaults. Saving the file while dinghy runs\n"
-                 "; applies it at once; keys marked 'rebuilds the scene' restart the scene.\n");
-    const char *section = "";
-    size_t section_len = 0;
-    for (int i = 0; i < param_table_count; i++) {
-        const param_key *k = &param_table[i];
-        const char *dot = strchr(k->name, '.');
-        size_t len = (size_t)(dot - k->name);
-        if (len != section_len || strncmp(section, k->name, len) != 0) {
-            fprintf(out, "\n[%.*s]\n", (int)len, k->name);
-            section = k->name;
-            section_len = len;
+                 "; applies it at once; keys marked 'rebuilds the scene' restart the scene.\n"
+                 "; Keys of the models not chosen (the seed's springs, constant inflation,\n"
+                 "; centre-line repulsion and water) are commented out at the end of their\n"
+                 "; section: set one without its model and dinghy warns that it does nothing.\n");
+    for (int i = 0; i < param_table_count;) {
+        /* one section: its keys in table order, then the ones left out */
+        const char *name = param_table[i].name;
+        size_t len = (size_t)(strchr(name, '.') - name);
+        int end = i;
+        while (end < param_table_count && strncmp(param_table[end].name, name, len + 1) == 0)
+            end++;
+        fprintf(out, "\n[%.*s]\n", (int)len, name);
+        int off = 0;
+        for (int j = i; j < end; j++) {
+            if (left_out(p, &def, &param_table[j]))
+                off++;
+            else
+                write_key(p, &def, &param_table[j], NULL, out);
         }
-        char value[64], dflt[64], range[96];
-        param_format(p, k, value, sizeof value);
-        param_format(&def, k, dflt, sizeof dflt);
-        param_range_text(k, range, sizeof range);
-        fprintf(out, "; %s%s%s%s; default %s; allowed %s%s\n%s = %s\n", k->doc,
-                *k->unit ? " (" : "", k->unit, *k->unit ? ")" : "", dflt, range,
-                param_is_structural(k) ? "; rebuilds the scene" : "", dot + 1, value);
+        if (off)
+            fprintf(out, "\n; ---- keys of the models not chosen: each does nothing until its "
+                         "model is ----\n");
+        for (int j = i; j < end && off; j++)
+            if (left_out(p, &def, &param_table[j]))
+                write_key(p, &def, &param_table[j], param_inert_under(&param_table[j], p), out);
+        i = end;
     }
 }

@@ -42,6 +42,12 @@ int config_read_file(const char *path, char **text, size_t *len, diag_list *d);
  * each problem's key. `where` starts each message. Returns 0 when all is well. */
 int config_check(const dinghy_settings *p, const char *where, diag_list *d);
 
+/* A live edit from current to next (the tuning panel, a reload): one
+ * warning (diag_warn) for each key it changed that does nothing under the
+ * models of next, after `source`, naming the key that does that job. */
+void config_edit_warnings(const dinghy_settings *current, const dinghy_settings *next,
+                          const char *source, diag_list *d);
+
 /* When a fixed sim.substeps cuts p->dt into substeps above the explicit
  * stability bound (docs/physics.md section 2: springs, gas, buoyancy), writes a
  * one-line warning giving the bound and the substeps needed into buf and

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 
+#include "config/build.h"
 #include "config/diag.h"
 #include "config/params_table.h"
 #include "config/settings.h"
@@ -28,5 +29,18 @@ int config_parse_ini(dinghy_settings *p, const char *name, const char *text, siz
  * key in o->failed. o may be NULL. */
 int config_check_origins(const dinghy_settings *p, const config_origins *o, const char *where,
                          diag_list *d);
+
+/* One warning (diag_warn) for each key the user set, in the file or by
+ * --set, that does nothing under the models of settings
+ * (param_inert_table), naming where it was set and the key that does that
+ * job. With before (the settings a reload replaces; NULL at start-up),
+ * only for keys the edit changed or made inert. */
+void config_inert_warnings(const dinghy_settings *settings, const config_origins *o,
+                           const dinghy_settings *before, diag_list *d);
+
+/* config_build_text, the warnings limited as config_inert_warnings' with
+ * before (may be NULL). */
+int config_build_text_since(const config_source *src, const char *text, size_t len,
+                            const dinghy_settings *before, dinghy_settings *out, diag_list *d);
 
 #endif

@@ -68,29 +68,29 @@ const param_key param_table[] = {
     {"river.drop_height", PK_DOUBLE, WOFF(river.drop_height), 0, 2, "m", "fall of the surface over each drop", NULL},
     {"river.rocks", PK_INT, WOFF(river.rocks), 0, 200, "", "how many rocks stand out of the water (at most one per 6 m), placed by sim.seed", NULL},
     {"scene.name", PK_CHOICE, COFF(index), 0, 0, "", "the scene to build (see dinghy --help for the list)", scene_choice},
-    {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of dinghies in the grid, rapids and packed scenes", NULL},
-    {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between dinghy centres (pair, grid, rapids)", NULL},
-    {"scene.height", PK_DOUBLE, COFF(height), -100, 1000, "m", "drop height of dinghy centres above the water", NULL},
-    {"scene.speed", PK_DOUBLE, COFF(speed), 0, 100, "m/s", "initial speed: dinghy 0 of pair, the crowd of rapids", NULL},
+    {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of rings in the grid, rapids and packed scenes", NULL},
+    {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between ring centres (pair, grid, rapids)", NULL},
+    {"scene.height", PK_DOUBLE, COFF(height), -100, 1000, "m", "drop height of ring centres above the water", NULL},
+    {"scene.speed", PK_DOUBLE, COFF(speed), 0, 100, "m/s", "initial speed: ring 0 of pair, the crowd of rapids", NULL},
     {"dinghy.segments", PK_INT, DOFF(segments), 3, 4096, "", "M, vertices round the ring", NULL},
     {"dinghy.sides", PK_INT, DOFF(sides), 2, 4096, "", "N, vertices round the tube (even)", NULL},
-    {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "B, springs reach a B x B neighbourhood (odd, <= segments and sides)", NULL},
+    {"dinghy.band", PK_INT, DOFF(band), 1, 31, "", "springs skin: B, springs reach a B x B neighbourhood (odd, <= segments and sides)", NULL},
     {"dinghy.major_radius", PK_DOUBLE, DOFF(major_radius), 0.01, 100, "m", "R, ring centre to tube centre", NULL},
     {"dinghy.minor_radius", PK_DOUBLE, DOFF(minor_radius), 0.001, 50, "m", "r, tube radius (less than major_radius)", NULL},
-    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one dinghy (default: a tractor tyre's inner tube, 7.9 m^2 of 1.6 mm rubber at 1150 kg/m^3)", NULL},
-    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 1, 1e9, "N/m", "spring constant of every spring (0 holds no shape at all: not allowed)", NULL},
+    {"dinghy.mass", PK_DOUBLE, DOFF(mass), 1e-6, 1e6, "kg", "total mass of one ring (default: a tractor tyre's inner tube, 7.9 m^2 of 1.6 mm rubber at 1150 kg/m^3)", NULL},
+    {"dinghy.stiffness", PK_DOUBLE, DOFF(stiffness), 1, 1e9, "N/m", "springs skin: spring constant of every spring (0 holds no shape at all: not allowed)", NULL},
     {"dinghy.inflation", PK_CHOICE, DOFF(inflation), 0, 0, "", "gas: an ideal gas, p V = p0 V0, pushing on every face; constant: dinghy.pressure on every vertex", inflation_choice},
     {"dinghy.gauge_pressure", PK_DOUBLE, DOFF(gauge_pressure), 0, 1e6, "Pa", "gas: pressure above the air's at the rest volume (a soft-blown tube 2 kPa; towables and raft tubes 14-17 kPa, 2-2.5 psi)", NULL},
     {"dinghy.pressure", PK_DOUBLE, DOFF(pressure), 0, 1e6, "N", "constant inflation: outward force on every vertex", NULL},
-    {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "repulsion strength S between dinghies: per-vertex force S gap^-e", NULL},
-    {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "e, power of the repulsion law", NULL},
-    {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "tube-surface gap below which repulsion acts", NULL},
+    {"dinghy.repulsion", PK_DOUBLE, DOFF(repulsion), 0, 1e6, "N", "centre-line contact: repulsion strength S between rings, per-vertex force S gap^-e", NULL},
+    {"dinghy.repulsion_exponent", PK_DOUBLE, DOFF(repulsion_exponent), 0, 16, "", "centre-line contact: e, power of the repulsion law", NULL},
+    {"dinghy.contact_range", PK_DOUBLE, DOFF(contact_range), 0.001, 10, "m", "centre-line contact: tube-surface gap below which repulsion acts", NULL},
     /* skin contact */
     {"dinghy.contact", PK_CHOICE, DOFF(contact), 0, 0, "", "skin: the skins touch (vertex against triangle, friction); centreline: the seed's repulsion between tube centre-lines", contact_choice},
     {"dinghy.contact_thickness", PK_DOUBLE, DOFF(contact_thickness), 1e-5, 0.1, "m", "skin contact: how far apart touching skins are held (below half the mesh's shortest grid step)", NULL},
     {"dinghy.friction", PK_DOUBLE, DOFF(friction), 0, 10, "", "skin contact: Coulomb friction coefficient mu between skins (they slide when the tangential force would pass mu N)", NULL},
     {"dinghy.skin", PK_CHOICE, DOFF(skin), 0, 0, "", "membrane: a skin of a material, the gas holds the shape; springs: the seed's B x B and across-tube springs", skin_choice},
-    {"dinghy.youngs_modulus", PK_DOUBLE, DOFF(youngs_modulus), 1e3, 1e12, "Pa", "membrane: Young's modulus E of the skin (tyre-tube rubber, 60 Shore A: 4 MPa by Gent's relation; soft PVC 10-100 MPa)", NULL},
+    {"dinghy.youngs_modulus", PK_DOUBLE, DOFF(youngs_modulus), 1e5, 1e10, "Pa", "membrane: Young's modulus E of the skin (soft rubber 0.1-1 MPa, tyre tubes 4 MPa, soft PVC 10-400 MPa, rigid vinyl 2.4-4 GPa)", NULL},
     {"dinghy.thickness", PK_DOUBLE, DOFF(thickness), 1e-6, 0.1, "m", "membrane: skin thickness t (rubber inner tubes 1.5-3 mm; vinyl pool toys 0.25 mm, river tubes 0.5-0.75 mm)", NULL},
     {"dinghy.poisson_ratio", PK_DOUBLE, DOFF(poisson_ratio), 0, 0.499, "", "membrane: Poisson's ratio nu of the skin (rubber 0.49: nearly incompressible)", NULL},
     {"dinghy.hole_diameter", PK_DOUBLE, DOFF(hole_diameter), 0, 1, "m", "every ring starts with a round hole this wide, losing gas by the orifice law (0: none)", NULL},
@@ -102,11 +102,75 @@ const param_key param_table[] = {
     {"spray.budget", PK_INT, POFF(budget), 0, 1000000, "", "most spray droplets alive at once (splashes, rock hits, the river breaking); 0: no spray", NULL},
     {"audio.enabled", PK_INT, AOFF(enabled), 0, 1, "", "1 plays sound in the demo and in headless runs given --audio (--mute silences it), 0 none at all", NULL},
     {"audio.volume", PK_DOUBLE, AOFF(volume), 0, 1, "", "master volume", NULL},
-    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of dinghy-dinghy squeaks", NULL},
+    {"audio.contact_volume", PK_DOUBLE, AOFF(contact_volume), 0, 1, "", "volume of ring-on-ring squeaks", NULL},
     {"audio.splash_volume", PK_DOUBLE, AOFF(splash_volume), 0, 1, "", "volume of splashes", NULL},
     {"audio.ambience_volume", PK_DOUBLE, AOFF(ambience_volume), 0, 1, "", "volume of the rushing-water loop", NULL},
 };
 const int param_table_count = (int)(sizeof param_table / sizeof param_table[0]);
+
+/* Which keys do nothing under which models: the reading of physics/ (the
+ * tick, the gas, the contact, the stability bound), one line per key and
+ * model. Keys that a scene alone ignores (river.* off the river) are not
+ * here: a config file serves every scene. */
+const param_inert param_inert_table[] = {
+    /* the skin: the membrane's material, or the seed's springs */
+    {"dinghy.stiffness", "dinghy.skin", "membrane",
+     "the membrane's stiffness is dinghy.youngs_modulus", "dinghy.youngs_modulus"},
+    {"dinghy.band", "dinghy.skin", "membrane",
+     "the membrane's triangles join next neighbours only; its stiffness is dinghy.youngs_modulus",
+     "dinghy.youngs_modulus"},
+    {"dinghy.youngs_modulus", "dinghy.skin", "springs",
+     "the springs' stiffness is dinghy.stiffness", "dinghy.stiffness"},
+    {"dinghy.thickness", "dinghy.skin", "springs",
+     "the springs' stiffness is dinghy.stiffness", "dinghy.stiffness"},
+    {"dinghy.poisson_ratio", "dinghy.skin", "springs",
+     "the springs' stiffness is dinghy.stiffness", "dinghy.stiffness"},
+    /* the inflation: a gas, or a constant push on every vertex */
+    {"dinghy.pressure", "dinghy.inflation", "gas",
+     "the gas's push is dinghy.gauge_pressure", "dinghy.gauge_pressure"},
+    {"dinghy.gauge_pressure", "dinghy.inflation", "constant",
+     "the constant inflation's push is dinghy.pressure", "dinghy.pressure"},
+    {"dinghy.hole_diameter", "dinghy.inflation", "constant",
+     "there is no gas to lose; holes need dinghy.inflation = gas", "dinghy.inflation"},
+    {"world.air_pressure", "dinghy.inflation", "constant",
+     "only a gas pushes against it; the constant inflation's push is dinghy.pressure",
+     "dinghy.pressure"},
+    /* the contact: skins touching, or the seed's centre-line repulsion */
+    {"dinghy.repulsion", "dinghy.contact", "skin",
+     "touching skins are held dinghy.contact_thickness apart", "dinghy.contact_thickness"},
+    {"dinghy.repulsion_exponent", "dinghy.contact", "skin",
+     "touching skins are held dinghy.contact_thickness apart", "dinghy.contact_thickness"},
+    {"dinghy.contact_range", "dinghy.contact", "skin",
+     "touching skins are held dinghy.contact_thickness apart", "dinghy.contact_thickness"},
+    {"dinghy.contact_thickness", "dinghy.contact", "centreline",
+     "the centre-line repulsion acts within dinghy.contact_range", "dinghy.contact_range"},
+    {"dinghy.friction", "dinghy.contact", "centreline",
+     "the centre-line repulsion has no friction, and its strength is dinghy.repulsion",
+     "dinghy.repulsion"},
+    /* the water: Archimedes and drag per face, or the seed's toy model */
+    {"water.buoyancy", "water.model", "exact",
+     "the exact model's buoyancy is Archimedes' from water.density", "water.density"},
+    {"water.density", "water.model", "seed",
+     "the seed model's buoyancy is water.buoyancy", "water.buoyancy"},
+    {"water.drag_coefficient", "water.model", "seed",
+     "the seed model's drag is water.drag", "water.drag"},
+    {"water.lift_coefficient", "water.model", "seed",
+     "the seed model has no lift, and its drag is water.drag", "water.drag"},
+};
+const int param_inert_count = (int)(sizeof param_inert_table / sizeof param_inert_table[0]);
+
+const param_inert *param_inert_under(const param_key *k, const dinghy_settings *p)
+{
+    for (int i = 0; i < param_inert_count; i++) {
+        const param_inert *e = &param_inert_table[i];
+        if (strcmp(e->key, k->name) != 0)
+            continue;
+        const param_key *m = param_find(e->model);
+        if (m && param_choice_index(m, e->choice) == *(const int *)((const char *)p + m->offset))
+            return e;
+    }
+    return NULL;
+}
 
 const char *param_sections_text(void)
 {

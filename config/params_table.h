@@ -22,6 +22,24 @@ typedef struct {
     const char *(*choice)(int i); /* PK_CHOICE: name of choice i, NULL past the last */
 } param_key;
 
+/* A key that does nothing while a model key has a certain choice (the
+ * springs' stiffness on the membrane skin), and what does its job there.
+ * Read from how physics/ uses each field; tests/test_config.c runs each
+ * entry and checks that the key changes no bit of the state. */
+typedef struct {
+    const char *key;      /* the key that does nothing ... */
+    const char *model;    /* ... while this PK_CHOICE key ... */
+    const char *choice;   /* ... holds this choice */
+    const char *job;      /* what does its job instead, naming `instead` */
+    const char *instead;  /* the key named in job */
+} param_inert;
+
+extern const param_inert param_inert_table[];
+extern const int param_inert_count;
+
+/* The entry saying that k does nothing under the models of p, or NULL. */
+const param_inert *param_inert_under(const param_key *k, const dinghy_settings *p);
+
 /* The index of the choice called name for k, or -1. */
 int param_choice_index(const param_key *k, const char *name);
 

@@ -13,6 +13,7 @@
 #endif
 
 #include "config/config.h"
+#include "config/origins.h"
 
 /* What stat says about the file; any difference means it was touched. */
 typedef struct {
@@ -187,7 +188,8 @@ config_watch_result config_watch_poll(config_watch *w, const dinghy_settings *cu
     w->last = text;
     w->last_len = text_len;
     dinghy_settings built;
-    if (config_build_text(w->src, text, text_len, &built, errors) != 0) {
+    /* warnings only of keys this save changed (the run has told the rest) */
+    if (config_build_text_since(w->src, text, text_len, current, &built, errors) != 0) {
         w->last_ok = 0;
         return CONFIG_WATCH_ERROR;
     }

@@ -33,9 +33,12 @@ expect "soft heavy rings tear: exit 3 with the cause" 3 "ring [0-9]+ is torn: a 
 # (the seed models: with skin contact the tube, blown up across its hole, is held by its own
 # self-contact at 1.99 times its rest volume, just under the balloon bound of 2)
 expect "a constant inflation too strong for the springs: exit 3" 3 "ring 0 is (torn|blown up like a balloon)" -- --headless --steps 3000 --set scene.name=single --set dinghy.skin=springs --set dinghy.inflation=constant --set dinghy.pressure=1000 --set dinghy.contact=centreline
+# dinghy.youngs_modulus: every allowed value runs or is refused before the run
+expect "the stiffest skin allowed (1e10 Pa) runs in a pile" 0 "^steps 10 .*dinghies 4 " -- --headless --steps 10 --threads 1 --set scene.name=pile --set scene.count=4 --set dinghy.youngs_modulus=1e10
+expect "the softest skin allowed (1e5 Pa) at the default gauge is refused before the run" 2 "^dinghy: --set dinghy.youngs_modulus=1e5: .*the skin is too soft for its gauge" -- --headless --set scene.name=pile --set dinghy.youngs_modulus=1e5
 expect "springs of 0 N/m can never hold a ring" 2 "dinghy.stiffness = 0 is out of range; allowed: 1 to 1e\+09 N/m" -- --headless --set dinghy.stiffness=0
 : >"$tmp/empty.ini"
-expect "a river too short for its rocks names the length it was given" 2 "^dinghy: --set river.length=30: river.rocks = 6: rocks = 6 is outside \\[0, 5\\]" -- --headless --config "$tmp/empty.ini" --set river.length=30
+expect "a river too short for its rocks names the length it was given" 2 "^dinghy: --set river.length=30: river.rocks = 6, river.length = 30: rocks = 6 is outside \\[0, 5\\]" -- --headless --config "$tmp/empty.ini" --set river.length=30
 expect "help lists every key" 0 "dinghy.repulsion_exponent" -- --help
 
 # --dump: JSON with the documented fields; '-' writes to stdout.

@@ -1,6 +1,7 @@
 /* Configuration: --set, INI files, validation messages. */
 #include "tests/support.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,8 +91,8 @@ static void test_cross_checks(void **state)
     static const struct { const char *set, *message; } cases[] = {
         {"dinghy.sides=15", "parameters: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2"},
         {"dinghy.band=4", "parameters: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex"},
-        {"dinghy.band=31", "parameters: dinghy.band = 31: must be at most the segments round the ring (32) and the vertices round the tube (16)"},
-        {"dinghy.minor_radius=0.9", "parameters: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole"},
+        {"dinghy.band=31", "parameters: dinghy.band = 31, dinghy.segments = 32, dinghy.sides = 16: must be at most the segments round the ring (32) and the vertices round the tube (16)"},
+        {"dinghy.minor_radius=0.9", "parameters: dinghy.minor_radius = 0.9, dinghy.major_radius = 0.8: must be less than the ring radius 0.8 m, or the ring has no hole"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         dinghy_settings p = settings_default();
@@ -202,9 +203,9 @@ static void test_bad_files(void **state)
          "t.ini:2: dinghy.sides = 15: must be even: the across-tube spring joins n and n + N/2\n"
          "t.ini:4: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex\n"},
         {"[dinghy]\nsegments = 3\nsides = 4\n",
-         "t.ini:2: dinghy.band = 5: must be at most the segments round the ring (3) and the vertices round the tube (4)\n"},
+         "t.ini:2: dinghy.band = 5, dinghy.segments = 3, dinghy.sides = 4: must be at most the segments round the ring (3) and the vertices round the tube (4)\n"},
         {"[dinghy]\nminor_radius = 0.9\n",
-         "t.ini:2: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole\n"},
+         "t.ini:2: dinghy.minor_radius = 0.9, dinghy.major_radius = 0.8: must be less than the ring radius 0.8 m, or the ring has no hole\n"},
         /* a bad value is reported once: the checks that involve it are skipped */
         {"[dinghy]\nsides = x\nband = 4x\n",
          "t.ini:2: dinghy.sides = 'x' is not a number; allowed: an integer from 2 to 4096\n"
@@ -216,7 +217,7 @@ static void test_bad_files(void **state)
          "t.ini:2: line too long (over 198 characters)\n"
          "t.ini:3: sim.damping = 'x' is not a number; allowed: 0 to 1000 1/s\n"},
         {"[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n",
-         "t.ini:4: dinghy.segments = 4096: 6.55e+10 vertices is more than this program supports (2e9)\n"},
+         "t.ini:2: scene.count = 1000000, dinghy.segments = 4096, dinghy.sides = 16: 6.55e+10 vertices is more than this program supports (2e9)\n"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         config_source src = {"t.ini", NULL, 0};
@@ -272,9 +273,13 @@ static void test_build_layers(void **state)
     diag_list d = {0};
     assert_int_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
     assert_true(p.sim.ring.stiffness == 900.0 && p.sim.ring.band == 3);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(d.warnings, 2); /* the springs' keys on the membrane skin */
+    diag_free(&d);
     src.nsets = 2;
     assert_int_not_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
     assert_int_equal(d.count, 1);
+    assert_int_equal(d.warnings, 0); /* no warnings for settings that do not run */
     assert_string_equal(d.lines[0], "--set dinghy.band=4: dinghy.band = 4: must be odd: the spring neighbourhood is centred on the vertex");
     assert_true(p.sim.ring.band == 3);
     diag_free(&d);
@@ -289,11 +294,18 @@ static void test_shipped_ini_is_defaults(void **state)
 {
     (void)state;
     dinghy_settings def = settings_default(), p = def;
-    p.sim.ring.stiffness = 1.0; /* so that loading has to set it */
+    p.sim.ring.youngs_modulus = 1.0; /* so that loading has to set it */
     diag_list d = {0};
     assert_int_equal(config_load_file(&p, "dinghy.ini", &d), 0);
     char changes[512];
     assert_int_equal(config_diff(&def, &p, changes, sizeof changes, NULL), 0);
+    diag_free(&d);
+    /* and sets no key that does nothing: a default run warns of nothing */
+    config_source src = {"dinghy.ini", NULL, 0};
+    assert_int_equal(config_build(&src, &p, &d), 0);
+    if (d.warnings)
+        fail_msg("dinghy.ini: %s", d.lines[0]);
+    assert_int_equal(d.stored, 0);
     diag_free(&d);
 }
 
@@ -468,6 +480,234 @@ static void test_file_missing(void **state)
     diag_free(&d);
 }
 
+
+/* ---- keys that do nothing under the models chosen ---- */
+
+/* The table names real keys and choices, and the key that does the job
+ * is one that works under that model. */
+static void test_inert_table(void **state)
+{
+    (void)state;
+    assert_true(param_inert_count >= 10);
+    for (int i = 0; i < param_inert_count; i++) {
+        const param_inert *e = &param_inert_table[i];
+        const param_key *k = param_find(e->key), *m = param_find(e->model);
+        const param_key *instead = param_find(e->instead);
+        if (!k || !m || !instead || m->type != PK_CHOICE || param_choice_index(m, e->choice) < 0)
+            fail_msg("entry %d (%s): unknown key, model or choice", i, e->key);
+        if (!strstr(e->job, e->instead))
+            fail_msg("entry %d: '%s' does not name %s", i, e->job, e->instead);
+        dinghy_settings p = settings_default();
+        *(int *)((char *)&p + m->offset) = param_choice_index(m, e->choice);
+        assert_ptr_equal(param_inert_under(k, &p), e);
+        if (param_inert_under(instead, &p))
+            fail_msg("%s names %s, which does nothing with %s = %s too", e->key, e->instead,
+                     e->model, e->choice);
+    }
+}
+
+/* A value of k other than the one in p, in range (for the band: odd). */
+static void other_value(const param_key *k, dinghy_settings *p)
+{
+    char *field = (char *)p + k->offset;
+    if (k->type == PK_INT) {
+        *(int *)field = *(int *)field > 3 ? *(int *)field - 2 : *(int *)field + 2;
+        return;
+    }
+    double v = *(double *)field;
+    *(double *)field = v == 0.0 ? 0.05 : v * 1.5 <= k->max ? v * 1.5 : v / 1.5;
+}
+
+/* The state hash of 100 steps of three coarse rings piled in a pen. */
+static uint64_t pair_hash(const dinghy_settings *p)
+{
+    test_params t = {p->sim, p->scene};
+    dinghy_sim *s = test_sim(&t);
+    sim_step(s, 100);
+    assert_false(sim_blowup(s).happened);
+    uint64_t h = sim_hash(s);
+    sim_destroy(s);
+    return h;
+}
+
+/* What the table says is what the code does: under the entry's model the
+ * key changes no bit of the state, under the model's other choice it does
+ * (so the run is one where the key would show). */
+static void test_inert_keys_change_nothing(void **state)
+{
+    (void)state;
+    for (int i = 0; i < param_inert_count; i++) {
+        const param_inert *e = &param_inert_table[i];
+        const param_key *k = param_find(e->key), *m = param_find(e->model);
+        int inert_choice = param_choice_index(m, e->choice);
+        for (int live = 0; live < 2; live++) {
+            dinghy_settings p = settings_default();
+            p.scene.index = scene_index("pile"); /* in contact from the start */
+            p.scene.count = 3;
+            p.sim.ring.segments = 16;
+            p.sim.ring.sides = 8;
+            p.sim.solver.threads = 1;
+            *(int *)((char *)&p + m->offset) = live ? 1 - inert_choice : inert_choice;
+            uint64_t a = pair_hash(&p);
+            other_value(k, &p);
+            diag_list d = {0};
+            if (config_check(&p, "test", &d) != 0)
+                fail_msg("%s: %s", e->key, d.lines[0]);
+            uint64_t b = pair_hash(&p);
+            if (!live && a != b)
+                fail_msg("%s changes the state with %s = %s: the table is wrong", e->key,
+                         e->model, e->choice);
+            if (live && a == b)
+                fail_msg("%s changes nothing with %s = %s either: the test run does not show it",
+                         e->key, e->model, m->choice(1 - inert_choice));
+        }
+    }
+}
+
+/* One warning per key set (file line or --set) that does nothing, none
+ * for keys left at their defaults or that work under the models. */
+static void test_inert_warnings(void **state)
+{
+    (void)state;
+    const char *text = "[dinghy]\nstiffness = 1500\nmass = 20\n[water]\nbuoyancy = 100\n";
+    const char *sets[] = {"dinghy.repulsion=0.1", "dinghy.youngs_modulus=5e6"};
+    config_source src = {"t.ini", sets, 2};
+    dinghy_settings p;
+    diag_list d = {0};
+    assert_int_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
+    assert_int_equal(d.count, 0);
+    assert_int_equal(d.warnings, 3);
+    assert_int_equal(d.stored, 3);
+    assert_string_equal(d.lines[0], "t.ini:2: dinghy.stiffness does nothing with dinghy.skin = "
+                        "membrane; the membrane's stiffness is dinghy.youngs_modulus");
+    assert_string_equal(d.lines[1], "t.ini:5: water.buoyancy does nothing with water.model = "
+                        "exact; the exact model's buoyancy is Archimedes' from water.density");
+    assert_string_equal(d.lines[2], "--set dinghy.repulsion=0.1: dinghy.repulsion does nothing "
+                        "with dinghy.contact = skin; touching skins are held "
+                        "dinghy.contact_thickness apart");
+    diag_free(&d);
+    /* the same keys under their own models: no warning */
+    const char *seed = "[dinghy]\nstiffness = 1500\nskin = springs\ncontact = centreline\n"
+                       "[water]\nbuoyancy = 100\nmodel = seed\n";
+    src.nsets = 1;
+    assert_int_equal(config_build_text(&src, seed, strlen(seed), &p, &d), 0);
+    assert_int_equal(d.count + d.warnings, 0);
+    /* the defaults alone: nothing */
+    config_source none = {NULL, NULL, 0};
+    assert_int_equal(config_build(&none, &p, &d), 0);
+    assert_int_equal(d.stored, 0);
+    /* a live edit: the keys it changed that do nothing */
+    dinghy_settings before = settings_default(), after = before;
+    after.sim.ring.stiffness = 3000;
+    after.sim.ring.youngs_modulus = 5e6;
+    config_edit_warnings(&before, &after, "panel", &d);
+    assert_int_equal(d.warnings, 1);
+    assert_string_equal(d.lines[0], "panel: dinghy.stiffness does nothing with dinghy.skin = "
+                        "membrane; the membrane's stiffness is dinghy.youngs_modulus");
+    diag_free(&d);
+    /* printed after the errors' cap, every one */
+    for (int i = 0; i < 7; i++)
+        diag_add(&d, "error %d", i);
+    diag_warn(&d, "a warning");
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    diag_print(&d, f);
+    fclose(f);
+    assert_string_equal(out, "error 0\nerror 1\nerror 2\nerror 3\nerror 4\na warning\n"
+                        "and 2 more problems (fix these first)\n");
+    free(out);
+    diag_free(&d);
+}
+
+/* A skin too soft for its gauge is refused before the run, naming the
+ * keys; the defaults and the skins that hold their gauge pass. */
+static void test_gauge_strain(void **state)
+{
+    (void)state;
+    dinghy_settings p = settings_default();
+    const sim_ring_def *r = &p.sim.ring;
+    /* the closed form at the inner equator, by hand: 2000 Pa, r 0.25 m,
+     * R 0.8 m, E t = 6400 N/m, nu 0.49 */
+    double n_phi = 2000.0 * 0.25 * (1.6 - 0.25) / (2.0 * 0.55), n_theta = 2000.0 * 0.25 / 2.0;
+    assert_close(sim_ring_gauge_strain(r), (n_phi - 0.49 * n_theta) / 6400.0, 1e-12);
+    assert_true(sim_ring_gauge_strain(r) < 0.5 * SIM_MEMBRANE_MAX_GAUGE_STRAIN);
+    diag_list d = {0};
+    assert_int_equal(config_check(&p, "parameters", &d), 0);
+    /* just past and just within the limit, by E */
+    double e_limit = r->youngs_modulus * sim_ring_gauge_strain(r) / SIM_MEMBRANE_MAX_GAUGE_STRAIN;
+    p.sim.ring.youngs_modulus = 0.99 * e_limit;
+    assert_int_not_equal(config_check(&p, "parameters", &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_non_null(strstr(d.lines[0], "dinghy.youngs_modulus = "));
+    assert_non_null(strstr(d.lines[0], ", dinghy.gauge_pressure = 2000, dinghy.thickness = 0.0016: "
+                                       "the skin is too soft for its gauge"));
+    diag_free(&d);
+    p.sim.ring.youngs_modulus = 1.01 * e_limit;
+    assert_int_equal(config_check(&p, "parameters", &d), 0);
+    /* the softest allowed rubber holds a low gauge, not the default one */
+    const char *sets[] = {"dinghy.youngs_modulus=1e5", "dinghy.gauge_pressure=100"};
+    config_source src = {NULL, sets, 2};
+    assert_int_equal(config_build(&src, &p, &d), 0);
+    src.nsets = 1;
+    assert_int_not_equal(config_build(&src, &p, &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.lines[0], "--set dinghy.youngs_modulus=1e5: dinghy.youngs_modulus = "
+                        "100000, dinghy.gauge_pressure = 2000, dinghy.thickness = 0.0016: the "
+                        "skin is too soft for its gauge: it would stretch by 3.1 round the tube, "
+                        "past 0.1875, where a rubber tube balloons instead of holding its gauge; "
+                        "use a lower gauge or a stiffer or thicker skin");
+    diag_free(&d);
+    /* the gauge does not stretch the springs, nor a constant inflation */
+    const char *springs[] = {"dinghy.youngs_modulus=1e5", "dinghy.skin=springs"};
+    config_source s2 = {NULL, springs, 2};
+    assert_int_equal(config_build(&s2, &p, &d), 0);
+    const char *constant[] = {"dinghy.youngs_modulus=1e5", "dinghy.inflation=constant"};
+    config_source s3 = {NULL, constant, 2};
+    assert_int_equal(config_build(&s3, &p, &d), 0);
+    assert_int_equal(d.count, 0);
+    diag_free(&d);
+    /* the allowed range of E: soft rubber to rigid vinyl */
+    const param_key *k = param_find("dinghy.youngs_modulus");
+    assert_true(k->min <= 1e5 && k->max >= 1e9);
+}
+
+/* An error across keys names where the key the user gave was set: --set
+ * before a file line, and the ring count by scene.count. */
+static void test_error_origins(void **state)
+{
+    (void)state;
+    const char *text = "[dinghy]\nsegments = 32\nband = 5\n[scene]\ncount = 100\n";
+    const char *sets[] = {"scene.count=1000000", "dinghy.sides=4"};
+    config_source src = {"t.ini", sets, 1};
+    dinghy_settings p;
+    diag_list d = {0};
+    assert_int_not_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
+    assert_int_equal(d.count, 1);
+    if (strncmp(d.lines[0], "--set scene.count=1000000: scene.count = 1000000, dinghy.segments = "
+                "32, dinghy.sides = 16: 1000000 rings of 32 x 16 vertices need ", 95) != 0)
+        fail_msg("%s", d.lines[0]);
+    diag_free(&d);
+    /* from the file alone: the line of the count */
+    const char *huge = "[dinghy]\nsegments = 4096\n[scene]\ncount = 1000000\n";
+    src.nsets = 0;
+    assert_int_not_equal(config_build_text(&src, huge, strlen(huge), &p, &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.lines[0], "t.ini:4: scene.count = 1000000, dinghy.segments = 4096, "
+                        "dinghy.sides = 16: 6.55e+10 vertices is more than this program "
+                        "supports (2e9)");
+    diag_free(&d);
+    /* a band that fits the file's mesh but not the --set one: the --set */
+    src.sets = sets + 1;
+    src.nsets = 1;
+    assert_int_not_equal(config_build_text(&src, text, strlen(text), &p, &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_string_equal(d.lines[0], "--set dinghy.sides=4: dinghy.band = 5, dinghy.segments = 32, "
+                        "dinghy.sides = 4: must be at most the segments round the ring (32) and "
+                        "the vertices round the tube (4)");
+    diag_free(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -487,6 +727,11 @@ int main(void)
         cmocka_unit_test(test_stability_advice),
         cmocka_unit_test(test_table_fits),
         cmocka_unit_test(test_find_file),
+        cmocka_unit_test(test_inert_table),
+        cmocka_unit_test(test_inert_keys_change_nothing),
+        cmocka_unit_test(test_inert_warnings),
+        cmocka_unit_test(test_gauge_strain),
+        cmocka_unit_test(test_error_origins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

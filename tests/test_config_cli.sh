@@ -28,7 +28,8 @@ same "no config file: says so" err.txt want.txt
 "$bin" --config "$repo/dinghy.ini" --print-config >loaded.ini 2>/dev/null
 same "loading dinghy.ini gives the defaults" loaded.ini defaults.ini
 
-keys=$(awk '/^\[/{s=substr($0,2,length($0)-2)} /^[a-z_]+ = /{print s "." $1}' defaults.ini)
+# every key, those of the models not chosen commented out (';key = value')
+keys=$(awk '/^\[/{s=substr($0,2,length($0)-2)} /^;?[a-z_]+ = /{k=$1; sub(/^;/, "", k); print s "." k}' defaults.ini)
 nkeys=$(wc -w <<<"$keys")
 missing=()
 for k in $keys; do
@@ -51,17 +52,17 @@ if grep -qx 'stiffness = 800' a.ini && grep -qx 'name = pair' a.ini; then ok "--
 else bad "--print-config lacks the --set values"; fi
 
 # -- lookup order: --config, ./dinghy.ini, $XDG_CONFIG_HOME, ~/.config --
-stiffness_used() { "$bin" "$@" --print-config 2>used.txt | sed -n 's/^stiffness = //p'; }
+mass_used() { "$bin" "$@" --print-config 2>used.txt | sed -n 's/^mass = //p'; }
 mkdir -p "$HOME/.config/dinghy" "$tmp/xdg/dinghy"
-printf '[dinghy]\nstiffness = 500\n' >"$HOME/.config/dinghy/dinghy.ini"
-printf '[dinghy]\nstiffness = 600\n' >"$tmp/xdg/dinghy/dinghy.ini"
-printf '[dinghy]\nstiffness = 700\n' >dinghy.ini
-printf '[dinghy]\nstiffness = 800\n' >other.ini
-check_lookup() { # NAME WANT_STIFFNESS WANT_NOTE -- ARGS
+printf '[dinghy]\nmass = 500\n' >"$HOME/.config/dinghy/dinghy.ini"
+printf '[dinghy]\nmass = 600\n' >"$tmp/xdg/dinghy/dinghy.ini"
+printf '[dinghy]\nmass = 700\n' >dinghy.ini
+printf '[dinghy]\nmass = 800\n' >other.ini
+check_lookup() { # NAME WANT_MASS WANT_NOTE -- ARGS
     local name=$1 want=$2 note=$3; shift 4
-    local got; got=$(stiffness_used "$@")
+    local got; got=$(mass_used "$@")
     if [[ $got == "$want" ]] && [[ $(cat used.txt) == "$note" ]]; then ok "$name"
-    else bad "$name: stiffness $got, note: $(cat used.txt)"; fi
+    else bad "$name: mass $got, note: $(cat used.txt)"; fi
 }
 check_lookup "--config comes first" 800 "dinghy: using config file other.ini (--config)" -- --config other.ini
 check_lookup "then ./dinghy.ini" 700 "dinghy: using config file dinghy.ini (current directory)" --
@@ -137,7 +138,7 @@ cat >want.txt <<'EOF'
 dinghy: using config file bad3.ini (--config)
 dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed, pile
 dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio
-dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9: must be less than the ring radius 0.8 m, or the ring has no hole
+dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9, dinghy.major_radius = 0.8: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
 expect_err "and the rest" 2 want.txt -- --headless --config bad3.ini --set dinghy.minor_radius=0.9
 
@@ -163,14 +164,57 @@ if [[ $rc -eq 2 && $(wc -l <got.txt) -le 7 ]] && grep -qE "^dinghy: and [0-9]+ m
 else bad "random bytes (exit $rc, $(wc -l <got.txt) lines): $(head -c 400 got.txt)"; fi
 
 printf '[scene]\ncount = 1000000\n[dinghy]\nsegments = 4096\n' >huge.ini
-printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:4: dinghy.segments = 4096: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt
+printf 'dinghy: using config file huge.ini (--config)\ndinghy: huge.ini:2: scene.count = 1000000, dinghy.segments = 4096, dinghy.sides = 16: 6.55e+10 vertices is more than this program supports (2e9)\n' >want.txt
 expect_err "a scene too big is refused before anything runs" 2 want.txt -- --headless --config huge.ini
+# the ring count named by where it was set: the --set, not the file's mesh
+"$bin" --headless --config "$repo/dinghy.ini" --set scene.count=1000000 >/dev/null 2>got.txt; rc=$?
+if [[ $rc -eq 2 && $(wc -l <got.txt) -eq 2 ]] \
+   && grep -qE '^dinghy: --set scene.count=1000000: scene.count = 1000000, dinghy.segments = 32, dinghy.sides = 16: (1000000 rings of 32 x 16 vertices need|3.28e\+07 vertices)' got.txt
+then ok "a --set count too big for memory is blamed on the --set, not on the file's dinghy.segments"
+else bad "origin of the count (exit $rc): $(cat got.txt)"; fi
 printf 'dinghy: using config file empty.ini (--config)\ndinghy: --set dinghy.band=33: dinghy.band = 33 is out of range; allowed: an integer from 1 to 31\n' >want.txt
 expect_err "--set errors name the --set" 2 want.txt -- --headless --config empty.ini --set dinghy.band=33
 
 printf '%s\n' "dinghy: no config file (looked for ./dinghy.ini and $HOME/.config/dinghy/dinghy.ini); using the built-in defaults" \
     "dinghy: --watch needs a config file to watch; give one with --config FILE (or run from a directory with a dinghy.ini)" >want.txt
 expect_err "--watch without a config file is an error" 2 want.txt -- --headless --watch
+
+# -- keys that do nothing under the models chosen --
+# A default run with the shipped file says which file it reads, nothing more.
+cp "$repo/dinghy.ini" dinghy.ini
+"$bin" --headless --steps 10 --set scene.name=single >/dev/null 2>got.txt; rc=$?
+echo "dinghy: using config file dinghy.ini (current directory)" >want.txt
+if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "a default run with the shipped dinghy.ini prints no warning"
+else bad "default run (exit $rc): $(cat got.txt)"; fi
+"$bin" --headless --steps 1 --set scene.name=single --set dinghy.stiffness=1500 >/dev/null 2>got.txt; rc=$?
+printf '%s\n' "dinghy: using config file dinghy.ini (current directory)" \
+    "dinghy: --set dinghy.stiffness=1500: dinghy.stiffness does nothing with dinghy.skin = membrane; the membrane's stiffness is dinghy.youngs_modulus" >want.txt
+if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "--set dinghy.stiffness on the membrane: one line naming dinghy.youngs_modulus, and the run goes on"
+else bad "inert --set (exit $rc): $(cat got.txt)"; fi
+rm dinghy.ini
+printf '[water]\nmodel = seed\n\ndensity = 900\n[dinghy]\ncontact = centreline\nfriction = 0.3\n' >seed.ini
+"$bin" --headless --steps 1 --config seed.ini --set scene.name=single >/dev/null 2>got.txt; rc=$?
+printf '%s\n' "dinghy: using config file seed.ini (--config)" \
+    "dinghy: seed.ini:4: water.density does nothing with water.model = seed; the seed model's buoyancy is water.buoyancy" \
+    "dinghy: seed.ini:7: dinghy.friction does nothing with dinghy.contact = centreline; the centre-line repulsion has no friction, and its strength is dinghy.repulsion" >want.txt
+if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "inert keys in a file: one line each, FILE:LINE"
+else bad "inert file keys (exit $rc)"; diff got.txt want.txt; fi
+
+# -- a skin too soft for its gauge is refused before the run --
+for e in 1e5 4e5; do
+    "$bin" --headless --steps 1 --config empty.ini --set scene.name=pile --set dinghy.youngs_modulus=$e >/dev/null 2>got.txt; rc=$?
+    if [[ $rc -eq 2 && $(wc -l <got.txt) -eq 2 ]] && grep -qE "^dinghy: --set dinghy.youngs_modulus=$e: dinghy.youngs_modulus = [0-9]+, dinghy.gauge_pressure = 2000, dinghy.thickness = 0.0016: the skin is too soft for its gauge: it would stretch by [0-9.]+ round the tube, past 0.1875" got.txt
+    then ok "E = $e Pa at the default 2 kPa gauge: refused with the reason and the keys, exit 2"
+    else bad "E = $e (exit $rc): $(cat got.txt)"; fi
+done
+"$bin" --headless --steps 1 --config empty.ini --set scene.name=single --set dinghy.gauge_pressure=17000 >/dev/null 2>got.txt; rc=$?
+if [[ $rc -eq 2 ]] && grep -q "^dinghy: --set dinghy.gauge_pressure=17000: .*too soft for its gauge" got.txt; then ok "a raft tube's 17 kPa on the soft default tube: refused"
+else bad "gauge 17 kPa (exit $rc): $(cat got.txt)"; fi
+for e in 1e5 1e10; do
+    "$bin" --headless --steps 20 --config empty.ini --set scene.name=single --set dinghy.youngs_modulus=$e \
+        --set dinghy.gauge_pressure=50 >/dev/null 2>got.txt; rc=$?
+    if [[ $rc -eq 0 ]]; then ok "E = $e Pa at a 50 Pa gauge runs"; else bad "E = $e at 50 Pa (exit $rc): $(cat got.txt)"; fi
+done
 
 # -- stability advice --
 "$bin" --headless --steps 1 --config empty.ini --set scene.name=single --set sim.dt=0.002 \

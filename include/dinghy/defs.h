@@ -139,8 +139,29 @@ double sim_ring_rest_volume(const sim_ring_def *ring);
 double sim_ring_inflated_swell(const sim_ring_def *ring);
 
 /* Which definition a field belongs to: the part of a sim_def problem
- * (dinghy_problem.part) and of the live table. */
-typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING } sim_def_part;
+ * (dinghy_problem.part) and of the live table. SIM_PART_RING_COUNT is no
+ * field: a problem with the number of rings sim_def_check was given
+ * (offset 0; its related offsets are the ring part's: the mesh). */
+typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING, SIM_PART_RING_COUNT } sim_def_part;
+
+/* The largest strain the gauge may put in a membrane skin, by the linear
+ * closed forms (sim_ring_gauge_strain). A rubber tube (neo-Hookean, E = 3
+ * mu, closed ends, thin wall) holds its largest pressure, 0.75 mu t / r,
+ * at a hoop stretch of 1.58; past it more gas does not raise the gauge but
+ * blows a bulge that runs along the tube (the long balloon's aneurysm).
+ * At that pressure the linear hoop strain p r (1 - nu / 2) / (E t) is
+ * 0.75 / 3 x 0.75 = 0.1875. A skin strained more by its gauge cannot hold
+ * it: sim_def_check refuses it (the St. Venant-Kirchhoff law of the
+ * membrane would instead stiffen, and the ring, started from its rest
+ * shape, overshoot and tear). */
+#define SIM_MEMBRANE_MAX_GAUGE_STRAIN 0.1875
+
+/* The strain the gauge puts in a membrane ring, by the closed forms of
+ * docs/physics.md section 8: round the tube at the inner equator, where
+ * the tension is largest, (N_phi - nu N_theta) / (E t) with N_phi = p r
+ * (2R - r) / (2 (R - r)) and N_theta = p r / 2; 0 for the springs, the
+ * constant inflation or a ring without a hole. */
+double sim_ring_gauge_strain(const sim_ring_def *ring);
 
 /* Checks a definition for `rings` rings: the mesh invariants, the sizes and
  * that the simulation fits in memory; the river's own check

@@ -148,6 +148,15 @@ double sim_ring_inflated_swell(const sim_ring_def *r)
     return 2.0 * eps_phi + eps_theta;
 }
 
+double sim_ring_gauge_strain(const sim_ring_def *r)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE || r->inflation != SIM_INFLATION_GAS
+        || !(r->minor_radius < r->major_radius) || !(r->youngs_modulus * r->thickness > 0.0))
+        return 0.0;
+    const double n_phi = inflated_tension(r), n_theta = 0.5 * r->gauge_pressure * r->minor_radius;
+    return (n_phi - r->poisson_ratio * n_theta) / (r->youngs_modulus * r->thickness);
+}
+
 double sim_def_spring_dt(const sim_def *d)
 {
     double k_sum = skin_stiffness(&d->ring);
@@ -341,8 +350,11 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     if (r->skin != SIM_SKIN_MEMBRANE && r->skin != SIM_SKIN_SPRINGS)
         problem(&ps, RING(skin), "skin model", r->skin, 0, 1, "unknown skin model");
     if (r->skin == SIM_SKIN_MEMBRANE) {
-        range(&ps, RING(youngs_modulus), "Young's modulus E", r->youngs_modulus, 1e3, 1e12,
-              "a membrane's Young's modulus is positive (soft PVC: tens of MPa)");
+        /* soft rubber (0.1 MPa) to past rigid vinyl (2.4-4 GPa); every
+         * value runs (a stiffer skin takes more substeps) */
+        range(&ps, RING(youngs_modulus), "Young's modulus E", r->youngs_modulus, 1e5, 1e10,
+              "a membrane's Young's modulus is from 1e5 Pa (soft rubber) to 1e10 Pa (past rigid "
+              "vinyl's 2.4-4 GPa)");
         range(&ps, RING(thickness), "skin thickness t", r->thickness, 1e-6, 0.1,
               "the skin's thickness is positive and thin (PVC film: a fraction of a mm)");
         range(&ps, RING(poisson_ratio), "Poisson's ratio nu", r->poisson_ratio, 0.0, 0.499,
@@ -351,25 +363,42 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
         if (r->sides < 3 || r->segments < 3)
             problem(&ps, RING(sides), "vertices round the tube N", r->sides, 3, 4096,
                     "a membrane tube needs at least 3 vertices round it");
+        /* a skin too soft for its gauge (of a valid material and torus:
+         * the strain means nothing else) */
+        double strain = sim_ring_gauge_strain(r);
+        if (ps.count == 0 && strain > SIM_MEMBRANE_MAX_GAUGE_STRAIN) {
+            problem(&ps, RING(youngs_modulus), "gauge strain", strain, 0,
+                    SIM_MEMBRANE_MAX_GAUGE_STRAIN, "the skin is too soft for its gauge: it would "
+                    "stretch by %.2g round the tube, past %g, where a rubber tube balloons "
+                    "instead of holding its gauge; use a lower gauge or a stiffer or thicker skin",
+                    strain, SIM_MEMBRANE_MAX_GAUGE_STRAIN);
+            relate(&ps, offsetof(sim_ring_def, gauge_pressure), offsetof(sim_ring_def, thickness));
+        }
     }
     range(&ps, RING(hole_diameter), "hole diameter", r->hole_diameter, 0.0,
           2.0 * r->minor_radius, "a hole is 0 (none) up to the tube's diameter");
+    /* the ring count (the scene's) with the mesh: the count is named, the
+     * mesh related */
     double verts = (double)rings * r->segments * r->sides;
+    int counted = ps.count;
     if (rings < 1)
-        problem(&ps, RING(segments), "ring count", rings, 1, NAN, "a simulation needs a ring");
+        problem(&ps, SIM_PART_RING_COUNT, 0, "ring count", rings, 1, NAN,
+                "a simulation needs a ring");
     else if (verts > 2e9)
-        problem(&ps, RING(segments), "vertex count", verts, 1, 2e9,
+        problem(&ps, SIM_PART_RING_COUNT, 0, "vertex count", verts, 1, 2e9,
                 "%.3g vertices is more than this program supports (2e9)", verts);
     else if (ps.count == 0) {
         double need = (double)sim_memory_estimate(d, rings);
         long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
         double have = (pages > 0 && page > 0) ? (double)pages * (double)page : 0.0;
         if (have > 0.0 && need > 0.8 * have)
-            problem(&ps, RING(segments), "memory", need, 0, 0.8 * have,
+            problem(&ps, SIM_PART_RING_COUNT, 0, "memory", need, 0, 0.8 * have,
                     "%d rings of %d x %d vertices need %.1f GiB, more than 80%% of this "
                     "machine's %.1f GiB; use fewer rings or a coarser mesh", rings,
                     r->segments, r->sides, need / 1073741824.0, have / 1073741824.0);
     }
+    if (ps.count > counted)
+        relate(&ps, offsetof(sim_ring_def, segments), offsetof(sim_ring_def, sides));
     /* skin contact (after the sizes: a mesh too fine for the thickness
      * is told after a mesh too big for the machine) */
     if (r->contact != SIM_CONTACT_SKIN && r->contact != SIM_CONTACT_CENTRELINE)

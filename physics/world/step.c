@@ -142,14 +142,23 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
         ("a force too strong for the skin or the time step pushed a vertex through its "
          "neighbours; use automatic substeps or a stiffer membrane"),
     };
+    /* a membrane has no springs to stiffen: its material is what to change */
+    static const char *const membrane_fix[] = {
+        "",
+        ("the skin is too soft for the load on it (heavy rings, a hard squeeze, a low gauge "
+         "pressure); a stiffer or thicker skin or a higher gauge pressure"),
+        ("the inflation is too strong for the skin; a lower gauge pressure or a stiffer or "
+         "thicker skin"),
+        ("a load too strong for the skin, or a deflated skin folded sharper than the mesh "
+         "resolves (seen with a burst hole on a 64 x 32 mesh); a thicker or stiffer membrane, "
+         "more substeps or a coarser mesh"),
+        "a force too strong for the time step threw it; use automatic substeps",
+        ("a force too strong for the skin or the time step pushed a vertex through its "
+         "neighbours; use automatic substeps or a stiffer membrane"),
+    };
+    const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
     if (b->fault != SIM_RING_WHOLE) {
-        /* a membrane has no springs to stiffen */
-        const char *fix = b->fault == SIM_RING_TORN && d->ring.skin == SIM_SKIN_MEMBRANE
-                              ? ("a load too strong for the skin, or a deflated skin folded "
-                                 "sharper than the mesh resolves (seen with a burst hole on a "
-                                 "64 x 32 mesh); a thicker or stiffer membrane, more substeps "
-                                 "or a coarser mesh")
-                              : fault_fix[b->fault];
+        const char *fix = membrane ? membrane_fix[b->fault] : fault_fix[b->fault];
         char what2[160];
         snprintf(what2, sizeof what2, fault_what[b->fault], b->measure);
         snprintf(buf, len, "simulation blew up at step %ld (t = %.4f s): ring %d %s (the bound "
@@ -158,14 +167,21 @@ void sim_blowup_message(const dinghy_sim *s, char *buf, size_t len)
                  SIM_MAX_STRETCH, fix);
         return;
     }
-    if (dt > bound)
+    if (dt > bound) {
+        char skin[128];
+        if (membrane)
+            snprintf(skin, sizeof skin, "the membrane of Young's modulus %g Pa and thickness "
+                     "%g m", d->ring.youngs_modulus, d->ring.thickness);
+        else
+            snprintf(skin, sizeof skin, "band B = %d, spring stiffness k = %g N/m", d->ring.band,
+                     d->ring.stiffness);
         snprintf(cause, sizeof cause,
                  "the time step %g s is above the stability bound %.3g s = sqrt(2 m / sum k) "
-                 "for vertex mass m = %.3g kg, band B = %d, spring stiffness k = %g N/m and "
-                 "the gas and water stiffness; use more substeps (automatic: %d), a shorter "
-                 "time step or softer springs", dt, bound, sim_ring_vertex_mass(&d->ring),
-                 d->ring.band, d->ring.stiffness, (int)ceil(d->solver.dt / (0.9 * bound)));
-    else {
+                 "for vertex mass m = %.3g kg, %s and the gas and water stiffness; use more "
+                 "substeps (automatic: %d), a shorter time step or a softer %s", dt, bound,
+                 sim_ring_vertex_mass(&d->ring), skin, (int)ceil(d->solver.dt / (0.9 * bound)),
+                 membrane ? "skin" : "spring");
+    } else {
         /* the forces of the models in use that a user may have set too strong */
         char strong[200] = "";
         size_t n = 0;

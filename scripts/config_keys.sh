@@ -19,12 +19,15 @@ trap 'rm -rf "$tmp"' EXIT
 "$bin" --config "$tmp/empty.ini" --print-config >"$tmp/ini" 2>/dev/null
 
 # The defaults: "key<TAB>default<TAB>rebuilds (1/0)<TAB>range" from the
-# INI's comment lines "; meaning (unit); default D; allowed RANGE[; rebuilds the scene]".
+# INI's comment lines "; meaning (unit); default D; allowed RANGE[; rebuilds the scene]"
+# (keys of the models not chosen are written commented out, ";key = value").
 awk '
     /^\[/ { section = substr($0, 2, length($0) - 2); next }
+    /^; does nothing with / { next }   # the inert-key note under a meaning
     /^; / { comment = $0; next }
-    /^[a-z_]+ = / {
-        key = section "." $1
+    /^;?[a-z_]+ = / {                  # ";key = ..." is a key of a model not chosen
+        name = $1; sub(/^;/, "", name)
+        key = section "." name
         c = comment
         rebuilds = 0
         if (c ~ /; rebuilds the scene$/) { rebuilds = 1; sub(/; rebuilds the scene$/, "", c) }

@@ -1,4 +1,4 @@
-/* Skin contact (physics/contact/skin_contact.h) against physics.md section 9:
+/* Skin contact (physics/contact/contact.h) against physics.md section 9:
  * equal and opposite forces, self-contact (outside, and inside a flattened
  * tube), collisions without tunnelling
  * that keep momentum and lose energy, the same bits for any split, a ring
@@ -17,7 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "physics/contact/skin_contact.h"
+#include "physics/contact/contact.h"
+#include "physics/contact/inside.h"
 #include "tests/support.h"
 
 static const double PI = 3.14159265358979323846;
@@ -35,9 +36,9 @@ typedef struct {
     int P, M, N, nv;
     float *x, *y, *z, *vx, *vy, *vz, *fx, *fy, *fz;
     float *mass; /* per ring, kg per vertex */
-    skin_contact_state st;
-    skin_contact_params k;
-    skin_contact *c;
+    contact_state st;
+    contact_params k;
+    contact_kernel *c;
 } world;
 
 static void world_init(world *w, int P, int M, int N, double dt)
@@ -50,10 +51,10 @@ static void world_init(world *w, int P, int M, int N, double dt)
     }
     w->mass = calloc((size_t)P, sizeof(float));
     assert_non_null(w->mass);
-    skin_contact_state st = {P, w->x, w->y, w->z, w->vx, w->vy, w->vz, w->mass};
+    contact_state st = {P, w->x, w->y, w->z, w->vx, w->vy, w->vz, w->mass};
     w->st = st;
-    w->k = skin_contact_params_default(dt);
-    w->c = skin_contact_create(P, M, N);
+    w->k = contact_params_default(dt);
+    w->c = contact_create(P, M, N);
     assert_non_null(w->c);
 }
 
@@ -61,7 +62,7 @@ static void world_free(world *w)
 {
     free(w->x); free(w->y); free(w->z); free(w->vx); free(w->vy); free(w->vz);
     free(w->fx); free(w->fy); free(w->fz); free(w->mass);
-    skin_contact_free(w->c);
+    contact_free(w->c);
 }
 
 /* Ring p: a torus of radii R, r and mass (kg), rotated by `rot` (3x3) and
@@ -92,7 +93,7 @@ static void rot_y(double a, double R[3][3])
 
 static void forces(world *w)
 {
-    assert_int_equal(skin_contact_forces(w->c, &w->k, &w->st, w->fx, w->fy, w->fz), 0);
+    assert_int_equal(contact_forces(w->c, &w->k, &w->st, w->fx, w->fy, w->fz), 0);
 }
 
 /* Total force (N) and torque about the origin (N m), in double. */
@@ -142,7 +143,7 @@ static void test_equal_and_opposite(void **state)
     forces(&w);
     double F[3], T[3], fmax;
     resultant(&w, F, T, &fmax);
-    assert_true(skin_contact_pairs(w.c) > 0);
+    assert_true(contact_pairs(w.c) > 0);
     assert_true(fmax > 1e-3);
     /* The rings are pushed apart along x. */
     double fa = 0, fb = 0;
@@ -150,7 +151,7 @@ static void test_equal_and_opposite(void **state)
         *(i < w.M * w.N ? &fa : &fb) += w.fx[i];
     assert_true(fa < 0 && fb > 0);
     print_message("      %d pairs, push %.4g N, |sum F| %.3g N, |sum T| %.3g N m\n",
-                  skin_contact_pairs(w.c), fb, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]),
+                  contact_pairs(w.c), fb, sqrt(F[0] * F[0] + F[1] * F[1] + F[2] * F[2]),
                   sqrt(T[0] * T[0] + T[1] * T[1] + T[2] * T[2]));
     for (int j = 0; j < 3; j++) {
         assert_close(F[j], 0.0, 1e-5 * fb);
@@ -159,20 +160,20 @@ static void test_equal_and_opposite(void **state)
     /* The stiffness for the substep bound: at dt = factor x the springs'
      * bound, sqrt(2 m / (sum k + k_contact(dt))) is dt again. */
     double m = w.mass[0], ksum = 5000.0, dts = sqrt(2 * m / ksum);
-    double dt = skin_contact_dt_factor(&w.k) * dts;
-    assert_close(sqrt(2 * m / (ksum + skin_contact_stiffness(&w.k, m, dt))), dt, 1e-12 * dt);
-    assert_int_equal(skin_contact_ring_pairs(w.c, 0), skin_contact_pairs(w.c));
-    assert_int_equal(skin_contact_ring_pairs(w.c, 1), skin_contact_pairs(w.c));
-    skin_contact_start st[4];
-    assert_int_equal(skin_contact_starts(w.c, st, 4), 1);
+    double dt = contact_dt_factor(&w.k) * dts;
+    assert_close(sqrt(2 * m / (ksum + contact_stiffness(&w.k, m, dt))), dt, 1e-12 * dt);
+    assert_int_equal(contact_ring_pairs(w.c, 0), contact_pairs(w.c));
+    assert_int_equal(contact_ring_pairs(w.c, 1), contact_pairs(w.c));
+    contact_start st[4];
+    assert_int_equal(contact_starts(w.c, st, 4), 1);
     assert_int_equal(st[0].p, 0);
     assert_int_equal(st[0].q, 1);
     /* The same contact at the next substep is no new start. */
     forces(&w);
-    assert_int_equal(skin_contact_starts(w.c, st, 4), 0);
+    assert_int_equal(contact_starts(w.c, st, 4), 0);
     /* the ring forces read the forces by the vertices' places in link's list */
-    const int na = skin_contact_active_count(w.c);
-    const int *act = skin_contact_active_list(w.c);
+    const int na = contact_active_count(w.c);
+    const int *act = contact_active_list(w.c);
     float *placed = malloc(sizeof *placed * 3 * (size_t)(na > 0 ? na : 1));
     assert_non_null(placed);
     for (int k = 0; k < na; k++) {
@@ -181,8 +182,8 @@ static void test_equal_and_opposite(void **state)
         placed[2 * na + k] = w.fz[act[k]];
     }
     int pushed[2];
-    const double f0 = skin_contact_ring_force(w.c, 0, placed, placed + na, placed + 2 * na, &pushed[0]);
-    const double f1 = skin_contact_ring_force(w.c, 1, placed, placed + na, placed + 2 * na, &pushed[1]);
+    const double f0 = contact_ring_force(w.c, 0, placed, placed + na, placed + 2 * na, &pushed[0]);
+    const double f1 = contact_ring_force(w.c, 1, placed, placed + na, placed + 2 * na, &pushed[1]);
     free(placed);
     assert_true(pushed[0] > 0 && pushed[1] > 0);
     assert_close(f0, f1, 0.5 * f0);
@@ -199,7 +200,7 @@ static void one_ring_at_rest(world *w, double R, double r)
     world_init(w, 1, 16, 8, 1e-3);
     place_ring(w, 0, R, r, 2.0, NULL, zero, zero);
     forces(w);
-    assert_int_equal(skin_contact_pairs(w->c), 0);
+    assert_int_equal(contact_pairs(w->c), 0);
 }
 
 static void test_self_contact(void **state)
@@ -223,10 +224,10 @@ static void test_self_contact(void **state)
             w.z[i] = (float)(r * sin(th));
         }
     forces(&w);
-    assert_true(skin_contact_pairs(w.c) > 0);
+    assert_true(contact_pairs(w.c) > 0);
     int top = (w.M / 4) * w.N + w.N / 2, bottom = (3 * w.M / 4) * w.N + w.N / 2;
     print_message("      folded: %d self pairs, inner skins at y = %.4f, %.4f m, fy %.4g, %.4g N\n",
-                  skin_contact_pairs(w.c), w.y[top], w.y[bottom], w.fy[top], w.fy[bottom]);
+                  contact_pairs(w.c), w.y[top], w.y[bottom], w.fy[top], w.fy[bottom]);
     assert_true(w.fy[top] > 0.0f);
     assert_true(w.fy[bottom] < 0.0f);
     double F[3], T[3], fmax;
@@ -251,7 +252,7 @@ static void test_self_contact_inside_tube(void **state)
     for (int i = 0; i < w.nv; i++)
         w.z[i] = (float)(w.z[i] * squash);
     forces(&w);
-    assert_true(skin_contact_pairs(w.c) > 0);
+    assert_true(contact_pairs(w.c) > 0);
     int up = 0, down = 0;
     for (int m = 0; m < w.M; m++) {
         int top = m * w.N + w.N / 4, bottom = m * w.N + 3 * w.N / 4;
@@ -259,7 +260,7 @@ static void test_self_contact_inside_tube(void **state)
         down += w.fz[bottom] < 0.0f;
     }
     print_message("      flattened tube: %d self pairs; of %d cross-sections, top pushed up in "
-                  "%d, bottom down in %d\n", skin_contact_pairs(w.c), w.M, up, down);
+                  "%d, bottom down in %d\n", contact_pairs(w.c), w.M, up, down);
     assert_int_equal(up, w.M);
     assert_int_equal(down, w.M);
     double F[3], T[3], fmax;
@@ -409,15 +410,15 @@ static void collide(double speed, int steps, int tilt, int M, int N, double mu)
         }
         double Pc[3], Lc[3], ke_pred, ke_after;
         momentum(&w, Pc, Lc, &ke_pred);
-        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+        assert_int_equal(contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
                                             w.fz), 0);
         momentum(&w, Pc, Lc, &ke_after);
         /* What the contact did to the kinetic energy this step. */
         if (ke_after - ke_pred > max_contact_rise)
             max_contact_rise = ke_after - ke_pred;
         contact_loss += ke_pred - ke_after;
-        pairs_max = skin_contact_pairs(w.c) > pairs_max ? skin_contact_pairs(w.c) : pairs_max;
-        touched |= skin_contact_pairs(w.c) > 0;
+        pairs_max = contact_pairs(w.c) > pairs_max ? contact_pairs(w.c) : pairs_max;
+        touched |= contact_pairs(w.c) > 0;
         for (int i = 0; i < w.nv; i++)
             w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
         if (s % (test_quick() ? 10 : 2) == 0 || s == steps - 1) {
@@ -512,7 +513,7 @@ static void test_resting(void **state)
             w.vx[i] = (w.vx[i] + w.fx[i] * im) * keep, w.vy[i] = (w.vy[i] + w.fy[i] * im) * keep;
             w.vz[i] = (w.vz[i] + w.fz[i] * im) * keep - (float)(g * dt);
         }
-        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+        assert_int_equal(contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
                                             w.fz), 0);
         for (int i = 0; i < w.nv; i++)
             w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
@@ -536,8 +537,8 @@ static void test_resting(void **state)
     double vrms = sqrt(v2 / n_late);
     print_message("      resting: %d pairs, skin gap %.4f m (h %.3f), centre wanders %.3g m, "
                   "rms speed %.3g m/s over the last 0.3 s, worst winding %.3g\n",
-                  skin_contact_pairs(w.c), gap, w.k.h, zmax - zmin, vrms, worst);
-    assert_true(skin_contact_pairs(w.c) > 0);
+                  contact_pairs(w.c), gap, w.k.h, zmax - zmin, vrms, worst);
+    assert_true(contact_pairs(w.c) > 0);
     assert_true(gap > 0.0 && gap < 2 * w.k.h);
     assert_true(zmax - zmin < 5e-4);
     assert_true(vrms < 0.01);
@@ -568,7 +569,7 @@ static void test_split_bits(void **state)
     three_rings(&w);
     forces(&w);
     int nv = w.nv;
-    assert_true(skin_contact_pairs(w.c) > 10);
+    assert_true(contact_pairs(w.c) > 10);
     size_t bytes = sizeof(float) * (size_t)nv;
     float *ref = malloc(3 * bytes);
     assert_non_null(ref);
@@ -582,26 +583,26 @@ static void test_split_bits(void **state)
             cut[j] = (int)((long)nv * j / chunks[c]) + 7 * j - 3;
         cut[chunks[c]] = nv;
         memset(w.fx, 0xff, bytes), memset(w.fy, 0xff, bytes), memset(w.fz, 0xff, bytes);
-        assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
+        assert_int_equal(contact_prepare(w.c, &w.k, &w.st), 0);
         for (int j = chunks[c] - 1; j >= 0; j--) /* any order */
-            skin_contact_find(w.c, cut[j], cut[j + 1]);
-        assert_int_equal(skin_contact_link(w.c), 0);
+            contact_find(w.c, cut[j], cut[j + 1]);
+        assert_int_equal(contact_link(w.c), 0);
         for (int j = 0; j < chunks[c]; j++)
-            skin_contact_gather(w.c, 0, cut[j], cut[j + 1], w.fx, w.fy, w.fz);
+            contact_gather(w.c, 0, cut[j], cut[j + 1], w.fx, w.fy, w.fz);
         assert_memory_equal(ref, w.fx, bytes);
         assert_memory_equal(ref + nv, w.fy, bytes);
         assert_memory_equal(ref + 2 * nv, w.fz, bytes);
     }
     /* And in parallel. */
     memset(w.fx, 0, bytes);
-    assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
+    assert_int_equal(contact_prepare(w.c, &w.k, &w.st), 0);
 #pragma omp parallel for schedule(static, 37) num_threads(3)
     for (int i = 0; i < nv; i += 11)
-        skin_contact_find(w.c, i, i + 11 < nv ? i + 11 : nv);
-    assert_int_equal(skin_contact_link(w.c), 0);
+        contact_find(w.c, i, i + 11 < nv ? i + 11 : nv);
+    assert_int_equal(contact_link(w.c), 0);
 #pragma omp parallel for schedule(dynamic, 5) num_threads(3)
     for (int i = 0; i < nv; i++)
-        skin_contact_gather(w.c, 0, i, i + 1, w.fx, w.fy, w.fz);
+        contact_gather(w.c, 0, i, i + 1, w.fx, w.fy, w.fz);
     assert_memory_equal(ref, w.fx, bytes);
     assert_memory_equal(ref + nv, w.fy, bytes);
     assert_memory_equal(ref + 2 * nv, w.fz, bytes);
@@ -625,13 +626,13 @@ static void test_find_shares(void **state)
     double c4[3] = {50, 0, 0}, c5[3] = {50 + 2 * (R + r) - 0.004, 0, 0};
     place_ring(&w, 4, R, r, 2.0, NULL, c4, v);
     place_ring(&w, 5, R, r, 2.0, NULL, c5, v);
-    assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
+    assert_int_equal(contact_prepare(w.c, &w.k, &w.st), 0);
     const int MN = w.M * w.N;
     for (int shares = 1; shares <= 5; shares++) {
         int end = 0;
         for (int k = 0; k < shares; k++) {
             int v0, v1;
-            skin_contact_find_share(w.c, k, shares, &v0, &v1);
+            contact_find_share(w.c, k, shares, &v0, &v1);
             assert_int_equal(v0, end);
             assert_true(v1 >= v0);
             end = v1;
@@ -655,15 +656,15 @@ static void iterate_split(world *w, const float *v0, int chunks, int par, float 
     for (int j = 1; j < chunks; j++)
         cut[j] = (int)((long)nv * j / chunks) + 5 * j - 2;
     cut[chunks] = nv;
-    assert_int_equal(skin_contact_prepare(w->c, &w->k, &w->st), 0);
+    assert_int_equal(contact_prepare(w->c, &w->k, &w->st), 0);
 #pragma omp parallel for num_threads(3) if (par)
     for (int j = 0; j < chunks; j++)
-        skin_contact_find(w->c, cut[j], cut[j + 1]);
-    assert_int_equal(skin_contact_link(w->c), 0);
+        contact_find(w->c, cut[j], cut[j + 1]);
+    assert_int_equal(contact_link(w->c), 0);
     for (int it = 0; it < 4; it++) {
 #pragma omp parallel for num_threads(3) if (par)
         for (int j = 0; j < chunks; j++)
-            skin_contact_gather(w->c, it, cut[j], cut[j + 1], w->fx, w->fy, w->fz);
+            contact_gather(w->c, it, cut[j], cut[j + 1], w->fx, w->fy, w->fz);
 #pragma omp parallel for num_threads(3) if (par)
         for (int i = 0; i < nv; i++) {
             float im = w->k.dt / w->mass[i / (w->M * w->N)];
@@ -745,7 +746,7 @@ static double slide(double load, double push, double time)
             w.vx[i] += (float)a[0], w.vy[i] += (float)a[1], w.vz[i] += (float)a[2];
         /* Each vertex of the small ring is a point of 1/64 kg under 1/64 of
          * the load and the push. */
-        assert_int_equal(skin_contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+        assert_int_equal(contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
                                             w.fz), 0);
         for (int i = 0; i < MN; i++) {
             w.x[i] += w.vx[i] * (float)dt, w.y[i] += w.vy[i] * (float)dt;
@@ -803,13 +804,13 @@ static void test_cost(void **state)
     double t[4] = {1e9, 1e9, 1e9, 1e9}; /* the fastest of the repetitions: the machine is shared */
     for (int rep = 0; rep < reps; rep++) {
         double t0 = now();
-        assert_int_equal(skin_contact_prepare(w.c, &w.k, &w.st), 0);
+        assert_int_equal(contact_prepare(w.c, &w.k, &w.st), 0);
         double t1 = now();
-        skin_contact_find(w.c, 0, w.nv);
+        contact_find(w.c, 0, w.nv);
         double t2 = now();
-        assert_int_equal(skin_contact_link(w.c), 0);
+        assert_int_equal(contact_link(w.c), 0);
         double t3 = now();
-        skin_contact_gather(w.c, 0, 0, w.nv, w.fx, w.fy, w.fz);
+        contact_gather(w.c, 0, 0, w.nv, w.fx, w.fy, w.fz);
         double t4 = now();
         t[0] = fmin(t[0], t1 - t0), t[1] = fmin(t[1], t2 - t1);
         t[2] = fmin(t[2], t3 - t2), t[3] = fmin(t[3], t4 - t3);
@@ -817,9 +818,9 @@ static void test_cost(void **state)
     double s = 1e9 / (double)w.nv;
     print_message("      8 rings of 32 x 16 touching, %d pairs: ns per vertex: prepare %.1f, "
                   "find %.1f, link %.1f, gather %.1f, total %.1f (one thread)\n",
-                  skin_contact_pairs(w.c), t[0] * s, t[1] * s, t[2] * s, t[3] * s,
+                  contact_pairs(w.c), t[0] * s, t[1] * s, t[2] * s, t[3] * s,
                   (t[0] + t[1] + t[2] + t[3]) * s);
-    assert_true(skin_contact_pairs(w.c) > 0);
+    assert_true(contact_pairs(w.c) > 0);
     world_free(&w);
 }
 
@@ -852,25 +853,25 @@ static void bench_case(const char *name, world *w, int reps)
         memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
         /* The rings' bounds first (parallel in the core), in two ranges. */
         double tb = now();
-        skin_contact_bound(w->c, &w->k, &w->st, w->P / 2, w->P);
-        skin_contact_bound(w->c, &w->k, &w->st, 0, w->P / 2);
+        contact_bound(w->c, &w->k, &w->st, w->P / 2, w->P);
+        contact_bound(w->c, &w->k, &w->st, 0, w->P / 2);
         t[4] = fmin(t[4], now() - tb);
         if (rep == 0) /* the first takes each ring's reference shape */
             first = now() - tb;
         double t0 = now();
-        assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
+        assert_int_equal(contact_plan(w->c, &w->k, &w->st), 0);
         double tp = now();
-        skin_contact_grid(w->c, w->P / 2, w->P, NULL); /* parallel in the core */
-        skin_contact_grid(w->c, 0, w->P / 2, NULL);
+        contact_grid(w->c, w->P / 2, w->P, NULL); /* parallel in the core */
+        contact_grid(w->c, 0, w->P / 2, NULL);
         double t1 = now();
         t[5] = fmin(t[5], tp - t0), t[6] = fmin(t[6], t1 - tp);
-        skin_contact_find(w->c, 0, nv);
+        contact_find(w->c, 0, nv);
         double t2 = now();
-        assert_int_equal(skin_contact_link(w->c), 0);
+        assert_int_equal(contact_link(w->c), 0);
         double t3 = now(), tg = 0.0;
         for (int it = 0; it < ITERS; it++) {
             double g0 = now();
-            skin_contact_gather(w->c, it, 0, nv, w->fx, w->fy, w->fz);
+            contact_gather(w->c, it, 0, nv, w->fx, w->fy, w->fz);
             tg += now() - g0;
             for (int i = 0; i < nv; i++) {
                 float im = w->k.dt / w->mass[i / (w->M * w->N)];
@@ -887,23 +888,23 @@ static void bench_case(const char *name, world *w, int reps)
     memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
     for (int p = 0; p < w->P; p++)
-        skin_contact_bound(w->c, &w->k, &w->st, p, p + 1);
-    assert_int_equal(skin_contact_plan(w->c, &w->k, &w->st), 0);
+        contact_bound(w->c, &w->k, &w->st, p, p + 1);
+    assert_int_equal(contact_plan(w->c, &w->k, &w->st), 0);
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
     for (int p = 0; p < w->P; p++) {
-        void *scratch = malloc(skin_contact_grid_scratch_bytes(w->M, w->N)); /* a thread's own */
+        void *scratch = malloc(contact_grid_scratch_bytes(w->M, w->N)); /* a thread's own */
         assert_non_null(scratch);
-        skin_contact_grid(w->c, p, p + 1, scratch);
+        contact_grid(w->c, p, p + 1, scratch);
         free(scratch);
     }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
     for (int i = 0; i < nv; i += 97)
-        skin_contact_find(w->c, i, i + 97 < nv ? i + 97 : nv);
-    assert_int_equal(skin_contact_link(w->c), 0);
+        contact_find(w->c, i, i + 97 < nv ? i + 97 : nv);
+    assert_int_equal(contact_link(w->c), 0);
     for (int it = 0; it < ITERS; it++) {
 #pragma omp parallel for schedule(dynamic, 1) num_threads(3)
         for (int i = 0; i < nv; i += 97)
-            skin_contact_gather(w->c, it, i, i + 97 < nv ? i + 97 : nv, w->fx, w->fy, w->fz);
+            contact_gather(w->c, it, i, i + 97 < nv ? i + 97 : nv, w->fx, w->fy, w->fz);
         for (int i = 0; i < nv; i++) {
             float im = w->k.dt / w->mass[i / (w->M * w->N)];
             w->vx[i] += w->fx[i] * im, w->vy[i] += w->fy[i] * im, w->vz[i] += w->fz[i] * im;
@@ -916,7 +917,7 @@ static void bench_case(const char *name, world *w, int reps)
     print_message("      bench %s: %d vertices, %d pairs; ns per vertex per substep: bound %.1f, "
                   "prepare %.1f (plan %.1f, grid %.1f), find %.1f, link %.1f, gather x%d %.1f, "
                   "total %.1f; velocities %016llx; first bound %.3g ms\n",
-                  name, nv, skin_contact_pairs(w->c), t[4] * s, t[0] * s, t[5] * s, t[6] * s,
+                  name, nv, contact_pairs(w->c), t[4] * s, t[0] * s, t[5] * s, t[6] * s,
                   t[1] * s, t[2] * s, ITERS, t[3] * s, (t[4] + t[0] + t[1] + t[2] + t[3]) * s,
                   (unsigned long long)h, first * 1e3);
     memcpy(w->vx, v0, bytes), memcpy(w->vy, v0 + nv, bytes), memcpy(w->vz, v0 + 2 * nv, bytes);
@@ -948,21 +949,21 @@ static void test_memory_grows_with_contact(void **state)
     world w;
     sixteen_rings(&w, 1);
     forces(&w);
-    const size_t first = skin_contact_bytes(16, 32, 16);
-    const size_t apart = skin_contact_heap_bytes(w.c);
-    assert_int_equal(skin_contact_pairs(w.c), 0);
+    const size_t first = contact_create_bytes(16, 32, 16);
+    const size_t apart = contact_heap_bytes(w.c);
+    assert_int_equal(contact_pairs(w.c), 0);
     world_free(&w);
     sixteen_rings(&w, 0);
     forces(&w);
-    const size_t piled = skin_contact_heap_bytes(w.c);
-    const int pairs = skin_contact_pairs(w.c);
+    const size_t piled = contact_heap_bytes(w.c);
+    const int pairs = contact_pairs(w.c);
     world_free(&w);
     /* every patch's slot (32 patches a ring of 32 x 16; an eighth of them
      * at first), each its 32 triangles' boxes, its union box and patch, and
      * its 16 points' K pairs; the pairs' lists: room for at most twice the
      * pairs, about 250 B of records each (320 allowed) */
     const size_t slot = 32 * 6 * sizeof(float) + 6 * sizeof(float) + sizeof(int)
-                      + 16 * SKIN_CONTACT_PER_POINT * (sizeof(int) + sizeof(float));
+                      + 16 * CONTACT_PER_POINT * (sizeof(int) + sizeof(float));
     const size_t bound = first + (16 * 32 - 16 * 32 / 8) * slot + (size_t)pairs * 2 * 320;
     print_message("      skin contact holds %zu B apart (%zu at first), %zu piled (%d pairs, "
                   "bound %zu)\n", apart, first, piled, pairs, bound);

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "dinghy/defs.h"
-#include "physics/contact/skin_contact.h" /* mesh_winding_number */
+#include "physics/contact/inside.h"
 
 #define PI 3.14159265358979323846
 

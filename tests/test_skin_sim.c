@@ -1,5 +1,5 @@
 /* Skin contact through the simulation (docs/physics.md section 9): the
- * kernel (physics/skin_contact.c, tests/test_contact.c) in the tick with
+ * kernel (physics/contact/, tests/test_contact.c) in the tick with
  * springs, gas and water: conservation in a free collision, no skin
  * inside another at 20 m/s and in the crowded scenes, a ring resting on
  * another, and contact starts as events. */
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "physics/contact/skin_contact.h"
+#include "physics/contact/inside.h"
 
 /* The defaults (skin contact, gas, exact water) with no gravity, no
  * water (far below), no air and no damping: two rings alone in space. On

@@ -10,7 +10,7 @@
 
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
-#include "physics/contact/skin_contact.h"
+#include "physics/contact/contact.h"
 #include "dinghy/sim.h"
 
 sim_solver_def sim_solver_def_default(void)
@@ -187,8 +187,8 @@ double sim_def_stable_dt(const sim_def *d)
         return INFINITY;
     double bound = sqrt(2.0 * m / k_sum);
     if (r->contact == SIM_CONTACT_SKIN) { /* room for the push-out's beta m / dt^2 */
-        skin_contact_params k = skin_contact_params_default(bound);
-        bound *= skin_contact_dt_factor(&k);
+        contact_params k = contact_params_default(bound);
+        bound *= contact_dt_factor(&k);
     }
     return bound;
 }

@@ -53,7 +53,7 @@ void sim_destroy(dinghy_sim *s)
     free_arrays(s);
     if (s->tick) {
         free(s->tick->scratch);
-        skin_contact_free(s->tick->contact);
+        contact_free(s->tick->contact);
         for (int c = 0; c < 3; c++) {
             free(s->tick->cf[c]);
             free(s->tick->cs[c]);
@@ -136,7 +136,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
     if (ring->contact == SIM_CONTACT_SKIN)
-        fail |= !(s->tick->contact = skin_contact_create(s->cap, s->M, s->N));
+        fail |= !(s->tick->contact = contact_create(s->cap, s->M, s->N));
     if (fail) {
         snprintf(err, err_len, "out of memory for %zu vertices (%d rings)", n, s->cap);
         sim_destroy(s);

@@ -6,7 +6,7 @@
 #include "physics/world/events.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
-#include "physics/contact/skin_contact.h"
+#include "physics/contact/contact.h"
 #include "physics/seed/springs.h"
 #include "dinghy/events.h"
 #include "dinghy/hands.h"
@@ -73,18 +73,18 @@ typedef struct {
     size_t scratch_stride;/* floats per thread */
     int scratch_threads;  /* threads the scratch has room for */
     /* skin contact (docs/physics.md section 9): NULL with the centre-line model */
-    skin_contact *contact; /* the kernel's grid and pair lists */
-    skin_contact_params contact_params; /* this substep's */
-    skin_contact_state contact_state;   /* this substep's: x current, v predicted */
+    contact_kernel *contact; /* the kernel's grid and pair lists */
+    contact_params contact_params; /* this substep's */
+    contact_state contact_state;   /* this substep's: x current, v predicted */
     float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
                                step's first substep and held over the others, N */
     float *contact_mass;  /* per ring: vertex mass, kg */
-    /* skin contact's forces on the vertices in a pair (skin_contact_active's
+    /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's
      * (cf) and the substep's, the sum of the iterations (cs), N */
     float *cf[3], *cs[3];
     size_t contact_cap;
-    skin_contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
+    contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
 } tick_context;
 
 /* The simulation's state. Its per-ring and per-row arrays are allocated,

@@ -110,7 +110,7 @@ size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
         *at = where;
     size_t floats = kernel + round16(skin_scratch_floats(r->sides, dims.max_rows));
     /* skin contact's grid reuses it after the forces (one ring's boxes) */
-    size_t grid = round16(skin_contact_grid_scratch_bytes(r->segments, r->sides) / sizeof(float));
+    size_t grid = round16(contact_grid_scratch_bytes(r->segments, r->sides) / sizeof(float));
     if (r->contact == SIM_CONTACT_SKIN && grid > floats)
         floats = grid;
     return floats;
@@ -144,7 +144,7 @@ static size_t layout_bytes(const sim_ring_def *r, int cap, int threads, int cont
          + membrane_bytes(r)
          + layout_scratch_floats(r, NULL) * sizeof(float) * (size_t)threads
          + broadphase_bytes(cap) + events_bytes(cap, r->segments)
-         + (contact && r->contact == SIM_CONTACT_SKIN ? skin_contact_bytes(cap, r->segments, r->sides) : 0);
+         + (contact && r->contact == SIM_CONTACT_SKIN ? contact_create_bytes(cap, r->segments, r->sides) : 0);
 }
 
 /* The contact lists' first size: 8 neighbour slots per ring. */
@@ -164,7 +164,7 @@ size_t sim_memory_bytes(const dinghy_sim *s)
 {
     return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads, 0)
          + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
-         + (s->tick->contact ? skin_contact_heap_bytes(s->tick->contact) : 0)
+         + (s->tick->contact ? contact_heap_bytes(s->tick->contact) : 0)
          + s->tick->contact_cap * 6 * sizeof(float); /* the contact forces in use */
 }
 

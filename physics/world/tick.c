@@ -421,13 +421,13 @@ static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *ou
 {
     tick_context *t = s->tick;
     const sim_ring_def *ring = &s->def.ring;
-    t->contact_params = skin_contact_params_default(dt);
+    t->contact_params = contact_params_default(dt);
     t->contact_params.h = (float)ring->contact_thickness;
     t->contact_params.mu = (float)ring->friction;
     const float m = (float)sim_ring_vertex_mass(ring);
     for (int p = 0; p < s->P; p++)
         t->contact_mass[p] = m;
-    skin_contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
+    contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
     t->contact_state = st;
 }
 
@@ -436,7 +436,7 @@ static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *ou
  * of memory. */
 static int skin_reserve(tick_context *t)
 {
-    const size_t need = (size_t)skin_contact_active_count(t->contact);
+    const size_t need = (size_t)contact_active_count(t->contact);
     if (need <= t->contact_cap)
         return 0;
     const size_t cap = need * 2 > 256 ? need * 2 : 256;
@@ -460,8 +460,8 @@ static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int i
     tick_context *t = s->tick;
     const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
     int first;
-    const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
-    const int *act = skin_contact_active_list(t->contact);
+    const int na = contact_active(t->contact, (int)a, (int)b, &first);
+    const int *act = contact_active_list(t->contact);
     float *const cf[3] = {t->cf[0], t->cf[1], t->cf[2]}, *const cs[3] = {t->cs[0], t->cs[1], t->cs[2]};
     for (int k = first; k < first + na; k++) {
         const int i = act[k];
@@ -483,8 +483,8 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
     if (any) {
         const float im = dt * dt / t->contact_mass[0];
         int first;
-        const int na = skin_contact_active(t->contact, (int)a, (int)b, &first);
-        const int *act = skin_contact_active_list(t->contact);
+        const int na = contact_active(t->contact, (int)a, (int)b, &first);
+        const int *act = contact_active_list(t->contact);
         for (int k = first; k < first + na; k++) {
             const int i = act[k];
             out->x[i] += t->cs[0][k] * im;
@@ -505,7 +505,7 @@ static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 {
     const tick_context *t = s->tick;
     int n = 0;
-    const double sum = any ? skin_contact_ring_force(t->contact, p, t->cs[0], t->cs[1], t->cs[2], &n)
+    const double sum = any ? contact_ring_force(t->contact, p, t->cs[0], t->cs[1], t->cs[2], &n)
                            : 0.0;
     s->contact_vertices[p] = n;
     s->contact_force[p] = n ? (float)sum : 0.0f;
@@ -516,7 +516,7 @@ static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 static void skin_events(dinghy_sim *s, int n)
 {
     for (int k = 0; k < n && k < SIM_CONTACT_STARTS; k++) {
-        const skin_contact_start *st = &s->tick->starts[k];
+        const contact_start *st = &s->tick->starts[k];
         sim_event ev;
         memset(&ev, 0, sizeof ev);
         ev.kind = SIM_EVENT_CONTACT;
@@ -545,7 +545,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     int oom = 0;
     const contact_consts contact = contact_consts_of(ring);
     s->bp.cell_size = reach;
-    skin_contact *const skin = s->tick->contact;
+    contact_kernel *const skin = s->tick->contact;
     int any_contact = 0, nstarts = 0;
     if (P == 1 || skin) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
@@ -622,44 +622,44 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
 #pragma omp barrier
 #pragma omp single
             skin_setup(s, in, out, dt);
-            const skin_contact_params *kp = &s->tick->contact_params;
-            const skin_contact_state *ks = &s->tick->contact_state;
+            const contact_params *kp = &s->tick->contact_params;
+            const contact_state *ks = &s->tick->contact_state;
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                skin_contact_bound(skin, kp, ks, p, p + 1);
+                contact_bound(skin, kp, ks, p, p + 1);
 #pragma omp single
             {
-                oom = skin_contact_plan(skin, kp, ks);
-                if (!oom && !skin_contact_any(skin)) { /* nothing can touch */
-                    oom = skin_contact_link(skin);
+                oom = contact_plan(skin, kp, ks);
+                if (!oom && !contact_any(skin)) { /* nothing can touch */
+                    oom = contact_link(skin);
                     any_contact = 0;
-                    nstarts = oom ? 0 : skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                    nstarts = oom ? 0 : contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
                 }
             }
-            if (!oom && skin_contact_any(skin)) {
+            if (!oom && contact_any(skin)) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
-                    skin_contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
+                    contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
                 /* the search gathers where rings touch: shares of equal
                  * work, not of equal rows (each point's result is its own) */
                 int v0, v1;
-                skin_contact_find_share(skin, tid, T, &v0, &v1);
-                skin_contact_find(skin, v0, v1);
+                contact_find_share(skin, tid, T, &v0, &v1);
+                contact_find(skin, v0, v1);
 #pragma omp barrier
 #pragma omp single
                 {
-                    oom = skin_contact_link(skin) || skin_reserve(s->tick);
+                    oom = contact_link(skin) || skin_reserve(s->tick);
                     if (!oom) {
-                        any_contact = skin_contact_pairs(skin) > 0;
-                        nstarts = skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                        any_contact = contact_pairs(skin) > 0;
+                        nstarts = contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
                     }
                 }
             }
             if (!oom && any_contact)
                 for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
                     int first;
-                    const int na = skin_contact_active(skin, (int)a, (int)b, &first);
-                    skin_contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
+                    const int na = contact_active(skin, (int)a, (int)b, &first);
+                    contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
                                                s->tick->cf[1], s->tick->cf[2]);
 #pragma omp barrier
                     skin_apply(s, out, a, b, it, (float)dt);

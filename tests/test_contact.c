@@ -388,7 +388,7 @@ static void collide(double speed, int steps, int tilt, int M, int N, double mu)
     int touched = 0, pairs_max = 0;
     for (int s = 0; s < steps; s++) {
         /* The springs first: predicted velocities v* = v + dt F / m, the
-         * contact then corrects v*, and x' = x + dt v' (see skin_contact.h). */
+         * contact then corrects v*, and x' = x + dt v' (see physics/contact/contact.h). */
         memset(w.fx, 0, sizeof(float) * w.nv), memset(w.fy, 0, sizeof(float) * w.nv);
         memset(w.fz, 0, sizeof(float) * w.nv);
         pe = spring_forces(&w, sp, ns, ks, cs);

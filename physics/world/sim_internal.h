@@ -34,7 +34,7 @@ typedef struct {
 
 /* Contact starts kept per substep (more are dropped, as the event list's). */
 #define SIM_CONTACT_STARTS 64
-/* Jacobi iterations of the skin contact per substep (skin_contact.h). */
+/* Jacobi iterations of the skin contact per substep (physics/contact/contact.h). */
 #define SIM_CONTACT_ITERATIONS 8
 
 /* Rigid walls round still water (sim_enable_pen): vertical planes at

@@ -63,9 +63,9 @@ typedef struct {
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
-    float *scratch;       /* per-thread scratch of the spring (or membrane) and skin
-                             kernels, 64-byte aligned */
-    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    float *scratch;       /* per-thread scratch of the spring (or membrane) and face
+                             loads kernels, 64-byte aligned */
+    size_t face_loads_offset; /* floats from a thread's scratch to the face loads' */
     /* membrane skin: a thread's scratch starts with the block's forces,
      * three arrays of force_floats in the spring kernel's block layout,
      * then the membrane kernel's scratch at membrane_offset */

@@ -64,7 +64,7 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
                      "%d dinghies   %zu vertices   t = %.2f s\n"
                      "%s   speed %gx (reached %.2fx)   follow: %s",
                      s->fps, s->steps_per_s, s->ms_per_step, s->substeps,
-                     s->substeps == 1 ? "" : "s", s->threads, s->dinghies, s->vertices,
+                     s->substeps == 1 ? "" : "s", s->threads, s->rings, s->vertices,
                      s->sim_time, s->paused ? "PAUSED" : "running", s->speed, s->realtime_ratio,
                      follow);
     if (n >= 0 && (size_t)n < len && s->spray_budget > 0)
@@ -76,11 +76,11 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
         return;
     snprintf(buf + n, len - (size_t)n, "%s",
              show_help ? "\n\n"
-                         "left drag a dinghy: grab (Shift: along the water), let go: throw\n"
+                         "left drag a ring: grab (Shift: along the water), let go: throw\n"
                          "right drag: orbit   middle or Shift+right drag: pan   wheel: zoom\n"
-                         "D drop a dinghy in   X take it out   K puncture it (Shift+K burst it; at the cursor)\n"
+                         "D drop a ring in   X take it out   K puncture it (Shift+K burst it; at the cursor)\n"
                          "Tab tuning panel (Up/Down Left/Right, Shift x10, S save)\n"
-                         "F follow dinghy   C free camera / follow crowd\n"
+                         "F follow ring   C free camera / follow crowd\n"
                          "Space pause   N step   R reset\n"
                          "+/- speed   P screenshot   H/F1 help   Esc quit"
                        : "\nH: help");

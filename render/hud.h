@@ -13,13 +13,13 @@ typedef struct {
     double ms_per_step;     /* wall time of one physics step, ms */
     int threads;            /* threads of the tick */
     int substeps;           /* substeps each step is cut into */
-    int dinghies;
+    int rings;
     size_t vertices;
     double sim_time;        /* simulated time, s */
     int paused;
     double speed;           /* asked simulation speed, 1 = real time */
     double realtime_ratio;  /* simulated seconds per wall second actually reached */
-    int follow;             /* dinghy the camera follows, -1 for none, -2 the crowd */
+    int follow;             /* ring the camera follows, -1 for none, -2 the crowd */
     long spray, spray_budget; /* live spray droplets and their budget; budget 0: no spray line */
     int scene_w, scene_h;   /* pixels the 3-D scene is drawn at (dynamic resolution); 0: no line */
     double scene_scale;     /* their fraction of the window's size */

@@ -143,7 +143,7 @@ static void hud_take_sim(hud_stats *hs, const dinghy_sim *sim)
 {
     hs->threads = sim_threads(sim);
     hs->substeps = sim_substeps(sim);
-    hs->dinghies = sim_ring_count(sim);
+    hs->rings = sim_ring_count(sim);
     hs->vertices = sim_vertex_count(sim);
 }
 
@@ -466,7 +466,7 @@ static int demo_step(demo *d, long steps, long *done)
 
 /* Sound: this frame's contact starts and splashes, panned by where they
  * are on screen; the water loop follows the river's flow where the camera
- * looks (on still water: how fast the dinghies go). */
+ * looks (on still water: how fast the rings go). */
 static void demo_sound(demo *d, int fw, double now)
 {
     if (!d->snd)
@@ -504,7 +504,7 @@ static int demo_frame(demo *d)
     /* the hands act before the steps: a drag spreads over them */
     pointer_frame(&d->pointer, &a, d->sim, render_camera(d->r), fw, fh,
                (double)steps * d->settings->sim.solver.dt);
-    d->hs.dinghies = sim_ring_count(d->sim);
+    d->hs.rings = sim_ring_count(d->sim);
     d->hs.vertices = sim_vertex_count(d->sim);
     /* Draw the state as it stands, then step while the frame is
      * rasterised: a CPU renderer does that on its own threads, so the

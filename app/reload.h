@@ -14,7 +14,7 @@
 typedef enum {
     RELOAD_NONE,     /* no new save */
     RELOAD_SAME,     /* saved, nothing changed */
-    RELOAD_APPLIED,  /* tunables changed and now act on the running dinghies */
+    RELOAD_APPLIED,  /* tunables changed and now act on the running rings */
     RELOAD_REBUILT,  /* a structural key changed: a new scene replaced the old one */
     RELOAD_REJECTED  /* errors in the file (or no memory for the new scene): the old one runs on */
 } reload_result;

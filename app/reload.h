@@ -44,7 +44,7 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
  * RELOAD_SAME; tunables (time step, damping, gravity, water, river speed
  * and waves, stiffness, pressure, repulsion, threads) act in place
  * (sim_set_live, RELOAD_APPLIED); a structural change (scene, count, mesh,
- * radii, mass, seed) builds a new simulation and destroys the old one only
+ * radii, mass, sim.seed) builds a new simulation and destroys the old one only
  * once the new one exists, so *sim may change (RELOAD_REBUILT: re-read
  * sizes and buffers). render.* and audio.* keys land in *current only:
  * their users read them from there. `source` names the origin in r's

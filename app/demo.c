@@ -198,10 +198,9 @@ static int demo_open(demo *d)
         return demo_fail(d, NULL, 2);
     /* A CPU renderer (Mesa's llvmpipe) rasterises on threads of its own
      * while the physics steps. Both get every core: on 2 cores (Xvfb,
-     * llvmpipe, the rapids at 1280 x 720) the physics on 1 core and the
-     * rasteriser on the other played 15 frames/s at 0.09x real time, on 2
-     * cores each 19 frames/s at 0.13x; the seed physics 15 and 0.60x
-     * against 20.5 and 0.94x. */
+     * llvmpipe, the rapids at 1280 x 720) sharing them plays more frames
+     * and more simulated time a second than one core each, with the
+     * physical models and with the seed's. */
     if (s->sim.solver.threads == 0 && window_software_renderer())
         fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s): the physics and the "
                 "rasteriser share the %d cores; set sim.threads or --threads to choose\n",

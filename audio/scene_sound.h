@@ -30,7 +30,7 @@ double audio_water_rush(const dinghy_sim *sim, const double at[3]);
 
 /* Level 0..1 of the water loop for a listener at `at` (m; NULL: the
  * crowd's middle): on a river audio_ambience_level(audio_water_rush, 0),
- * on still water audio_ambience_level(0, mean ring speed) as before. */
+ * on still water audio_ambience_level(0, mean ring speed). */
 double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc);
 
 /* Leak (kg/s) at which the puncture hiss is at full level: a 1 cm hole

@@ -1,7 +1,7 @@
 /* The renderer: sky, river bed, rings, water, HUD.
  * With a river (sim_river) the ground, rocks and moving water come from the
  * river world and the camera follows the crowd downstream; on still water
- * the painted bed and the flat sheet of before.
+ * the painted bed and a flat sheet of water.
  *
  * It reads the physics only through the dinghy/ headers (state, normals,
  * summaries, parameters) and draws into whatever framebuffer is bound: a

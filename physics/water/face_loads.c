@@ -4,19 +4,17 @@
  * into arrays of stride S = N + 2 (n at 1 + n, slot 0 a copy of n = N-1,
  * slot N + 1 a copy of n = 0), one after another, so that in them a
  * triangle's corners are a constant distance apart (0, S, S + 1 and 0,
- * S + 1, 1): each triangle
- * type over the whole block is then one long branch-free loop gcc
- * vectorises, with many independent iterations to overlap (one row of 16
- * faces was a single vector: a chain of divisions and square roots, all
- * latency). The face at slot 0 of each row is the wrapped face n = N-1,
- * computed there from the copies (the same bits); the face at slot N + 1
- * is junk, never read. Triangles
+ * S + 1, 1): each triangle type over the whole block is then one long
+ * branch-free loop gcc vectorises, with many independent iterations to
+ * overlap (a loop over one row of 16 faces would be a single vector: a
+ * chain of divisions and square roots, all latency). The face at slot 0
+ * of each row is the wrapped face n = N-1, computed there from the copies
+ * (the same bits); the face at slot N + 1 is junk, never read. Triangles
  * cut by the water surface are few (a band at the waterline); they are
  * marked and computed again afterwards, gathered into one vectorised
- * pass, with the exact clipped pressure in closed form. The
- * outputs are stored component-major (18 arrays: triangle, corner,
- * component, each over the block with stride S), and the gather loops
- * over n again. */
+ * pass, with the exact clipped pressure in closed form. The outputs are
+ * stored component-major (18 arrays: triangle, corner, component, each
+ * over the block with stride S), and the gather loops over n again. */
 #include "physics/water/face_loads.h"
 
 #include <math.h>
@@ -345,7 +343,7 @@ static void fix_listed(const face_loads_consts *k, const padded_row *rows, int o
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows
  * (fix_listed), CUT_CHUNK at a time: faces n = 0 .. N-1 and the wrapped
  * copy of n = N-1 at slot 0. The list is built without a branch per face
- * (one on the flag was mispredicted about as often as a face was cut). */
+ * (a branch on the flag is mispredicted about as often as a face is cut). */
 static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
                     int oc, const float *cut, float *out, float *const wf[FACE_WATER])
 {

@@ -49,7 +49,7 @@ typedef struct {
  * the tick, read within the step (and by the measurements of the state
  * the step leaves). The water samples are the one exception that lives
  * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
- * does not keep them, as before). Per row unless said; every array here
+ * does not keep them). Per row unless said; every array here
  * and in dinghy_sim is listed once, in sim_layout.c's table. */
 typedef struct {
     float *cx, *cy, *cz;  /* segment centres, m */

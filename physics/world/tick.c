@@ -78,8 +78,8 @@ static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r
 
 /* Ring centre and mean velocity from its rows, in row order; with gas,
  * the enclosed volume and the pressure p0 V0 / V of this substep. (A
- * pressure one substep behind the volume made the ring's breathing mode
- * grow: measured, so the volume has its own pass and barrier.) */
+ * pressure one substep behind the volume makes the ring's breathing mode
+ * grow, so the volume has its own pass and barrier.) */
 static void ring_centre(dinghy_sim *s, int p, double dt)
 {
     if (s->def.ring.inflation == SIM_INFLATION_GAS) {
@@ -92,7 +92,7 @@ static void ring_centre(dinghy_sim *s, int p, double dt)
             /* punctures: the gas this substep loses, and the skin feels the
              * pressure after it (implicit: a wide hole keeps the gauge near
              * 0 however fast the skin folds, where the pressure before it
-             * spiked by tens of kPa in one substep and blew the ring up) */
+             * spikes by tens of kPa in one substep and blows the ring up) */
             gas_leak(s, p, gauge, dt);
             gauge = gas_gauge(s, p, vol);
         }

@@ -15,7 +15,7 @@
 #include "dinghy/events.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
-#include "render/hud.h"
+#include "render/hud_text.h"
 #include "render/input.h"
 #include "render/offscreen.h"
 #include "render/png.h"

@@ -545,9 +545,9 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     int oom = 0;
     const repulsion_consts repulsion = repulsion_consts_of(ring);
     s->bp.cell_size = reach;
-    skin_contact *const skin = s->tick->contact;
+    skin_contact *const contact = s->tick->contact;
     int any_contact = 0, nstarts = 0;
-    if (P == 1 || skin) /* no neighbours to look for: no centre-line repulsion */
+    if (P == 1 || contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
 
 #pragma omp parallel num_threads(s->nthreads)
@@ -583,7 +583,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         }
         PHASE_END(SIM_PHASE_CENTRES)
 
-        if (P > 1 && !skin) {
+        if (P > 1 && !contact) {
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
                 broadphase_bin(&s->bp, s->c0, p);
@@ -617,7 +617,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
-        if (skin && !oom) {
+        if (contact && !oom) {
             const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
 #pragma omp barrier
 #pragma omp single
@@ -626,40 +626,40 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             const skin_contact_state *ks = &s->tick->contact_state;
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                skin_contact_bound(skin, kp, ks, p, p + 1);
+                skin_contact_bound(contact, kp, ks, p, p + 1);
 #pragma omp single
             {
-                oom = skin_contact_plan(skin, kp, ks);
-                if (!oom && !skin_contact_any(skin)) { /* nothing can touch */
-                    oom = skin_contact_link(skin);
+                oom = skin_contact_plan(contact, kp, ks);
+                if (!oom && !skin_contact_any(contact)) { /* nothing can touch */
+                    oom = skin_contact_link(contact);
                     any_contact = 0;
-                    nstarts = oom ? 0 : skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                    nstarts = oom ? 0 : skin_contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
                 }
             }
-            if (!oom && skin_contact_any(skin)) {
+            if (!oom && skin_contact_any(contact)) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
-                    skin_contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
+                    skin_contact_grid(contact, p, p + 1, scratch); /* move_rows is done with it */
                 /* the search gathers where rings touch: shares of equal
                  * work, not of equal rows (each point's result is its own) */
                 int v0, v1;
-                skin_contact_find_share(skin, tid, T, &v0, &v1);
-                skin_contact_find(skin, v0, v1);
+                skin_contact_find_share(contact, tid, T, &v0, &v1);
+                skin_contact_find(contact, v0, v1);
 #pragma omp barrier
 #pragma omp single
                 {
-                    oom = skin_contact_link(skin) || contact_reserve(s->tick);
+                    oom = skin_contact_link(contact) || contact_reserve(s->tick);
                     if (!oom) {
-                        any_contact = skin_contact_pairs(skin) > 0;
-                        nstarts = skin_contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                        any_contact = skin_contact_pairs(contact) > 0;
+                        nstarts = skin_contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
                     }
                 }
             }
             if (!oom && any_contact)
                 for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
                     int first;
-                    const int na = skin_contact_active(skin, (int)a, (int)b, &first);
-                    skin_contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
+                    const int na = skin_contact_active(contact, (int)a, (int)b, &first);
+                    skin_contact_gather_active(contact, it, first, first + na, s->tick->cf[0],
                                                s->tick->cf[1], s->tick->cf[2]);
 #pragma omp barrier
                     contact_apply(s, out, a, b, it, (float)dt);
@@ -693,7 +693,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         events_ring(&s->ev, &s->bp, 0);
     }
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
-    if (skin)
+    if (contact)
         contact_events(s, nstarts);
     s->cur = 1 - s->cur;
     s->step += last_substep;

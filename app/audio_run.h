@@ -9,7 +9,7 @@
 
 /* Like headless_run, with sound: every 1/60 s of simulated time the frame's
  * events go to the sound, panned by their x in the scene, the water loop
- * following the dinghies' speed. Paced by the sound device (AUDIO_PACED):
+ * following the rings' speed. Paced by the sound device (AUDIO_PACED):
  * real time on a sound card, as fast as it goes on SDL's disk driver with
  * SDL_DISKAUDIODELAY=0. Afterwards the last sounds ring out (0.7 s) and a
  * line "audio: ..." on stderr says what was played. When sound cannot

@@ -27,7 +27,7 @@
 
 typedef struct {
     char scene[32];
-    int dinghies;
+    int rings;
     size_t vertices, springs;
     int threads;
     long steps;
@@ -217,7 +217,7 @@ static int time_tick(const sim_def *p, const scene_def *layout, const int *threa
             row->phase_ms[k] = phases[(t * repeat + med) * SIM_PHASE_COUNT + k] * 1e3 / (double)steps;
         row->threads = sim_threads(sims[t]);
         row->hash = sim_hash(sims[t]);
-        row->dinghies = sim_ring_count(sims[t]);
+        row->rings = sim_ring_count(sims[t]);
         row->vertices = sim_vertex_count(sims[t]);
         row->springs = sim_spring_count(sims[t]);
         row->bytes_per_vertex = (double)sim_memory_bytes(sims[t]) / (double)row->vertices;
@@ -241,7 +241,7 @@ static int time_reference(const sim_def *p, const scene_def *layout, long steps,
         fprintf(stderr, "dinghy: bench: %s\n", err);
         return 2;
     }
-    row->dinghies = sim_ring_count(sim);
+    row->rings = sim_ring_count(sim);
     for (int r = 0; r < repeat; r++) {
         ref_sim *ref = ref_create(sim);
         if (!ref) {
@@ -271,7 +271,7 @@ static int time_reference(const sim_def *p, const scene_def *layout, long steps,
 static void print_table_header(const bench_row *r, long steps)
 {
     printf("\nscene %s: %d dinghies, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
-           r->dinghies, r->vertices, r->springs, steps);
+           r->rings, r->vertices, r->springs, steps);
     printf("%7s %9s %9s %8s %7s %6s", "threads", "ms/step", "min", "ns/v-st", "speedup", "eff");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         printf(" %10.10s", sim_phase_name((sim_phase)k));
@@ -307,7 +307,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f", r->scene,
-                r->dinghies, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
+                r->rings, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
                 r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
@@ -334,7 +334,7 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
                 "\"threads\": %d, \"steps\": %ld, \"ms_per_step\": %.6f, \"ms_min\": %.6f, "
                 "\"ns_per_vertex_step\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
                 "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"phases_ms\": {",
-                i ? "," : "", r->scene, r->dinghies, r->vertices, r->springs, r->threads, r->steps,
+                i ? "," : "", r->scene, r->rings, r->vertices, r->springs, r->threads, r->steps,
                 r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
                 r->bytes_per_vertex);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)

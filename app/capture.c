@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "dinghy/scene.h"
-#include "render/hud.h"
+#include "render/hud_text.h"
 #include "render/offscreen.h"
 #include "render/png.h"
 #include "app/input_script.h"

@@ -15,7 +15,7 @@
 #include "dinghy/events.h"
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
-#include "render/hud.h"
+#include "render/hud_text.h"
 #include "render/input.h"
 #include "render/offscreen.h"
 #include "render/png.h"
@@ -143,7 +143,7 @@ static void hud_take_sim(hud_stats *hs, const dinghy_sim *sim)
 {
     hs->threads = sim_threads(sim);
     hs->substeps = sim_substeps(sim);
-    hs->dinghies = sim_ring_count(sim);
+    hs->rings = sim_ring_count(sim);
     hs->vertices = sim_vertex_count(sim);
 }
 
@@ -198,10 +198,9 @@ static int demo_open(demo *d)
         return demo_fail(d, NULL, 2);
     /* A CPU renderer (Mesa's llvmpipe) rasterises on threads of its own
      * while the physics steps. Both get every core: on 2 cores (Xvfb,
-     * llvmpipe, the rapids at 1280 x 720) the physics on 1 core and the
-     * rasteriser on the other played 15 frames/s at 0.09x real time, on 2
-     * cores each 19 frames/s at 0.13x; the seed physics 15 and 0.60x
-     * against 20.5 and 0.94x. */
+     * llvmpipe, the rapids at 1280 x 720) sharing them plays more frames
+     * and more simulated time a second than one core each, with the
+     * physical models and with the seed's. */
     if (s->sim.solver.threads == 0 && window_software_renderer())
         fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s): the physics and the "
                 "rasteriser share the %d cores; set sim.threads or --threads to choose\n",
@@ -466,7 +465,7 @@ static int demo_step(demo *d, long steps, long *done)
 
 /* Sound: this frame's contact starts and splashes, panned by where they
  * are on screen; the water loop follows the river's flow where the camera
- * looks (on still water: how fast the dinghies go). */
+ * looks (on still water: how fast the rings go). */
 static void demo_sound(demo *d, int fw, double now)
 {
     if (!d->snd)
@@ -504,7 +503,7 @@ static int demo_frame(demo *d)
     /* the hands act before the steps: a drag spreads over them */
     pointer_frame(&d->pointer, &a, d->sim, render_camera(d->r), fw, fh,
                (double)steps * d->settings->sim.solver.dt);
-    d->hs.dinghies = sim_ring_count(d->sim);
+    d->hs.rings = sim_ring_count(d->sim);
     d->hs.vertices = sim_vertex_count(d->sim);
     /* Draw the state as it stands, then step while the frame is
      * rasterised: a CPU renderer does that on its own threads, so the

@@ -121,7 +121,7 @@ static void grab_start(pointer_state *pl, const input_actions *a, dinghy_sim *si
     set_plane(pl, camera, hit.point, a->along_water);
     memcpy(pl->hand, hit.point, sizeof pl->hand);
     memset(pl->throw_velocity, 0, sizeof pl->throw_velocity);
-    snprintf(pl->note, sizeof pl->note, "holding dinghy %d", hit.ring);
+    snprintf(pl->note, sizeof pl->note, "holding ring %d", hit.ring);
 }
 
 /* Moves the hand to the cursor over the frame's step_time. */
@@ -173,10 +173,10 @@ static void drop_in(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
     }
     int p = sim_ring_index(sim, sim_add_ring(sim, &pose));
     if (p < 0)
-        snprintf(pl->note, sizeof pl->note, "no room for more dinghies (%d): X takes one out",
+        snprintf(pl->note, sizeof pl->note, "no room for more rings (%d): X takes one out",
                  sim_ring_capacity(sim));
     else
-        snprintf(pl->note, sizeof pl->note, "dropped dinghy %d in at (%.1f, %.1f) m", p, at[0],
+        snprintf(pl->note, sizeof pl->note, "dropped ring %d in at (%.1f, %.1f) m", p, at[0],
                  at[1]);
 }
 
@@ -187,7 +187,7 @@ static void take_out(pointer_state *pl, const input_actions *a, dinghy_sim *sim,
     if (!pick(sim, camera, w, h, a->cursor, &hit))
         return;
     sim_remove_ring(sim, hit.id); /* the punctured ring's id stays valid, or goes stale */
-    snprintf(pl->note, sizeof pl->note, "took dinghy %d out (%d left)", hit.ring,
+    snprintf(pl->note, sizeof pl->note, "took ring %d out (%d left)", hit.ring,
              sim_ring_count(sim));
 }
 
@@ -227,7 +227,7 @@ static void puncture_note(pointer_state *pl, const dinghy_sim *sim)
                             * (1.0 + sim_ring_inflated_swell(&d->ring)));
     const double extra = ambient < 1.0 ? (r->gas_fraction - ambient) / (1.0 - ambient) : 0.0;
     /* its holes as one round hole of the same area */
-    snprintf(pl->note, sizeof pl->note, "dinghy %d punctured (%.0f mm hole): gauge %.0f Pa, "
+    snprintf(pl->note, sizeof pl->note, "ring %d punctured (%.0f mm hole): gauge %.0f Pa, "
              "%.2f g/s of air escaping, %.0f%% of the air pumped in left", p,
              1000.0 * sqrt(4.0 * r->hole_area / PI), r->pressure - d->world.air_pressure,
              1000.0 * r->leak, 100.0 * (extra > 0.0 ? extra : 0.0));

@@ -14,7 +14,7 @@
 typedef enum {
     RELOAD_NONE,     /* no new save */
     RELOAD_SAME,     /* saved, nothing changed */
-    RELOAD_APPLIED,  /* tunables changed and now act on the running dinghies */
+    RELOAD_APPLIED,  /* tunables changed and now act on the running rings */
     RELOAD_REBUILT,  /* a structural key changed: a new scene replaced the old one */
     RELOAD_REJECTED  /* errors in the file (or no memory for the new scene): the old one runs on */
 } reload_result;
@@ -45,7 +45,7 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
  * RELOAD_SAME; tunables (time step, damping, gravity, water, river speed
  * and waves, stiffness, pressure, repulsion, threads) act in place
  * (sim_set_live, RELOAD_APPLIED); a structural change (scene, count, mesh,
- * radii, mass, seed) builds a new simulation and destroys the old one only
+ * radii, mass, sim.seed) builds a new simulation and destroys the old one only
  * once the new one exists, so *sim may change (RELOAD_REBUILT: re-read
  * sizes and buffers); a key it changed that does nothing under the new
  * models gets a warning in r->errors (config_edit_warnings). render.* and

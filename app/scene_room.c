@@ -8,7 +8,7 @@ dinghy_sim *room_sim_create(const sim_def *def, const scene_def *layout, char *e
     return scene_create(def, layout, rings + ROOM_EXTRA_RINGS, err, err_len);
 }
 
-spray_system *room_spray_create(const spray_def *def, uint64_t seed)
+spray_system *room_spray_create(const spray_def *def, uint64_t random_seed)
 {
-    return def->budget > 0 ? spray_create(def, seed ^ 0x5b7a5b7a5b7a5b7aull) : NULL;
+    return def->budget > 0 ? spray_create(def, random_seed ^ 0x5b7a5b7a5b7a5b7aull) : NULL;
 }

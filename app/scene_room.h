@@ -18,7 +18,7 @@ dinghy_sim *room_sim_create(const sim_def *def, const scene_def *layout, char *e
                               size_t err_len);
 
 /* The spray of a scene (NULL when spray.budget is 0 or memory runs out),
- * seeded from sim.seed so a given run throws the same droplets. */
-spray_system *room_spray_create(const spray_def *def, uint64_t seed);
+ * its random seed from sim.seed, so a given run throws the same droplets. */
+spray_system *room_spray_create(const spray_def *def, uint64_t random_seed);
 
 #endif

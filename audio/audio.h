@@ -1,4 +1,4 @@
-/* Sound for dinghy through SDL2_mixer: squeaks for dinghy-dinghy contacts,
+/* Sound through SDL2_mixer: squeaks for ring-ring contacts,
  * splashes for water entries and a rushing-water loop, all synthesised at
  * start (audio/synth.h), never loaded from files.
  *
@@ -48,8 +48,8 @@ typedef enum {
 /* What one frame hands to the sound. */
 typedef struct {
     double time;        /* simulated time at the end of the frame, s (sim_time) */
-    double dinghy_size; /* outer radius R + r of the dinghies, m: bigger ones squeak lower */
-    int vertices;       /* vertices per dinghy (M*N), to size splashes; 0 = unknown */
+    double ring_size;   /* outer radius R + r of the rings, m: bigger ones squeak lower */
+    int vertices;       /* vertices per ring (M*N), to size splashes; 0 = unknown */
     double ambience;    /* how hard the water rushes, 0..1 (audio_ambience_level) */
     double hiss;        /* how hard punctured rings hiss, 0..1 (audio_hiss_level) */
 } audio_frame_info;
@@ -67,8 +67,8 @@ audio *audio_open(const audio_params *p, audio_timing timing, int muted);
  * their stereo pans (-1 left .. 1 right; NULL = all centred) and the frame
  * info. Chooses what to play: at most AUDIO_VOICES sounds at once, the same
  * sound restarted at most every PLAN_RESTART_SECONDS, a contact pair or a
- * splashing dinghy retriggered only after a hold-off, the loudest first.
- * Loudness and pitch follow impact speed and dinghy size; the volumes of
+ * splashing ring retriggered only after a hold-off, the loudest first.
+ * Loudness and pitch follow impact speed and ring size; the volumes of
  * the [audio] settings scale everything. */
 void audio_frame(audio *a, const audio_frame_info *f, const sim_event *events,
                  const float *pan, size_t n);

@@ -5,7 +5,7 @@
 typedef struct {
     int enabled;            /* 0: no sound at all */
     double volume;          /* master volume, 0..1 */
-    double contact_volume;  /* dinghy-dinghy squeaks, 0..1 */
+    double contact_volume;  /* ring-ring squeaks, 0..1 */
     double splash_volume;   /* water entries, 0..1 */
     double ambience_volume; /* rushing-water loop, 0..1 */
 } audio_params;

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #define PI 3.14159265358979323846
-#define REF_SIZE 1.05   /* outer radius of the default dinghy, m */
+#define REF_SIZE 1.05   /* outer radius of the default ring, m */
 #define TOP 16          /* loudest candidates weighed per frame, of each kind */
 
 static double clamp01(double v)
@@ -53,7 +53,7 @@ double plan_splash_gain(double speed, double fraction)
     return clamp01(g * (0.5 + 0.5 * clamp01(4.0 * clamp01(fraction))));
 }
 
-/* Bank squeak for a contact: lower for bigger dinghies, a little higher
+/* Bank squeak for a contact: lower for bigger rings, a little higher
  * for harder hits, and one step up or down by pair so that a crowd does
  * not squeak in unison. */
 static int squeak_sound(const sim_event *e, double size)
@@ -85,7 +85,7 @@ static size_t key_slot(uint64_t key)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 54) % PLAN_RECENT;
 }
 
-/* Whether the pair or dinghy of key sounded too recently for this gain. */
+/* Whether the pair or ring of key sounded too recently for this gain. */
 static int held(const audio_plan *pl, uint64_t key, int contact, double gain)
 {
     size_t s = key_slot(key);
@@ -163,8 +163,8 @@ void plan_frame(audio_plan *pl, const audio_params *p, int muted, const audio_fr
         /* a ring hitting a rock, bank or bed sounds like a contact, lower */
         c.contact = e->kind == SIM_EVENT_CONTACT || e->kind == SIM_EVENT_OBSTACLE;
         if (c.contact) {
-            c.gain = plan_contact_gain(e->speed, f->dinghy_size);
-            c.sound = squeak_sound(e, f->dinghy_size);
+            c.gain = plan_contact_gain(e->speed, f->ring_size);
+            c.sound = squeak_sound(e, f->ring_size);
         } else {
             double frac = f->vertices > 0 ? (double)e->count / f->vertices : 0.25;
             c.gain = plan_splash_gain(e->speed, frac);

@@ -21,7 +21,7 @@
 #define AUDIO_VOICES 12
 /* The same bank sound restarts at most this often, s. */
 #define PLAN_RESTART_SECONDS 0.06
-/* The same pair's contact, or the same dinghy's splash, sounds again only
+/* The same pair's contact, or the same ring's splash, sounds again only
  * after this long (unless it is twice as loud), s. */
 #define PLAN_CONTACT_HOLD 0.25
 #define PLAN_SPLASH_HOLD 0.5
@@ -44,11 +44,11 @@ double plan_splash_size(int size_class);
  * the 0..255 channel levels of Mix_SetPanning. NaN counts as centre. */
 void plan_pan(double pan, unsigned char *left, unsigned char *right);
 
-/* Gain 0..1 of a contact at relative speed (m/s) between dinghies of
+/* Gain 0..1 of a contact at relative speed (m/s) between rings of
  * outer radius size (m); 0 below a brush (0.05 m/s). */
 double plan_contact_gain(double speed, double size);
 /* Gain 0..1 of a splash: downward speed through the surface (m/s) and the
- * fraction 0..1 of the dinghy's vertices that entered. */
+ * fraction 0..1 of the ring's vertices that entered. */
 double plan_splash_gain(double speed, double fraction);
 
 typedef struct {
@@ -75,7 +75,7 @@ typedef struct {
     double tokens[2];           /* contact, splash start budgets */
     double sound_time[PLAN_SOUNDS]; /* last start of each bank sound, s */
     struct {
-        uint64_t key;           /* pair or dinghy, 0 = empty */
+        uint64_t key;           /* pair or ring, 0 = empty */
         double time;
         double gain;
     } recent[PLAN_RECENT];      /* hold-offs, hashed; a collision only forgets one */

@@ -29,9 +29,9 @@ audio_scene audio_scene_of(const dinghy_sim *sim)
     return s;
 }
 
-double audio_ambience_level(double water_speed, double dinghy_speed)
+double audio_ambience_level(double water_speed, double ring_speed)
 {
-    double v = (water_speed > 0.0 ? water_speed : 0.0) + (dinghy_speed > 0.0 ? dinghy_speed : 0.0);
+    double v = (water_speed > 0.0 ? water_speed : 0.0) + (ring_speed > 0.0 ? ring_speed : 0.0);
     if (!(v < 1e6)) /* NaN or absurd: keep the loop at its calm level */
         v = 0.0;
     return 0.3 + 0.7 * (1.0 - exp(-v / 2.0));

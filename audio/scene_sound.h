@@ -6,20 +6,20 @@
 #include "dinghy/sim.h"
 
 typedef struct {
-    double mean_speed;   /* mean over dinghies of their centre-of-mass speed, m/s */
-    double x_min, x_max; /* range of the dinghies' centres along x, m */
-    double size;         /* outer radius R + r of a dinghy, m */
-    int vertices;        /* vertices per dinghy, M*N */
-    double leak;         /* gas escaping from punctured dinghies, all together, kg/s */
+    double mean_speed;   /* mean over rings of their centre-of-mass speed, m/s */
+    double x_min, x_max; /* range of the rings' centres along x, m */
+    double size;         /* outer radius R + r of a ring, m */
+    int vertices;        /* vertices per ring, M*N */
+    double leak;         /* gas escaping from punctured rings, all together, kg/s */
 } audio_scene;
 
 /* One pass over the current state (O(vertices)); call once per frame. */
 audio_scene audio_scene_of(const dinghy_sim *sim);
 
 /* Level 0..1 of the rushing-water loop for water moving at water_speed
- * and dinghies at dinghy_speed (m/s): 0.3 when all is still, rising
+ * and rings at ring_speed (m/s): 0.3 when all is still, rising
  * smoothly towards 1 (0.74 at 2 m/s). */
-double audio_ambience_level(double water_speed, double dinghy_speed);
+double audio_ambience_level(double water_speed, double ring_speed);
 
 /* How hard the water rushes where the listener is: the flow speed of the
  * surface (m/s) averaged over `at` (m; NULL: the mean of the ring
@@ -30,7 +30,7 @@ double audio_water_rush(const dinghy_sim *sim, const double at[3]);
 
 /* Level 0..1 of the water loop for a listener at `at` (m; NULL: the
  * crowd's middle): on a river audio_ambience_level(audio_water_rush, 0),
- * on still water audio_ambience_level(0, mean dinghy speed) as before. */
+ * on still water audio_ambience_level(0, mean ring speed). */
 double audio_water_level(const dinghy_sim *sim, const double at[3], const audio_scene *sc);
 
 /* Leak (kg/s) at which the puncture hiss is at full level: a 1 cm hole

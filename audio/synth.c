@@ -17,9 +17,9 @@ typedef struct {
     uint32_t s;
 } rng;
 
-static rng rng_make(uint32_t seed)
+static rng rng_make(uint32_t noise_seed)
 {
-    rng r = {seed * 2654435761u ^ 0x9e3779b9u};
+    rng r = {noise_seed * 2654435761u ^ 0x9e3779b9u};
     if (!r.s)
         r.s = 1;
     return r;
@@ -100,9 +100,9 @@ static void fade_tail(float *out, size_t frames, int rate, double seconds)
     }
 }
 
-void synth_squeak(float *out, size_t frames, int rate, double pitch_hz, uint32_t seed)
+void synth_squeak(float *out, size_t frames, int rate, double pitch_hz, uint32_t noise_seed)
 {
-    rng r = rng_make(seed);
+    rng r = rng_make(noise_seed);
     double phase = 0.0, slip = 0.0, thump = 0.0, tone_lp = 0.0;
     double slip_a = lp_coef(40.0, rate), thump_a = lp_coef(400.0, rate);
     double tone_a = lp_coef(fmin(5.0 * pitch_hz, 0.4 * rate), rate);
@@ -129,9 +129,9 @@ void synth_squeak(float *out, size_t frames, int rate, double pitch_hz, uint32_t
     normalise_peak(out, 2 * frames, SYNTH_PEAK);
 }
 
-void synth_splash(float *out, size_t frames, int rate, double size, uint32_t seed)
+void synth_splash(float *out, size_t frames, int rate, double size, uint32_t noise_seed)
 {
-    rng r = rng_make(seed);
+    rng r = rng_make(noise_seed);
     if (!(size >= 0.0))
         size = 0.0;
     if (size > 1.0)
@@ -201,7 +201,7 @@ static void water_channel(float *out, size_t n, int c, int rate, rng *common, rn
     }
 }
 
-int synth_ambience(float *out, size_t frames, int rate, uint32_t seed)
+int synth_ambience(float *out, size_t frames, int rate, uint32_t noise_seed)
 {
     size_t x = frames / 4, half = synth_frames(0.5, rate);
     if (x > half)
@@ -210,7 +210,8 @@ int synth_ambience(float *out, size_t frames, int rate, uint32_t seed)
     if (!raw)
         return -1;
     for (int c = 0; c < 2; c++) {
-        rng common = rng_make(seed), own = rng_make(seed + 7919u * (uint32_t)(c + 1));
+        rng common = rng_make(noise_seed);
+        rng own = rng_make(noise_seed + 7919u * (uint32_t)(c + 1));
         water_channel(raw, frames + x, c, rate, &common, &own);
     }
     /* equal-power crossfade of the overhang into the head: out[frames-1]
@@ -236,11 +237,11 @@ int synth_ambience(float *out, size_t frames, int rate, uint32_t seed)
     return 0;
 }
 
-void synth_hiss(float *out, size_t frames, int rate, uint32_t seed)
+void synth_hiss(float *out, size_t frames, int rate, uint32_t noise_seed)
 {
     double sum = 0.0;
     for (int c = 0; c < 2; c++) {
-        rng r = rng_make(seed + 31u * (uint32_t)c);
+        rng r = rng_make(noise_seed + 31u * (uint32_t)c);
         double prev = noise(&r), flutter = 0.0, a = lp_coef(6.0, rate);
         for (size_t i = 0; i < frames; i++) {
             double x = noise(&r);

@@ -134,7 +134,7 @@ static void one_step(ref_sim *r)
                 r->force[i] = f;
             }
 
-    /* 2. Segment centres and dinghy centres. */
+    /* 2. Segment centres and ring centres. */
     for (int p = 0; p < P; p++) {
         vec3 all = {0, 0, 0};
         for (int m = 0; m < M; m++) {
@@ -158,7 +158,7 @@ static void one_step(ref_sim *r)
                     r->force[i] = add(r->force[i], scale(d, k->pressure / len));
             }
 
-    /* 4. Repulsion between dinghies whose bounding spheres (plus contact
+    /* 4. Repulsion between rings whose bounding spheres (plus contact
      * range) overlap, between segment centres closer than the contact range. */
     double reach = 2.0 * (k->major_radius + k->minor_radius) + k->contact_range;
     double shift = pow(k->contact_range, -k->repulsion_exponent);

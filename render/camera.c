@@ -78,7 +78,7 @@ void camera_view(const orbit_camera *c, mat4 out)
 void camera_projection(const orbit_camera *c, float aspect, mat4 out)
 {
     /* Near plane scaled with the distance keeps depth precision where the
-     * dinghies are; the far plane reaches the horizon of the water. */
+     * rings are; the far plane reaches the horizon of the water. */
     float znear = clampf(0.02f * c->distance, 0.05f, 5.0f);
     glm_perspective(c->fovy, aspect, znear, 3000.0f, out);
 }

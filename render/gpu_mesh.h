@@ -1,6 +1,6 @@
 /* An indexed triangle mesh on the GPU with the program that draws it: the
  * vertex array, vertex buffer, 32-bit index buffer and their clean-up,
- * shared by the dinghies, the river bed, the water and the HUD. */
+ * shared by the rings, the river bed, the water and the HUD. */
 #ifndef DINGHY_GPU_MESH_H
 #define DINGHY_GPU_MESH_H
 

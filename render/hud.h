@@ -1,36 +1,13 @@
-/* The heads-up display: statistics and key help as text (stb_easy_font)
- * on a translucent panel. Buffers are allocated once at creation; drawing
- * a frame allocates nothing. */
+/* The heads-up display: text (hud_text.h) drawn with stb_easy_font on a
+ * translucent panel. Private to render/: the app draws through
+ * render_hud and render_panel (render.h). Buffers are allocated once at
+ * creation; drawing a frame allocates nothing. */
 #ifndef DINGHY_HUD_H
 #define DINGHY_HUD_H
 
 #include <stddef.h>
 
-/* What the HUD reports. */
-typedef struct {
-    double fps;             /* frames drawn per second of wall time */
-    double steps_per_s;     /* physics steps per second of wall time */
-    double ms_per_step;     /* wall time of one physics step, ms */
-    int threads;            /* threads of the tick */
-    int substeps;           /* substeps each step is cut into */
-    int dinghies;
-    size_t vertices;
-    double sim_time;        /* simulated time, s */
-    int paused;
-    double speed;           /* asked simulation speed, 1 = real time */
-    double realtime_ratio;  /* simulated seconds per wall second actually reached */
-    int follow;             /* dinghy the camera follows, -1 for none, -2 the crowd */
-    long spray, spray_budget; /* live spray droplets and their budget; budget 0: no spray line */
-    int scene_w, scene_h;   /* pixels the 3-D scene is drawn at (dynamic resolution); 0: no line */
-    double scene_scale;     /* their fraction of the window's size */
-    int scene_auto;         /* 1: chosen from the frame time, 0: render.resolution_scale */
-} hud_stats;
-
-/* Longest text hud_draw shows, bytes. */
-#define HUD_TEXT_MAX 2048
-
-/* Writes the HUD text: the statistics, then the key help when show_help. */
-void hud_format(char *buf, size_t len, const hud_stats *s, int show_help);
+#include "render/hud_text.h"
 
 typedef struct hud hud;
 

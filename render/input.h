@@ -7,7 +7,7 @@
  * loop takes once per frame: D drop a ring in under the cursor, X take the
  * ring under the cursor out, K puncture it there, Tab the tuning panel
  * (Up/Down select, Left/Right change, Shift: ten times, S save), F follow
- * the next dinghy, C free the camera (again: follow the crowd), Space
+ * the next ring, C free the camera (again: follow the crowd), Space
  * pause, N single step (repeats while held), R reset, + / - speed, P
  * screenshot, H or F1 help, Esc quit. */
 #ifndef DINGHY_INPUT_H

@@ -1,4 +1,4 @@
-/* Bright rubber colours, dealt out to the dinghies. */
+/* Bright rubber colours, dealt out to the rings. */
 #include "render/palette.h"
 
 #include <stdint.h>
@@ -14,15 +14,15 @@ static const float colours[PALETTE_SIZE][3] = {
     {1.00f, 0.55f, 0.62f}, /* pink */
 };
 
-int palette_index(int dinghy)
+int palette_index(int ring)
 {
-    uint32_t x = (uint32_t)(dinghy / PALETTE_SIZE); /* the "lowbias32" integer hash */
+    uint32_t x = (uint32_t)(ring / PALETTE_SIZE); /* the "lowbias32" integer hash */
     x ^= x >> 16;
     x *= 0x7feb352du;
     x ^= x >> 15;
     x *= 0x846ca68bu;
     x ^= x >> 16;
-    return (int)(((uint32_t)(dinghy % PALETTE_SIZE) + x) % PALETTE_SIZE);
+    return (int)(((uint32_t)(ring % PALETTE_SIZE) + x) % PALETTE_SIZE);
 }
 
 void palette_colour(int index, float rgb[3])

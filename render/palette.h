@@ -1,5 +1,5 @@
-/* The dinghies' colours: bright rubber, none of them water- or sky-blue,
- * so that a test can tell a dinghy from the water by colour alone. */
+/* The rings' colours: bright rubber, none of them water- or sky-blue,
+ * so that a test can tell a ring from the water by colour alone. */
 #ifndef DINGHY_PALETTE_H
 #define DINGHY_PALETTE_H
 
@@ -9,17 +9,17 @@
  * linear 0..1 RGB. */
 void palette_colour(int index, float rgb[3]);
 
-/* The colour number of dinghy `dinghy`. Each run of PALETTE_SIZE
- * consecutive dinghies uses every colour once, rotated by a hash of the
+/* The colour number of ring `ring`. Each run of PALETTE_SIZE
+ * consecutive rings uses every colour once, rotated by a hash of the
  * run's number so that colours do not line up in the scenes' grids. The
- * dinghy shader computes the same (PALETTE_INDEX_GLSL). */
-int palette_index(int dinghy);
+ * ring shader computes the same (PALETTE_INDEX_GLSL). */
+int palette_index(int ring);
 
 #define PALETTE_INDEX_GLSL \
-"int palette_index(int dinghy) {\n" \
-"    uint x = uint(dinghy / PALETTE_SIZE);\n" \
+"int palette_index(int ring) {\n" \
+"    uint x = uint(ring / PALETTE_SIZE);\n" \
 "    x ^= x >> 16; x *= 0x7feb352du; x ^= x >> 15; x *= 0x846ca68bu; x ^= x >> 16;\n" \
-"    return int((uint(dinghy % PALETTE_SIZE) + x) % uint(PALETTE_SIZE));\n" \
+"    return int((uint(ring % PALETTE_SIZE) + x) % uint(PALETTE_SIZE));\n" \
 "}\n"
 
 #endif

@@ -8,7 +8,7 @@
 
 #include "render/course_map.h"
 #include "render/crowd_camera.h"
-#include "render/dinghy_mesh.h"
+#include "render/ring_mesh.h"
 #include "render/gl.h"
 #include "render/glsl_common.h"
 #include "render/hud.h"
@@ -41,20 +41,20 @@ struct renderer {
     rocks *rocks;
     river_water *river_water;
     crowd_camera crowd;
-    dinghy_mesh *mesh;
+    ring_mesh *mesh;
     hud *hud;
     scene_target *scaled; /* the scene below the window's size (render_draw_scaled) */
     GLuint frame_ubo;
     orbit_camera camera;
     int width, height;  /* last viewport */
-    int follow;         /* index of the dinghy followed, or RENDER_FOLLOW_CROWD / _FREE */
-    sim_ring_id follow_id; /* the dinghy followed, by id: it stays the same ring when
+    int follow;         /* index of the ring followed, or RENDER_FOLLOW_CROWD / _FREE */
+    sim_ring_id follow_id; /* the ring followed, by id: it stays the same ring when
                               others are taken out (valid unless follow_pick) */
     int follow_pick;    /* follow was just set by index: take its id at the next update */
     int follow_fresh;   /* just started following: move in close */
     int crowd_pending;  /* just asked to follow the crowd: start at the next frame */
-    int dinghies;
-    float ring_size;    /* outer radius of a dinghy, m */
+    int rings;
+    float ring_size;    /* outer radius of a ring, m */
     float haze_distance;
     const spray_system *spray; /* drawn when attached (render_attach_spray) */
     spray_draw *spray_gl;      /* made at the first attach, for its budget */
@@ -72,7 +72,7 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
     float level = (float)p->world.water.level;
     r->ring_size = (float)(p->ring.major_radius + p->ring.minor_radius);
     r->follow = -1;
-    r->dinghies = sim_ring_count(sim);
+    r->rings = sim_ring_count(sim);
     float lo[3] = {1e30f, 1e30f, level - (float)p->ring.minor_radius};
     float hi[3] = {-1e30f, -1e30f, level + (float)p->ring.minor_radius};
     for (int i = 0; i < sim_ring_count(sim); i++) {
@@ -98,7 +98,7 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
         (river && !(r->rocks = rocks_create(river, err, err_len))) ||
         (river && !(r->river_water = river_water_create(&r->map, sim, err, err_len))) ||
         (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
-        !(r->mesh = dinghy_mesh_create(sim, err, err_len)) ||
+        !(r->mesh = ring_mesh_create(sim, err, err_len)) ||
         (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
         !(r->hud = hud_create(err, err_len)) ||
         !(r->scaled = scene_target_create(err, err_len))) {
@@ -125,7 +125,7 @@ void render_destroy(renderer *r)
     scene_target_destroy(r->scaled);
     spray_draw_destroy(r->spray_gl);
     water_destroy(r->water);
-    dinghy_mesh_destroy(r->mesh);
+    ring_mesh_destroy(r->mesh);
     river_water_destroy(r->river_water);
     rocks_destroy(r->rocks);
     terrain_destroy(r->ground);
@@ -162,7 +162,7 @@ void render_follow_update(renderer *r, const dinghy_sim *sim)
         return;
     }
     const sim_ring_state *s = &sim_rings(sim)[r->follow];
-    /* Ease toward the dinghy so the view does not jitter with its wobble. */
+    /* Ease toward the ring so the view does not jitter with its wobble. */
     float ease = r->follow_fresh ? 1.0f : 0.15f;
     for (int k = 0; k < 3; k++)
         r->camera.target[k] += ease * ((float)s->centre[k] - r->camera.target[k]);
@@ -212,11 +212,11 @@ static float coarse_distance(const renderer *r)
            (2.0f * tanf(0.5f * r->camera.fovy) * COARSE_RING_PIXELS);
 }
 
-static void draw_dinghies(renderer *r)
+static void draw_rings(renderer *r)
 {
     float eye[3];
     camera_eye(&r->camera, eye);
-    dinghy_mesh_draw(r->mesh, eye, coarse_distance(r));
+    ring_mesh_draw(r->mesh, eye, coarse_distance(r));
 }
 
 void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s)
@@ -225,7 +225,7 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
     r->height = height > 0 ? height : 1;
     render_follow_update(r, sim);
     upload_frame(r, sim_get_def(sim), time_s);
-    dinghy_mesh_upload(r->mesh, sim);
+    ring_mesh_upload(r->mesh, sim);
     glViewport(0, 0, r->width, r->height);
     glClear(GL_DEPTH_BUFFER_BIT);
     sky_draw(r->sky);                /* fills every pixel: no colour clear needed */
@@ -237,14 +237,14 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         river_water_update(r->river_water, sim, s);
         terrain_draw(r->ground);
         rocks_draw(r->rocks);
-        draw_dinghies(r);
+        draw_rings(r);
         river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
         if (r->spray) /* over the water: the droplets are above it */
             spray_draw_draw(r->spray_gl, r->spray);
         return;
     }
     riverbed_draw(r->bed);
-    draw_dinghies(r);
+    draw_rings(r);
     water_draw(r->water);            /* translucent, last of the scene */
     if (r->spray) /* over the water: the droplets are above it */
         spray_draw_draw(r->spray_gl, r->spray);
@@ -329,7 +329,7 @@ void render_follow(renderer *r, int index)
         r->follow = RENDER_FOLLOW_CROWD;
         return;
     }
-    r->follow = index >= 0 && index < r->dinghies ? index : RENDER_FOLLOW_FREE;
+    r->follow = index >= 0 && index < r->rings ? index : RENDER_FOLLOW_FREE;
     r->follow_fresh = r->follow >= 0;
     r->follow_pick = r->follow >= 0;
 }
@@ -346,5 +346,5 @@ int render_following(const renderer *r)
 
 int render_coarse_rings(const renderer *r)
 {
-    return dinghy_mesh_drawn_coarse(r->mesh);
+    return ring_mesh_drawn_coarse(r->mesh);
 }

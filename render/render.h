@@ -1,7 +1,7 @@
-/* The renderer of the dinghy scene: sky, river bed, dinghies, water, HUD.
+/* The renderer: sky, river bed, rings, water, HUD.
  * With a river (sim_river) the ground, rocks and moving water come from the
  * river world and the camera follows the crowd downstream; on still water
- * the painted bed and the flat sheet of before.
+ * the painted bed and a flat sheet of water.
  *
  * It reads the physics only through the dinghy/ headers (state, normals,
  * summaries, parameters) and draws into whatever framebuffer is bound: a
@@ -20,7 +20,7 @@
 typedef struct renderer renderer;
 
 /* Builds the GPU resources for sim (whose sizes are fixed for its life),
- * frames the camera on the dinghies' current positions at the water level
+ * frames the camera on the rings' current positions at the water level
  * and lays the river round them. NULL with a one-line message in err
  * (e.g. a shader's compile log) on failure. */
 renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len);
@@ -74,17 +74,17 @@ void render_viewport(const renderer *r, int *width, int *height);
 /* The camera, for the input handler. */
 orbit_camera *render_camera(renderer *r);
 
-/* What the camera follows besides a dinghy (render_follow, render_following). */
+/* What the camera follows besides a ring (render_follow, render_following). */
 #define RENDER_FOLLOW_FREE (-1)  /* nothing: the camera stays where the user put it */
 #define RENDER_FOLLOW_CROWD (-2) /* the crowd (crowd_camera.h): the river's default */
 
-/* Makes the camera follow dinghy `index` (moves in closer the first time;
+/* Makes the camera follow ring `index` (moves in closer the first time;
  * kept by its id from the next update, so it stays on that ring when rings
  * before it are taken out, and is let go when the ring is), the crowd
  * (RENDER_FOLLOW_CROWD), or nothing when index is RENDER_FOLLOW_FREE or
  * out of range. */
 void render_follow(renderer *r, int index);
-/* A dinghy's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
+/* A ring's index, RENDER_FOLLOW_CROWD or RENDER_FOLLOW_FREE. */
 int render_following(const renderer *r);
 
 /* Rings the last render_draw drew at coarse detail (those covering fewer
@@ -94,7 +94,7 @@ int render_coarse_rings(const renderer *r);
  * drawing (for frames that are simulated but not drawn). */
 void render_follow_update(renderer *r, const dinghy_sim *sim);
 /* What the camera follows at the start: the crowd on a river, nothing on
- * still water (where F ends its cycle through the dinghies). */
+ * still water (where F ends its cycle through the rings). */
 int render_default_follow(const renderer *r);
 
 #endif

@@ -1,6 +1,6 @@
 /* The water surface: a translucent sheet at the physics water level with
  * softly moving ripples, sky reflections (Fresnel) and sun glints. Drawn
- * after everything opaque, so the dinghies show through it below the
+ * after everything opaque, so the rings show through it below the
  * waterline. */
 #ifndef DINGHY_WATER_H
 #define DINGHY_WATER_H

@@ -1,4 +1,4 @@
-/* lake: a seeded crowd dropped from varied heights, tilted and moving, on still water. */
+/* lake: a random crowd dropped from varied heights, tilted and moving, on still water. */
 #include "scenes/layout.h"
 
 #include <math.h>
@@ -31,6 +31,6 @@ static void build(dinghy_sim *sim, const scene_def *p)
 
 static const int bench[] = {64, 0};
 const scene_entry scene_lake = {
-    "lake", "a seeded crowd dropped on still water from varied heights, tilted and moving", layout_count,
+    "lake", "a random crowd dropped on still water from varied heights, tilted and moving", layout_count,
     build, 1000, bench,
 };

@@ -1,4 +1,4 @@
-/* Helpers the scene builders share: a seeded generator, rotations and a
+/* Helpers the scene builders share: a random generator, rotations and a
  * square grid of places. */
 #ifndef DINGHY_SCENE_LAYOUT_H
 #define DINGHY_SCENE_LAYOUT_H
@@ -9,7 +9,7 @@
 
 #define SCENE_PI 3.14159265358979323846
 
-/* splitmix64: a tiny, well-mixed generator; layouts depend only on the seed. */
+/* splitmix64: a tiny, well-mixed generator; layouts depend only on the random seed. */
 uint64_t layout_next_u64(uint64_t *state);
 /* Uniform in [lo, hi). */
 double layout_uniform(uint64_t *state, double lo, double hi);

@@ -18,15 +18,15 @@
 static void build(dinghy_sim *sim, const scene_def *layout)
 {
     const sim_ring_def *r = &sim_get_def(sim)->ring;
-    const int skin = r->contact == SIM_CONTACT_SKIN;
-    double spacing = skin ? 2.0 * (r->major_radius + r->minor_radius) - SQUEEZE
-                          : 2.0 * (r->major_radius + r->minor_radius) + 0.25 * r->contact_range;
+    const int with_contact = r->contact == SIM_CONTACT_SKIN;
+    const double across = 2.0 * (r->major_radius + r->minor_radius); /* one ring, m */
+    double spacing = with_contact ? across - SQUEEZE : across + 0.25 * r->contact_range;
     /* with skin contact the lower rings start on the water (scene.height
      * is not used): the squeeze begins within 0.2 s, not after a fall */
     double z = sim_get_def(sim)->world.water.level
-             + (skin ? r->minor_radius : layout->height);
+             + (with_contact ? r->minor_radius : layout->height);
     int n = layout->count;
-    if (skin) { /* a pen round the grid holds the squeeze */
+    if (with_contact) { /* a pen round the grid holds the squeeze */
         int cols = 1;
         while (cols * cols < n)
             cols++;
@@ -41,7 +41,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
         int side = 1;
         while (side * side < n)
             side++;
-        int up = skin && (i % side + i / side) % 2 == 1; /* the checkerboard's raised rings */
+        int up = with_contact && (i % side + i / side) % 2 == 1; /* the checkerboard's raised rings */
         sim_ring_pose d = layout_pose_at(x, y, z + (up ? 2.0 * r->minor_radius + 0.1 : 0.0));
         sim_add_ring(sim, &d);
     }

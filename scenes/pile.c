@@ -7,7 +7,7 @@
  * are dropped in layers, k x k and (k-1) x (k-1) in turn (those over the
  * gaps of the layer below), the first on the water, each next one
  * 2 r + 0.08 m above the one below, each ring shifted by up to 2 cm and
- * tilted by up to 0.03 rad (seeded by scene.seed). */
+ * tilted by up to 0.03 rad (from sim.seed). */
 #include "scenes/layout.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* rapids: the river. A seeded crowd is dropped all along the course (in
+/* rapids: the river. A random crowd is dropped all along the course (in
  * rows across the channel, clear of the rocks); the core carries them
  * down and drops each one in again upstream when it leaves the end. */
 #include "scenes/layout.h"

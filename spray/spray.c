@@ -12,7 +12,7 @@
 
 #include "dinghy/fnv.h"
 
-spray_system *spray_create(const spray_def *def, uint64_t seed)
+spray_system *spray_create(const spray_def *def, uint64_t random_seed)
 {
     if (spray_def_check(def, NULL, 0) != 0)
         return NULL;
@@ -20,7 +20,7 @@ spray_system *spray_create(const spray_def *def, uint64_t seed)
     if (!sp)
         return NULL;
     sp->def = *def;
-    sp->seed = sp->rng = seed;
+    sp->random_seed = sp->rng = random_seed;
     size_t B = (size_t)def->budget, R = (size_t)def->max_rows, S = (size_t)def->max_spots;
     float **f[] = {&sp->x, &sp->y, &sp->z, &sp->vx, &sp->vy, &sp->vz, &sp->age, &sp->ttl,
                    &sp->life};
@@ -68,7 +68,7 @@ void spray_clear(spray_system *sp)
 {
     sp->count = 0;
     sp->dropped = 0;
-    sp->rng = sp->seed;
+    sp->rng = sp->random_seed;
     sp->spots.count = 0;
     sp->spots.of = NULL;
     sp->tubes.rings = sp->tubes.ignored = 0;

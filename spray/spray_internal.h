@@ -35,7 +35,7 @@ typedef struct {
 
 struct spray_system {
     spray_def def;
-    uint64_t seed, rng;
+    uint64_t random_seed, rng;
     size_t count;
     long dropped;
     float *x, *y, *z, *vx, *vy, *vz; /* m, m/s */

@@ -219,7 +219,7 @@ static int squeak_for(double size, float speed)
     plan_init(&pl);
     audio_params p = audio_params_default();
     audio_frame_info f = frame_at(1.0);
-    f.dinghy_size = size;
+    f.ring_size = size;
     sim_event e = contact(0, 1, speed);
     plan_out out;
     plan_frame(&pl, &p, 0, &f, &e, NULL, 1, &out);

@@ -368,7 +368,7 @@ static void test_skin_cut_faces_match_clipper(void **state)
     static int tri[6 * NV];
     static float fx[NV], fy[NV], fz[NV], zero[NV], px[NV], py[NV], pz[NV];
     static float scratch[8192];
-    assert_true(skin_scratch_floats(N, M) <= sizeof scratch / sizeof scratch[0]);
+    assert_true(face_loads_scratch_floats(N, M) <= sizeof scratch / sizeof scratch[0]);
     const double rho_g = 1000.0 * 9.81;
     int cut_faces = 0;
     for (int trial = 0; trial < 20; trial++) {
@@ -390,7 +390,7 @@ static void test_skin_cut_faces_match_clipper(void **state)
         }
         memset(load, 0, sizeof load);
         hydro_mesh_loads(2 * NV, tri, x, depth, load, NULL);
-        skin_consts k = {0};
+        face_loads_consts k = {0};
         k.rho_g = (float)rho_g;
         k.rho_water = 1000.0f;
         k.rho_air = 1.2f;
@@ -398,7 +398,7 @@ static void test_skin_cut_faces_match_clipper(void **state)
         k.m_face = 0.01f;
         memset(fx, 0, sizeof fx), memset(fy, 0, sizeof fy), memset(fz, 0, sizeof fz);
         float *const f[3] = {fx, fy, fz};
-        skin_block(&k, M, N, px, py, pz, zero, zero, zero, 0, M, scratch, f, N, 0);
+        face_loads_block(&k, M, N, px, py, pz, zero, zero, zero, 0, M, scratch, f, N, 0);
         double worst = 0.0, largest = 0.0;
         for (int v = 0; v < NV; v++) {
             const double got[3] = {fx[v], fy[v], fz[v]};

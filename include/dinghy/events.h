@@ -12,7 +12,7 @@
  * ring order into a buffer of fixed capacity (SIM_EVENT_CAPACITY); what
  * does not fit is dropped and counted. Rings are named by index and id. */
 typedef enum {
-    SIM_EVENT_CONTACT, /* two dinghies start touching (tube gap under contact_range) */
+    SIM_EVENT_CONTACT, /* two rings start touching (tube gap under contact_range) */
     SIM_EVENT_SPLASH,  /* a ring's vertices cross the water surface downward fast */
     SIM_EVENT_OBSTACLE,/* a ring starts hitting a rock, bank or bed (river) faster than
                           SIM_HIT_SPEED; speed: the fastest vertex speed into it */

@@ -24,8 +24,8 @@
  *    for SIM_INVERTED_TIME: a contact's load (the seed's centre-line
  *    repulsion pushes a whole row at once, a rock's contact projects
  *    vertices onto its surface) may crumple the skin for a moment, and it
- *    springs back (measured on the rapids scene: within 0.2 s). There is no volume bound: a deflated, flat or folded ring
- *    is whole.
+ *    springs back (measured on the rapids scene: within 0.2 s). There is
+ *    no volume bound: a deflated, flat or folded ring is whole.
  * Non-finite values are caught in the tick. sim_step checks every ring at
  * the end of each call and reports a ring that is not as a blow-up. */
 #define SIM_MIN_VOLUME 0.25

@@ -9,7 +9,7 @@
 /* Wall time spent in each phase of the tick since the last reset of the
  * timers, seconds, as seen by thread 0. */
 typedef enum {
-    SIM_PHASE_CENTRES,    /* segment and dinghy centres */
+    SIM_PHASE_CENTRES,    /* segment and ring centres */
     SIM_PHASE_BROADPHASE, /* overlapping bounding spheres */
     SIM_PHASE_CONTACTS,   /* repulsion between tube centre-lines */
     SIM_PHASE_SPRINGS,    /* every spring once */

@@ -86,7 +86,7 @@ double river_ground(const river_world *w, double x, double y, double grad[2]);
 double river_solid_distance(const river_world *w, double x, double y, double z,
                             double grad[3]);
 
-/* A seeded spawn place above the water near the upstream end (within the
+/* A random spawn place above the water near the upstream end (within the
  * first 20 m, straight reach, no rocks), `clearance` m (>= 0) above the
  * mean surface and at least that far from the banks at the water line.
  * Advances *rng. out = [x, y, z], m. */

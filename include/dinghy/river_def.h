@@ -26,7 +26,7 @@ typedef struct {
     double chop;        /* travelling-chop amplitude as a fraction of waves */
     int rocks;          /* number of rocks (boulders standing out of the water) */
     int drops;          /* number of drops */
-    uint64_t seed;      /* seed of the layout: bend turns, rocks, chop */
+    uint64_t seed;      /* random seed of the layout: bend turns, rocks, chop */
 } river_def;
 
 /* What the water is at one point and time: the one question physics,

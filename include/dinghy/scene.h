@@ -16,7 +16,7 @@ typedef struct {
     double spacing;       /* distance between neighbouring ring centres, m */
     double height;        /* drop height of ring centres above the water, m */
     double speed;         /* initial speed of the moving ring (pair) or crowd, m/s */
-    uint64_t seed;        /* seed of random layouts */
+    uint64_t seed;        /* random seed of the layouts (sim.seed) */
 } scene_def;
 
 scene_def scene_def_default(void);

@@ -4,9 +4,9 @@
  * throw, puncture, ray casts), dinghy/health.h (blow-ups, ring faults),
  * dinghy/profile.h (the tick's phase timers).
  *
- * A simulation holds P dinghies, each an M x N torus grid of point masses
+ * A simulation holds P rings, each an M x N torus grid of point masses
  * (M segments round the ring, N vertices round the tube). Vertex (m, n) of
- * dinghy p has the global index p*M*N + m*N + n. State is single precision,
+ * ring p has the global index p*M*N + m*N + n. State is single precision,
  * stored as structure of arrays; every quantity is SI (m, s, kg, N).
  *
  * sim_step is OpenMP-parallel and deterministic: the state after any number
@@ -155,7 +155,7 @@ int sim_segments(const dinghy_sim *sim);           /* M */
 int sim_sides(const dinghy_sim *sim);              /* N */
 size_t sim_vertex_count(const dinghy_sim *sim);    /* P*M*N of the rings there now */
 size_t sim_spring_count(const dinghy_sim *sim);    /* distinct springs of the springs skin,
-                                                      all dinghies (with the membrane: what
+                                                      all rings (with the membrane: what
                                                       the seed skin would have, a mesh size) */
 long sim_steps_done(const dinghy_sim *sim);
 size_t sim_memory_bytes(const dinghy_sim *sim);    /* heap the simulation holds, bytes */

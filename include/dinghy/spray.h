@@ -17,7 +17,7 @@
  *
  * Deterministic: emission runs serially in a fixed order (the frame's
  * events in their order, then the river's break spots in theirs) with the
- * system's own seeded generator; motion and collision are one OpenMP
+ * system's own random generator; motion and collision are one OpenMP
  * parallel loop over particles, each reading only shared read-only data
  * (a gather, no atomics), and the dead are removed in order afterwards.
  * The state is bit-identical for any thread count. Units are SI. */
@@ -72,8 +72,8 @@ typedef struct spray_system spray_system;
 
 /* Allocates everything the system will use (the budget's particles, the
  * rows and rings of max_rows, the break spots of max_spots). NULL when the
- * definition is invalid or memory runs out. seed: the generator's seed. */
-spray_system *spray_create(const spray_def *def, uint64_t seed);
+ * definition is invalid or memory runs out. random_seed: the generator's seed. */
+spray_system *spray_create(const spray_def *def, uint64_t random_seed);
 void spray_destroy(spray_system *sp);
 
 /* Advances the spray by dt (s): the simulated time sim advanced this frame

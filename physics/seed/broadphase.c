@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cells further out than this are clamped: a runaway dinghy still bins. */
+/* Cells further out than this are clamped: a runaway ring still bins. */
 #define CELL_LIMIT 1000000.0
 
 int broadphase_init(broadphase *bp, int P)
@@ -87,7 +87,7 @@ void broadphase_sort(broadphase *bp)
     start[0] = 0;
 }
 
-/* Finds every dinghy q != p whose centre lies within `reach` of p's; writes
+/* Finds every ring q != p whose centre lies within `reach` of p's; writes
  * them ascending to out (when not NULL) and returns how many there are. */
 static int gather_neighbours(const broadphase *bp, const double *c0, int p, double reach, int *out)
 {

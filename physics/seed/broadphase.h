@@ -1,12 +1,12 @@
-/* Broad phase: which dinghies' bounding spheres overlap, in O(P).
+/* Broad phase: which rings' bounding spheres overlap, in O(P).
  *
- * Dinghy centres are binned into a uniform grid of cells one bounding
+ * Ring centres are binned into a uniform grid of cells one bounding
  * diameter wide, hashed into a table and counting-sorted by bucket (stable,
- * so the order depends only on the positions). Each dinghy then gathers its
+ * so the order depends only on the positions). Each ring then gathers its
  * overlapping neighbours from the 27 cells around it, sorted by index, so
  * that contact forces are summed in a fixed order.
  *
- * The per-dinghy calls run inside an OpenMP parallel loop, one dinghy per
+ * The per-ring calls run inside an OpenMP parallel loop, one ring per
  * call; broadphase_sort and broadphase_reserve run on one thread between
  * barriers. */
 #ifndef DINGHY_BROADPHASE_H
@@ -17,28 +17,28 @@
 typedef struct {
     int P;
     size_t table_size;   /* power of two >= 2P */
-    int *cell;           /* 3 ints per dinghy: grid cell of its centre */
-    unsigned *bucket;    /* hash bucket of each dinghy */
+    int *cell;           /* 3 ints per ring: grid cell of its centre */
+    unsigned *bucket;    /* hash bucket of each ring */
     int *bucket_start;   /* table_size + 1 */
-    int *order;          /* dinghies sorted by bucket, then index */
+    int *order;          /* rings sorted by bucket, then index */
     int *nb_start;       /* P + 1: neighbours of p are nb[nb_start[p] .. nb_start[p+1]) */
     int *nb;
     size_t nb_cap;
     double cell_size;    /* m */
 } broadphase;
 
-/* Room for P dinghies (bp->P may then be set lower, to the ones there). */
+/* Room for P rings (bp->P may then be set lower, to the ones there). */
 int broadphase_init(broadphase *bp, int P);
-/* Bytes broadphase_init allocates for P dinghies, less the neighbour list,
+/* Bytes broadphase_init allocates for P rings, less the neighbour list,
  * which grows with contacts: nb_cap ints. */
 size_t broadphase_bytes(int P);
 void broadphase_free(broadphase *bp);
 
-/* Bins dinghy p, centre c0[3p..3p+2] (m), into its cell. */
+/* Bins ring p, centre c0[3p..3p+2] (m), into its cell. */
 void broadphase_bin(broadphase *bp, const double *c0, int p);
-/* Counting sort of all dinghies by bucket (serial, O(P + table)). */
+/* Counting sort of all rings by bucket (serial, O(P + table)). */
 void broadphase_sort(broadphase *bp);
-/* Counts the dinghies whose centres lie closer than `reach` (m) to p's. */
+/* Counts the rings whose centres lie closer than `reach` (m) to p's. */
 void broadphase_count(broadphase *bp, const double *c0, int p, double reach);
 /* Turns the counts in nb_start[0..P) into offsets and grows nb; -1 when out of memory. */
 int broadphase_reserve(broadphase *bp);

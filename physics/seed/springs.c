@@ -17,7 +17,7 @@ size_t spring_plan_dims(spring_plan *p, int M, int N, int B)
     p->W = N + 2 * p->h;
     const int h = p->h, W = p->W;
     p->slack = h + N / 2; /* the farthest reach: h W + h or N/2, less the h W rows of halo */
-    /* rows per block: a whole dinghy when it fits, else as many as fit
+    /* rows per block: a whole ring when it fits, else as many as fit
      * (9 floats per grid position), never fewer than the halo needs */
     long fit = SCRATCH_TARGET / (long)(9 * sizeof(float) * W) - 2 * h;
     p->max_rows = fit >= M ? M : fit > h + 1 ? (int)fit : h + 1;

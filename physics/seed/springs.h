@@ -1,6 +1,6 @@
 /* The spring kernel: every spring of a block of rows evaluated once.
  *
- * A block of nb consecutive rows (segments) of one dinghy is copied, with h
+ * A block of nb consecutive rows (segments) of one ring is copied, with h
  * = B/2 halo rows on each side and h wrapped ghost columns on each side of
  * every row, into a padded scratch grid of width W = N + 2h. In that grid a
  * spring offset (i, j) is one constant linear distance D = i W + j, so each
@@ -12,7 +12,7 @@
  *
  * Every vertex receives its contributions in the same order whatever the
  * block boundaries are (offset by offset; source before target; folds
- * last), so splitting a dinghy between threads changes no bit. */
+ * last), so splitting a ring between threads changes no bit. */
 #ifndef DINGHY_SPRINGS_H
 #define DINGHY_SPRINGS_H
 
@@ -49,7 +49,7 @@ size_t spring_plan_bytes(int M, int N, int B);
 size_t spring_scratch_floats(const spring_plan *plan);
 
 /* Spring forces (N) on rows a .. a+nb-1 (ring indices, nb <= max_rows) of
- * the dinghy whose positions are x, y, z (M*N floats each, m). On return
+ * the ring whose positions are x, y, z (M*N floats each, m). On return
  * f[0..2] point into scratch at the x, y, z forces: row r of the block,
  * tube index n, is at f[c][r * W + h + n]. */
 void spring_block(const spring_plan *plan, float k, const float *x, const float *y,

@@ -63,7 +63,7 @@ void gas_ring_volumes(dinghy_sim *s, int p)
     const double origin[3] = {b->x[base], b->y[base], b->z[base]};
     double vol = 0.0;
     for (int m = 0; m < s->M; m++) {
-        double v = skin_row_volume(s->M, s->N, b->x + base, b->y + base, b->z + base, m, origin);
+        double v = quad_row_volume(s->M, s->N, b->x + base, b->y + base, b->z + base, m, origin);
         s->row_vol[(size_t)p * s->M + m] = v;
         vol += v;
     }

@@ -75,9 +75,8 @@
  * Cost: per vertex two triangles (no division or root) and three hinges
  * (two divisions, a root, a branch-free atan2), each element kind one
  * vectorised loop over the block, then a fixed-order gather of 18
- * contributions per vertex: about 10-14 ns per vertex without bending
- * and 33-38 ns with it on one core (AVX2; the seed's B = 5 springs: 12.5
- * ns).
+ * contributions per vertex: without bending about what the seed's B = 5
+ * springs cost, with it about three times that (make bench times both).
  *
  * Stability: membrane_vertex_stiffness returns, per tube index, half the
  * sum over the vertex's elements of each element's largest stiffness

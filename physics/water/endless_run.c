@@ -11,7 +11,7 @@
 #include "physics/world/measure.h"
 #include "physics/world/pose.h"
 
-/* A seeded place upstream clear of every other ring, as a pose at rest
+/* A random place upstream clear of every other ring, as a pose at rest
  * in the current. */
 static sim_ring_pose spawn_pose(dinghy_sim *s, int p)
 {

@@ -1,22 +1,20 @@
-/* Skin forces face by face; see skin.h.
+/* The face loads, face by face; see face_loads.h.
  *
  * Laid out for SIMD: the block's vertex rows a-1 .. a+nb are padded once
  * into arrays of stride S = N + 2 (n at 1 + n, slot 0 a copy of n = N-1,
  * slot N + 1 a copy of n = 0), one after another, so that in them a
  * triangle's corners are a constant distance apart (0, S, S + 1 and 0,
- * S + 1, 1): each triangle
- * type over the whole block is then one long branch-free loop gcc
- * vectorises, with many independent iterations to overlap (one row of 16
- * faces was a single vector: a chain of divisions and square roots, all
- * latency). The face at slot 0 of each row is the wrapped face n = N-1,
- * computed there from the copies (the same bits); the face at slot N + 1
- * is junk, never read. Triangles
+ * S + 1, 1): each triangle type over the whole block is then one long
+ * branch-free loop gcc vectorises, with many independent iterations to
+ * overlap (a loop over one row of 16 faces would be a single vector: a
+ * chain of divisions and square roots, all latency). The face at slot 0
+ * of each row is the wrapped face n = N-1, computed there from the copies
+ * (the same bits); the face at slot N + 1 is junk, never read. Triangles
  * cut by the water surface are few (a band at the waterline); they are
  * marked and computed again afterwards, gathered into one vectorised
- * pass, with the exact clipped pressure in closed form. The
- * outputs are stored component-major (18 arrays: triangle, corner,
- * component, each over the block with stride S), and the gather loops
- * over n again. */
+ * pass, with the exact clipped pressure in closed form. The outputs are
+ * stored component-major (18 arrays: triangle, corner, component, each
+ * over the block with stride S), and the gather loops over n again. */
 #include "physics/water/face_loads.h"
 
 #include <math.h>
@@ -53,7 +51,7 @@
 static size_t rows_len(int N, int nb) { return (size_t)(nb + 2) * (size_t)(N + 2) + 1; }
 static size_t quads_len(int N, int nb) { return (size_t)(nb + 1) * (size_t)(N + 2); }
 
-size_t skin_scratch_floats(int N, int max_rows)
+size_t face_loads_scratch_floats(int N, int max_rows)
 {
     return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
          + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
@@ -69,7 +67,7 @@ typedef struct {
 } padded_row;
 
 /* Row m of the ring into out: the state, and the water at each vertex. */
-static void pad_row(const skin_consts *k, const padded_row *out, int N,
+static void pad_row(const face_loads_consts *k, const padded_row *out, int N,
                     const float *const src[STATE_ARRAYS], int m)
 {
     const size_t first = (size_t)m * (size_t)N;
@@ -90,7 +88,7 @@ static void pad_row(const skin_consts *k, const padded_row *out, int N,
 /* The flow's velocity at each face of quad rows a-1 .. a+nb-1 (ring rows
  * m and m+1), the mean of its corners' as the faces sum them: T1 has one
  * corner in row m, T2 two. wf[t][j][q S + i], i = 0 .. S-1 (the pads too). */
-static void face_water(const skin_consts *k, int M, int a, int nb, size_t S,
+static void face_water(const face_loads_consts *k, int M, int a, int nb, size_t S,
                        float *const wf[2][FACE_WATER])
 {
     for (int q = 0; q <= nb; q++) {
@@ -206,7 +204,7 @@ static inline void cut_face_pressure(float da, float db, float dc, float wa, flo
  * rows' water arrays are then not read: the same bits, fewer loads). The
  * outputs are every one a parameter of its own: restrict tells gcc they do
  * not overlap. */
-static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, int n1, int whole,
+static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int n0, int n1, int whole,
                                  int flow, const padded_row *ra, int oa, const padded_row *rb, int ob,
                                  const padded_row *rc, int oc, float *restrict o0,
                                  float *restrict o1, float *restrict o2, float *restrict o3,
@@ -285,7 +283,7 @@ static ALWAYS_INLINE void triangle_loop(const skin_consts *restrict k, int n0, i
 /* One triangle type over `count` faces from row ra into out (nine arrays
  * S floats apart), the fast variant; the cut faces flagged in cut; wf the
  * faces' flow velocity (FACE_WATER arrays; unread on still water). */
-static void triangle_row(const skin_consts *k, int count, size_t S, const padded_row *ra, int oa,
+static void triangle_row(const face_loads_consts *k, int count, size_t S, const padded_row *ra, int oa,
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
                          float *cut, float *const wf[FACE_WATER])
 {
@@ -307,7 +305,7 @@ static void triangle_row(const skin_consts *k, int count, size_t S, const padded
  * in proportion to the wet area, the pressure on the wet part) in one
  * vectorised pass over their gathered corners, written back to out (nine
  * arrays Q floats apart). */
-static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
+static void fix_listed(const face_loads_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
                        const int *list, int count, float *out, float *const wf[FACE_WATER])
 {
     float buf[(3 * ROW_ARRAYS + FACE_WATER + 10) * CUT_CHUNK];
@@ -345,8 +343,8 @@ static void fix_listed(const skin_consts *k, const padded_row *rows, int ob, int
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows
  * (fix_listed), CUT_CHUNK at a time: faces n = 0 .. N-1 and the wrapped
  * copy of n = N-1 at slot 0. The list is built without a branch per face
- * (one on the flag was mispredicted about as often as a face was cut). */
-static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
+ * (a branch on the flag is mispredicted about as often as a face is cut). */
+static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
                     int oc, const float *cut, float *out, float *const wf[FACE_WATER])
 {
     const int S = N + 2;
@@ -364,9 +362,9 @@ static void fix_cut(const skin_consts *k, int N, int nq, size_t Q, const padded_
         fix_listed(k, rows, ob, oc, Q, list, count, out, wf);
 }
 
-void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
-                const float *z, const float *vx, const float *vy, const float *vz, int a,
-                int nb, float *scratch, float *const f[3], int W, int h)
+void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
+                      const float *z, const float *vx, const float *vy, const float *vz, int a,
+                      int nb, float *scratch, float *const f[3], int W, int h)
 {
     const size_t S = (size_t)N + 2, Q = quads_len(N, nb), R = rows_len(N, nb);
     float *ql = scratch;     /* array j at ql + j Q: face n of quad row q at q S + 1 + n */
@@ -426,7 +424,7 @@ static inline float quad_tets(float ax, float ay, float az, float bx, float by, 
          + ax * (cy * dz - cz * dy) + ay * (cz * dx - cx * dz) + az * (cx * dy - cy * dx);
 }
 
-double skin_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
+double quad_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
                             const float o[3])
 {
     const float *x0 = x + (size_t)m * N, *y0 = y + (size_t)m * N, *z0 = z + (size_t)m * N;
@@ -451,10 +449,10 @@ double skin_row_volume_fast(int M, int N, const float *x, const float *y, const 
     return (double)sum / 6.0;
 }
 
-/* Rows per pass of skin_rows_volume_fast. */
+/* Rows per pass of quad_rows_volume_fast. */
 #define VOLUME_ROWS 8
 
-void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
+void quad_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
                            int count, const float o[3], double *vol)
 {
     float t[VOLUME_ROWS * N];
@@ -465,7 +463,7 @@ void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const f
         if (m + R > M - 1)
             R = M - 1 - m;
         if (R <= 0) { /* row M - 1 */
-            vol[m - m0] = skin_row_volume_fast(M, N, x, y, z, m, o);
+            vol[m - m0] = quad_row_volume_fast(M, N, x, y, z, m, o);
             m++;
             continue;
         }
@@ -497,7 +495,7 @@ void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const f
     }
 }
 
-double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
+double quad_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
                        const double o[3])
 {
     int m1 = (m + 1) % M;

@@ -3,15 +3,16 @@
  * and lift relative to the water and the air.
  *
  * The closed surface has two triangles per grid quad, outward:
- * (m,n) (m+1,n) (m+1,n+1) and (m,n) (m+1,n+1) (m,n+1). skin_block works on
- * a block of rows like the spring kernel: it computes every triangle of
- * quad rows a-1 .. a+nb-1 into the thread's scratch (the row above the
- * block is computed again by the thread that owns it: the same bits) and
- * then gathers the six triangle corners of each vertex in a fixed order.
+ * (m,n) (m+1,n) (m+1,n+1) and (m,n) (m+1,n+1) (m,n+1). face_loads_block
+ * works on a block of rows like the spring kernel: it computes every
+ * triangle of quad rows a-1 .. a+nb-1 into the thread's scratch (the row
+ * above the block is computed again by the thread that owns it: the same
+ * bits) and then gathers the six triangle corners of each vertex in a
+ * fixed order.
  * Nothing is scattered across threads; the result does not depend on how
  * rows are split. */
-#ifndef DINGHY_SKIN_H
-#define DINGHY_SKIN_H
+#ifndef DINGHY_FACE_LOADS_H
+#define DINGHY_FACE_LOADS_H
 
 #include <stddef.h>
 
@@ -32,34 +33,34 @@ typedef struct {
      * u, v, w (m, 1, m/s); with flow = 0 the water is flat at level, still. */
     int flow;
     const float *eta, *sx, *sy, *px, *py, *u, *v, *w;
-} skin_consts;
+} face_loads_consts;
 
-/* Floats of per-thread scratch skin_block needs for blocks of up to
+/* Floats of per-thread scratch face_loads_block needs for blocks of up to
  * max_rows rows of N vertices. */
-size_t skin_scratch_floats(int N, int max_rows);
+size_t face_loads_scratch_floats(int N, int max_rows);
 
-/* Adds the skin forces (N) on rows a .. a+nb-1 of one ring of M x N
+/* Adds the face loads (N) on rows a .. a+nb-1 of one ring of M x N
  * vertices (state arrays of that ring: x, y, z in m, vx, vy, vz in m/s) to
  * f[c][r * W + h + n] (the spring kernel's block layout, or the membrane's:
  * W = N + 2, h = 1, whose slots between rows then get junk). */
-void skin_block(const skin_consts *k, int M, int N, const float *x, const float *y,
-                const float *z, const float *vx, const float *vy, const float *vz, int a,
-                int nb, float *scratch, float *const f[3], int W, int h);
+void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
+                      const float *z, const float *vx, const float *vy, const float *vz, int a,
+                      int nb, float *scratch, float *const f[3], int W, int h);
 
 /* The enclosed volume of row m's quads (from `origin`, m; m^3), in float
  * within the row: what the tick sums each substep for the gas. */
-double skin_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
+double quad_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,
                             const float origin[3]);
 
-/* skin_row_volume_fast of rows m0 .. m0+count-1 (count <= M - m0) into
+/* quad_row_volume_fast of rows m0 .. m0+count-1 (count <= M - m0) into
  * vol[0 .. count-1]: the same bits, several rows in one vectorised loop. */
-void skin_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
+void quad_rows_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m0,
                            int count, const float origin[3], double *vol);
 
 /* The same volume of row m's quads in double, one row at a time (to set
  * the volumes of a ring just placed), from `origin` (m). Summed over the
  * rows of a ring in row order: its volume. */
-double skin_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
+double quad_row_volume(int M, int N, const float *x, const float *y, const float *z, int m,
                        const double origin[3]);
 
 #endif

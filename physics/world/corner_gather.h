@@ -1,5 +1,5 @@
-/* The gather both face kernels (skin.c, membrane.c) end with: each vertex
- * sums its six triangle corners, always in one order. Private. */
+/* The gather both face kernels (face_loads.c, membrane.c) end with: each
+ * vertex sums its six triangle corners, always in one order. Private. */
 #ifndef DINGHY_CORNER_GATHER_H
 #define DINGHY_CORNER_GATHER_H
 

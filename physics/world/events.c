@@ -1,4 +1,4 @@
-/* Contact starts and splashes, gathered per dinghy and merged in order. */
+/* Contact starts and splashes, gathered per ring and merged in order. */
 #include "physics/world/events.h"
 
 #include <math.h>
@@ -81,7 +81,7 @@ void events_reset(event_state *e)
     e->dropped = 0;
 }
 
-void events_dinghy(event_state *e, const broadphase *bp, int p)
+void events_ring(event_state *e, const broadphase *bp, int p)
 {
     const int M = e->M;
     const int *prev = e->prev_q + e->prev_start[p], *prev_end = e->prev_q + e->prev_start[p + 1];

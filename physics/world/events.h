@@ -1,5 +1,5 @@
 /* Event detection state (contact starts, splashes); see sim.h for the
- * public side. Rows and dinghies write only their own slots inside the
+ * public side. Rows and rings write only their own slots inside the
  * parallel tick; events_merge runs on one thread after it. */
 #ifndef DINGHY_PHYSICS_EVENTS_H
 #define DINGHY_PHYSICS_EVENTS_H
@@ -16,10 +16,10 @@ typedef struct {
     float *row_splash_speed;
     /* per neighbour slot and segment, written by contacts: touch[k*M + m] */
     unsigned char *touch;
-    /* per neighbour slot, written by events_dinghy */
+    /* per neighbour slot, written by events_ring */
     unsigned char *touching, *started;
     size_t slot_cap;
-    /* per dinghy, written by events_dinghy */
+    /* per ring, written by events_ring */
     int *splash_count;
     float *splash_speed;
     /* the touching pairs of the previous step: q's of p at prev_q[prev_start[p] ..) */
@@ -35,9 +35,9 @@ int events_init(event_state *e, int P, int M);
 void events_free(event_state *e);
 /* Makes room for the neighbour slots of this step (one thread). -1: out of memory. */
 int events_reserve(event_state *e, size_t slots);
-/* Per dinghy p, after the rows are integrated: contact flags and splash sums. */
-void events_dinghy(event_state *e, const broadphase *bp, int p);
-/* Appends this step's events in dinghy order and remembers the touching
+/* Per ring p, after the rows are integrated: contact flags and splash sums. */
+void events_ring(event_state *e, const broadphase *bp, int p);
+/* Appends this step's events in ring order and remembers the touching
  * pairs for the next step (one thread). */
 void events_merge(event_state *e, const broadphase *bp, const double *c0, const double *v0,
                   long step);

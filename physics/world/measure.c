@@ -27,7 +27,7 @@ static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const
     const size_t v0 = (size_t)p * s->V;
     double vol = 0.0;
     for (int m = 0; m < s->M; m++)
-        vol += skin_row_volume(s->M, s->N, b->x + v0, b->y + v0, b->z + v0, m, com);
+        vol += quad_row_volume(s->M, s->N, b->x + v0, b->y + v0, b->z + v0, m, com);
     return vol;
 }
 

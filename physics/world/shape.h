@@ -1,4 +1,4 @@
-/* Rest geometry of the torus, shared by every dinghy of one shape. */
+/* Rest geometry of the torus, shared by every ring of one shape. */
 #ifndef DINGHY_SHAPE_H
 #define DINGHY_SHAPE_H
 

@@ -122,7 +122,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         fail = spring_plan_init(&s->springs, &s->shape);
     layout_scratch at;
     s->tick->scratch_stride = layout_scratch_floats(ring, &at);
-    s->tick->skin_offset = at.skin;
+    s->tick->face_loads_offset = at.face_loads;
     s->tick->force_floats = at.force_floats;
     s->tick->membrane_offset = at.membrane;
     if (!fail && ring->skin == SIM_SKIN_MEMBRANE) /* rest data once per simulation */

@@ -49,7 +49,7 @@ typedef struct {
  * the tick, read within the step (and by the measurements of the state
  * the step leaves). The water samples are the one exception that lives
  * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
- * does not keep them, as before). Per row unless said; every array here
+ * does not keep them). Per row unless said; every array here
  * and in dinghy_sim is listed once, in sim_layout.c's table. */
 typedef struct {
     float *cx, *cy, *cz;  /* segment centres, m */
@@ -63,9 +63,9 @@ typedef struct {
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
-    float *scratch;       /* per-thread scratch of the spring (or membrane) and skin
-                             kernels, 64-byte aligned */
-    size_t skin_offset;   /* floats from a thread's scratch to its skin scratch */
+    float *scratch;       /* per-thread scratch of the spring (or membrane) and face
+                             loads kernels, 64-byte aligned */
+    size_t face_loads_offset; /* floats from a thread's scratch to the face loads' */
     /* membrane skin: a thread's scratch starts with the block's forces,
      * three arrays of force_floats in the spring kernel's block layout,
      * then the membrane kernel's scratch at membrane_offset */

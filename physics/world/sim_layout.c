@@ -105,10 +105,10 @@ size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
         where.membrane = 3 * where.force_floats;
         kernel = where.membrane + round16(membrane_scratch_floats(r->sides, dims.max_rows));
     }
-    where.skin = kernel;
+    where.face_loads = kernel;
     if (at)
         *at = where;
-    size_t floats = kernel + round16(skin_scratch_floats(r->sides, dims.max_rows));
+    size_t floats = kernel + round16(face_loads_scratch_floats(r->sides, dims.max_rows));
     /* skin contact's grid reuses it after the forces (one ring's boxes) */
     size_t grid = round16(contact_grid_scratch_bytes(r->segments, r->sides) / sizeof(float));
     if (r->contact == SIM_CONTACT_SKIN && grid > floats)

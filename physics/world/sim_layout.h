@@ -47,14 +47,14 @@ int layout_copies(const layout_array *a);
 
 /* Where a thread's scratch keeps what (floats from its start). */
 typedef struct {
-    size_t skin;          /* the skin (water and gas) kernel's scratch */
+    size_t face_loads;    /* the face loads (water and gas) kernel's scratch */
     size_t force_floats;  /* membrane: floats of each of the three force arrays at 0 */
     size_t membrane;      /* membrane: the membrane kernel's scratch */
 } layout_scratch;
 
 /* Floats of one thread's scratch for rings of the definition r: the
  * spring kernel's (springs) or the block forces and the membrane kernel's
- * (membrane), then the skin's; where each starts in *at when not NULL. */
+ * (membrane), then the face loads'; where each starts in *at when not NULL. */
 size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at);
 
 #endif

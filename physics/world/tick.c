@@ -1,14 +1,14 @@
 /* The parallel tick.
  *
- * Work is cut into rows: one row is one segment (N vertices) of one dinghy,
- * so even a single dinghy splits across threads. Every phase is a gather:
+ * Work is cut into rows: one row is one segment (N vertices) of one ring,
+ * so even a single ring splits across threads. Every phase is a gather:
  * each thread computes the force on the rows it owns from the state it
  * reads, and writes only those rows of the next buffer. Every sum runs in
- * a fixed order (springs by offset, neighbours by dinghy index), so the
+ * a fixed order (springs by offset, neighbours by ring index), so the
  * result does not depend on how rows are shared among threads.
  *
  * Phases, with barriers only where data flows between threads:
- *   centres    segment centres, then dinghy centres       | barrier
+ *   centres    segment centres, then ring centres         | barrier
  *   broadphase bin, sort, count, reserve, fill            | barriers
  *   contacts   repulsion on each segment from neighbours  \
  *   springs    B x B neighbourhood + across-tube           | same static row
@@ -20,7 +20,7 @@
  *              find (own rows' vertices) |
  *              link (serial) | 8 x (gather own vertices | add f dt / m to
  *              own v*) | positions x' = x + dt v', the pen's walls
- *              then per dinghy: contact starts and splashes (events)
+ *              then per ring: contact starts and splashes (events)
  * With skin contact the centre-line repulsion is off (no neighbours).
  */
 #include "physics/world/tick.h"
@@ -70,7 +70,7 @@ static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r
         const size_t p = r / M, end = (p + 1) * M < r1 ? (p + 1) * M : r1;
         const size_t base = p * s->V;
         const float origin[3] = {in->x[base], in->y[base], in->z[base]};
-        skin_rows_volume_fast(s->M, s->N, in->x + base, in->y + base, in->z + base,
+        quad_rows_volume_fast(s->M, s->N, in->x + base, in->y + base, in->z + base,
                               (int)(r - p * M), (int)(end - r), origin, s->row_vol + r);
         r = end;
     }
@@ -78,9 +78,9 @@ static void volume_rows(dinghy_sim *s, const sim_buffer *in, size_t r0, size_t r
 
 /* Ring centre and mean velocity from its rows, in row order; with gas,
  * the enclosed volume and the pressure p0 V0 / V of this substep. (A
- * pressure one substep behind the volume made the ring's breathing mode
- * grow: measured, so the volume has its own pass and barrier.) */
-static void dinghy_centre(dinghy_sim *s, int p, double dt)
+ * pressure one substep behind the volume makes the ring's breathing mode
+ * grow, so the volume has its own pass and barrier.) */
+static void ring_centre(dinghy_sim *s, int p, double dt)
 {
     if (s->def.ring.inflation == SIM_INFLATION_GAS) {
         double vol = 0.0;
@@ -92,7 +92,7 @@ static void dinghy_centre(dinghy_sim *s, int p, double dt)
             /* punctures: the gas this substep loses, and the skin feels the
              * pressure after it (implicit: a wide hole keeps the gauge near
              * 0 however fast the skin folds, where the pressure before it
-             * spiked by tens of kPa in one substep and blew the ring up) */
+             * spikes by tens of kPa in one substep and blows the ring up) */
             gas_leak(s, p, gauge, dt);
             gauge = gas_gauge(s, p, vol);
         }
@@ -128,19 +128,19 @@ static float gap_power(float gap, float e, int int_e)
     return powf(gap, -e);
 }
 
-/* Repulsion on segment a of dinghy p from every segment of its broad-phase
+/* Repulsion on segment a of ring p from every segment of its broad-phase
  * neighbours: S (gap^-e - range^-e) along the centre-line separation, for
  * tube gaps below the contact range. The same for each vertex of the row. */
 typedef struct {
     float S, e, range, tubes; /* strength N, exponent, contact range m, 2r m */
     int int_e;                /* e when a small whole number (no powf), else 0 */
     float shift;              /* range^-e: the law is zero at the range */
-} contact_consts;
+} repulsion_consts;
 
-/* The contact law's constants, once per step. */
-static contact_consts contact_consts_of(const sim_ring_def *ring)
+/* The repulsion law's constants, once per step. */
+static repulsion_consts repulsion_consts_of(const sim_ring_def *ring)
 {
-    contact_consts c;
+    repulsion_consts c;
     c.S = (float)ring->repulsion;
     c.e = (float)ring->repulsion_exponent;
     c.range = (float)ring->contact_range;
@@ -150,7 +150,7 @@ static contact_consts contact_consts_of(const sim_ring_def *ring)
     return c;
 }
 
-static void contacts_row(dinghy_sim *s, const contact_consts *c, size_t row)
+static void repulsion_row(dinghy_sim *s, const repulsion_consts *c, size_t row)
 {
     const int M = s->M, p = (int)(row / (size_t)M);
     const float S = c->S, e = c->e, range = c->range, tubes = c->tubes, shift = c->shift;
@@ -315,7 +315,7 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 }
 
 /* Springs and integration for rows [r0, r1) (global row indices), block by
- * block within each dinghy. */
+ * block within each ring. */
 static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
                       double dt, int first_substep, float *scratch, double *t_springs,
                       double *t_integrate)
@@ -327,7 +327,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     const double beta = d->solver.damping;
     const sim_water_def *w = &d->world.water;
     const int exact = w->model == SIM_WATER_EXACT, gas = d->ring.inflation == SIM_INFLATION_GAS;
-    skin_consts skin = {
+    face_loads_consts loads = {
         .rho_g = exact ? (float)(w->density * d->world.gravity) : 0.0f,
         .rho_g_t = exact && d->ring.skin == SIM_SKIN_MEMBRANE
                        ? (float)(w->density * d->world.gravity * d->ring.thickness) : 0.0f,
@@ -352,7 +352,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
         .flow = s->river != NULL,
     };
-    const int with_skin = gas || exact;
+    const int with_loads = gas || exact;
     /* the membrane skin: its constants from the material, once per call
      * (the material is live) */
     const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
@@ -366,7 +366,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     size_t r = r0;
     while (r < r1) {
         size_t p = r / M, a = r % M;
-        size_t end = (p + 1) * M < r1 ? (p + 1) * M : r1; /* this dinghy's part */
+        size_t end = (p + 1) * M < r1 ? (p + 1) * M : r1; /* this ring's part */
         size_t nb = end - r;
         if (nb > (size_t)plan->max_rows)
             nb = (size_t)plan->max_rows;
@@ -386,20 +386,20 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
-        if (with_skin) {
-            skin.gauge = gas ? s->ring_gauge[p] : 0.0f;
+        if (with_loads) {
+            loads.gauge = gas ? s->ring_gauge[p] : 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */
-            skin.eta = s->tick->weta + rows;
-            skin.sx = s->tick->wsx + rows;
-            skin.sy = s->tick->wsy + rows;
-            skin.px = s->tick->wpx + rows;
-            skin.py = s->tick->wpy + rows;
-            skin.u = s->tick->wu + rows;
-            skin.v = s->tick->wv + rows;
-            skin.w = s->tick->ww + rows;
-            skin_block(&skin, s->M, s->N, in->x + base, in->y + base, in->z + base,
-                       in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                       scratch + s->tick->skin_offset, f, W, h);
+            loads.eta = s->tick->weta + rows;
+            loads.sx = s->tick->wsx + rows;
+            loads.sy = s->tick->wsy + rows;
+            loads.px = s->tick->wpx + rows;
+            loads.py = s->tick->wpy + rows;
+            loads.u = s->tick->wu + rows;
+            loads.v = s->tick->wv + rows;
+            loads.w = s->tick->ww + rows;
+            face_loads_block(&loads, s->M, s->N, in->x + base, in->y + base, in->z + base,
+                             in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
+                             scratch + s->tick->face_loads_offset, f, W, h);
         }
         hands_forces(s, in, p, a, nb, f, W, h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
@@ -417,7 +417,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
 
 /* Skin contact, serial: this substep's parameters and state (x current,
  * v the predicted v* of the next buffer), which the kernel's phases read. */
-static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
 {
     tick_context *t = s->tick;
     const sim_ring_def *ring = &s->def.ring;
@@ -434,7 +434,7 @@ static void skin_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *ou
 /* Skin contact, serial, after link: room for the forces of the vertices in
  * a pair (the compact arrays, by their places in link's list); -1 when out
  * of memory. */
-static int skin_reserve(tick_context *t)
+static int contact_reserve(tick_context *t)
 {
     const size_t need = (size_t)contact_active_count(t->contact);
     if (need <= t->contact_cap)
@@ -455,7 +455,7 @@ static int skin_reserve(tick_context *t)
 /* Skin contact, the vertices in a pair among [a, b): the Jacobi
  * iteration's forces (gathered before this) added to v* as f dt / m, and
  * summed for the substep. Only the vertices in a pair have a force. */
-static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
+static void contact_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int iter, float dt)
 {
     tick_context *t = s->tick;
     const float im = dt / t->contact_mass[0]; /* every ring's vertices weigh the same */
@@ -476,7 +476,7 @@ static void skin_apply(dinghy_sim *s, sim_buffer *out, size_t a, size_t b, int i
 /* Skin contact, rows [r0, r1) after the iterations: the positions follow
  * the corrected velocities (x' = x + dt v*, already there, plus dt times
  * the contact's change of v), then the pen's walls. */
-static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1, int any, float dt)
+static void contact_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1, int any, float dt)
 {
     tick_context *t = s->tick;
     const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
@@ -501,7 +501,7 @@ static void skin_positions(dinghy_sim *s, sim_buffer *out, size_t r0, size_t r1,
 
 /* Ring p's skin contact outputs: its vertices pushed and the sum of |F| over
  * them in index order (any: the substep had pairs; else none was pushed). */
-static void skin_ring_outputs(dinghy_sim *s, int p, int any)
+static void contact_ring_outputs(dinghy_sim *s, int p, int any)
 {
     const tick_context *t = s->tick;
     int n = 0;
@@ -513,7 +513,7 @@ static void skin_ring_outputs(dinghy_sim *s, int p, int any)
 
 /* The skin contact's starts of this substep as contact events (after the
  * step's other events), at the midpoint of the two rings' centres. */
-static void skin_events(dinghy_sim *s, int n)
+static void contact_events(dinghy_sim *s, int n)
 {
     for (int k = 0; k < n && k < SIM_CONTACT_STARTS; k++) {
         const contact_start *st = &s->tick->starts[k];
@@ -543,11 +543,11 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     const sim_ring_def *ring = &s->def.ring;
     const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
     int oom = 0;
-    const contact_consts contact = contact_consts_of(ring);
+    const repulsion_consts repulsion = repulsion_consts_of(ring);
     s->bp.cell_size = reach;
-    contact_kernel *const skin = s->tick->contact;
+    contact_kernel *const contact = s->tick->contact;
     int any_contact = 0, nstarts = 0;
-    if (P == 1 || skin) /* no neighbours to look for: no centre-line repulsion */
+    if (P == 1 || contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
 
 #pragma omp parallel num_threads(s->nthreads)
@@ -572,18 +572,18 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         }
         if (gas)
             volume_rows(s, in, r0, r1);
-        /* One dinghy without gas needs no barrier here: each thread goes on
-         * with the rows whose centres it computed, and the dinghy's centre
+        /* One ring without gas needs no barrier here: each thread goes on
+         * with the rows whose centres it computed, and the ring's centre
          * is only read after this region. The gas needs the ring's volume. */
         if (P > 1 || gas) {
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                dinghy_centre(s, p, dt);
+                ring_centre(s, p, dt);
         }
         PHASE_END(SIM_PHASE_CENTRES)
 
-        if (P > 1 && !skin) {
+        if (P > 1 && !contact) {
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
                 broadphase_bin(&s->bp, s->c0, p);
@@ -606,7 +606,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
          * centres and repulsion) or what was finished before a barrier. */
         if (!oom)
             for (size_t r = r0; r < r1; r++)
-                contacts_row(s, &contact, r);
+                repulsion_row(s, &repulsion, r);
         PHASE_END(SIM_PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
         if (!oom)
@@ -617,70 +617,70 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
             t = omp_get_wtime();
         }
-        if (skin && !oom) {
+        if (contact && !oom) {
             const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
 #pragma omp barrier
 #pragma omp single
-            skin_setup(s, in, out, dt);
+            contact_setup(s, in, out, dt);
             const contact_params *kp = &s->tick->contact_params;
             const contact_state *ks = &s->tick->contact_state;
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                contact_bound(skin, kp, ks, p, p + 1);
+                contact_bound(contact, kp, ks, p, p + 1);
 #pragma omp single
             {
-                oom = contact_plan(skin, kp, ks);
-                if (!oom && !contact_any(skin)) { /* nothing can touch */
-                    oom = contact_link(skin);
+                oom = contact_plan(contact, kp, ks);
+                if (!oom && !contact_any(contact)) { /* nothing can touch */
+                    oom = contact_link(contact);
                     any_contact = 0;
-                    nstarts = oom ? 0 : contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                    nstarts = oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
                 }
             }
-            if (!oom && contact_any(skin)) {
+            if (!oom && contact_any(contact)) {
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
-                    contact_grid(skin, p, p + 1, scratch); /* move_rows is done with it */
+                    contact_grid(contact, p, p + 1, scratch); /* move_rows is done with it */
                 /* the search gathers where rings touch: shares of equal
                  * work, not of equal rows (each point's result is its own) */
                 int v0, v1;
-                contact_find_share(skin, tid, T, &v0, &v1);
-                contact_find(skin, v0, v1);
+                contact_find_share(contact, tid, T, &v0, &v1);
+                contact_find(contact, v0, v1);
 #pragma omp barrier
 #pragma omp single
                 {
-                    oom = contact_link(skin) || skin_reserve(s->tick);
+                    oom = contact_link(contact) || contact_reserve(s->tick);
                     if (!oom) {
-                        any_contact = contact_pairs(skin) > 0;
-                        nstarts = contact_starts(skin, s->tick->starts, SIM_CONTACT_STARTS);
+                        any_contact = contact_pairs(contact) > 0;
+                        nstarts = contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
                     }
                 }
             }
             if (!oom && any_contact)
                 for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
                     int first;
-                    const int na = contact_active(skin, (int)a, (int)b, &first);
-                    contact_gather_active(skin, it, first, first + na, s->tick->cf[0],
+                    const int na = contact_active(contact, (int)a, (int)b, &first);
+                    contact_gather_active(contact, it, first, first + na, s->tick->cf[0],
                                                s->tick->cf[1], s->tick->cf[2]);
 #pragma omp barrier
-                    skin_apply(s, out, a, b, it, (float)dt);
+                    contact_apply(s, out, a, b, it, (float)dt);
 #pragma omp barrier
                 }
             if (!oom) {
-                skin_positions(s, out, r0, r1, any_contact, (float)dt);
+                contact_positions(s, out, r0, r1, any_contact, (float)dt);
                 if (last_substep) {
 #pragma omp barrier
 #pragma omp for schedule(static)
                     for (int p = 0; p < P; p++)
-                        skin_ring_outputs(s, p, any_contact);
+                        contact_ring_outputs(s, p, any_contact);
                 }
             }
         }
         PHASE_END(SIM_PHASE_SKIN_CONTACT)
-        if (P > 1 && !oom) { /* one dinghy's events wait for the end of the region */
+        if (P > 1 && !oom) { /* one ring's events wait for the end of the region */
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
-                events_dinghy(&s->ev, &s->bp, p);
+                events_ring(&s->ev, &s->bp, p);
         }
         PHASE_END(SIM_PHASE_EVENTS)
 #undef PHASE_END
@@ -689,12 +689,12 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         return -1;
     if (P == 1) {
         if (!gas)
-            dinghy_centre(s, 0, dt);
-        events_dinghy(&s->ev, &s->bp, 0);
+            ring_centre(s, 0, dt);
+        events_ring(&s->ev, &s->bp, 0);
     }
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
-    if (skin)
-        skin_events(s, nstarts);
+    if (contact)
+        contact_events(s, nstarts);
     s->cur = 1 - s->cur;
     s->step += last_substep;
     s->time += dt;

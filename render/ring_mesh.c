@@ -1,7 +1,7 @@
-/* Dinghy meshes: one VBO (position + normal interleaved), one index
+/* Ring meshes: one VBO (position + normal interleaved), one index
  * buffer holding one ring's triangles at full and at coarse detail, and
  * one draw call for all rings. */
-#include "render/dinghy_mesh.h"
+#include "render/ring_mesh.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -15,10 +15,10 @@
 
 #define FLOATS 7 /* position, normal, height of the water there */
 
-struct dinghy_mesh {
+struct ring_mesh {
     size_t vertices;   /* of the rings there are now */
     size_t room;       /* vertices the buffers hold: the simulation's capacity */
-    int per_dinghy;     /* vertices per dinghy */
+    int per_ring;       /* vertices per ring */
     int river;          /* the water is the river: its height per vertex */
     int u_river;
     float *staging; /* FLOATS per vertex, allocated once */
@@ -39,7 +39,7 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_normal;\n"
     "layout(location = 2) in float a_water;\n"
-    "uniform int u_per_dinghy; /* vertices per dinghy */\n"
+    "uniform int u_per_ring; /* vertices per ring */\n"
     "uniform vec3 u_palette[PALETTE_SIZE];\n"
     "out vec3 v_pos;\n"
     "out vec3 v_normal;\n"
@@ -50,7 +50,7 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
     "    v_pos = a_pos;\n"
     "    v_normal = a_normal;\n"
     "    v_water = a_water;\n"
-    "    v_base = u_palette[palette_index(gl_VertexID / u_per_dinghy)];\n"
+    "    v_base = u_palette[palette_index(gl_VertexID / u_per_ring)];\n"
     "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
     "}\n";
 
@@ -100,7 +100,7 @@ static size_t ring_triangles(int M, int N, int sm, int sn, uint32_t *idx)
     return k;
 }
 
-dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
+ring_mesh *ring_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
 {
     /* room for every ring the simulation can hold: rings dropped in later
      * draw without new buffers */
@@ -110,7 +110,7 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
         snprintf(err, err_len, "too many vertices to draw (%zu)", nv);
         return NULL;
     }
-    dinghy_mesh *m = calloc(1, sizeof *m);
+    ring_mesh *m = calloc(1, sizeof *m);
     /* one ring's triangles twice: full, then coarse (at most as many) */
     uint32_t *idx = malloc(sizeof *idx * 12 * (size_t)M * (size_t)N);
     if (m) {
@@ -125,23 +125,23 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     }
     if (!m || !idx || !m->staging || !m->nx || !m->ny || !m->nz || !m->centre || !m->counts ||
         !m->offsets || !m->bases) {
-        snprintf(err, err_len, "out of memory for the dinghy meshes (%zu vertices)", nv);
+        snprintf(err, err_len, "out of memory for the ring meshes (%zu vertices)", nv);
         free(idx);
-        dinghy_mesh_destroy(m);
+        ring_mesh_destroy(m);
         return NULL;
     }
     m->vertices = nv;
     m->room = nv;
-    m->per_dinghy = M * N;
+    m->per_ring = M * N;
     m->river = sim_river(sim) != NULL;
-    m->gpu.program = shader_program("dinghy", vs, fs, err, err_len);
+    m->gpu.program = shader_program("ring", vs, fs, err, err_len);
     if (!m->gpu.program) {
         free(idx);
-        dinghy_mesh_destroy(m);
+        ring_mesh_destroy(m);
         return NULL;
     }
     glUseProgram(m->gpu.program);
-    glUniform1i(shader_uniform(m->gpu.program, "u_per_dinghy"), M * N);
+    glUniform1i(shader_uniform(m->gpu.program, "u_per_ring"), M * N);
     glUniform1i(shader_uniform(m->gpu.program, "u_river"), m->river);
     float palette[PALETTE_SIZE][3];
     for (int i = 0; i < PALETTE_SIZE; i++)
@@ -162,7 +162,7 @@ dinghy_mesh *dinghy_mesh_create(const dinghy_sim *sim, char *err, size_t err_len
     return m;
 }
 
-void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
+void ring_mesh_upload(ring_mesh *m, const dinghy_sim *sim)
 {
     sim_state_view s = sim_state(sim);
     sim_normals(sim, m->nx, m->ny, m->nz);
@@ -173,8 +173,8 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
      * its ring's centre (one question per ring, not per vertex). */
     double h = 0.0, gx = 0.0, gy = 0.0, cx = 0.0, cy = 0.0;
     for (size_t i = 0; i < m->vertices; i++, o += FLOATS) {
-        if (m->river && i % (size_t)m->per_dinghy == 0) {
-            const sim_ring_state *r = &rings[i / (size_t)m->per_dinghy];
+        if (m->river && i % (size_t)m->per_ring == 0) {
+            const sim_ring_state *r = &rings[i / (size_t)m->per_ring];
             dinghy_water_point wp;
             cx = r->centre[0];
             cy = r->centre[1];
@@ -193,16 +193,16 @@ void dinghy_mesh_upload(dinghy_mesh *m, const dinghy_sim *sim)
         o[6] = (float)(h + gx * (s.x[i] - cx) + gy * (s.y[i] - cy));
     }
     /* where each ring is, for the detail it is drawn at */
-    for (size_t p = 0; p < m->vertices / (size_t)m->per_dinghy; p++)
+    for (size_t p = 0; p < m->vertices / (size_t)m->per_ring; p++)
         for (int c = 0; c < 3; c++)
             m->centre[3 * p + (size_t)c] = (float)rings[p].centre[c];
     size_t bytes = sizeof(float) * FLOATS * m->vertices;
     gpu_mesh_stream(&m->gpu, m->staging, bytes, sizeof(float) * FLOATS * m->room);
 }
 
-void dinghy_mesh_draw(dinghy_mesh *m, const float eye[3], float coarse_beyond)
+void ring_mesh_draw(ring_mesh *m, const float eye[3], float coarse_beyond)
 {
-    int rings = (int)(m->vertices / (size_t)m->per_dinghy);
+    int rings = (int)(m->vertices / (size_t)m->per_ring);
     m->drawn_coarse = 0;
     for (int p = 0; p < rings; p++) {
         const float *c = m->centre + 3 * p;
@@ -211,7 +211,7 @@ void dinghy_mesh_draw(dinghy_mesh *m, const float eye[3], float coarse_beyond)
         m->drawn_coarse += coarse;
         m->counts[p] = coarse ? m->coarse : m->full;
         m->offsets[p] = (const void *)(coarse ? sizeof(uint32_t) * (size_t)m->full : 0);
-        m->bases[p] = p * m->per_dinghy; /* gl_VertexID counts from it: the palette's ring */
+        m->bases[p] = p * m->per_ring; /* gl_VertexID counts from it: the palette's ring */
     }
     glUseProgram(m->gpu.program);
     glBindVertexArray(m->gpu.vao);
@@ -219,12 +219,12 @@ void dinghy_mesh_draw(dinghy_mesh *m, const float eye[3], float coarse_beyond)
                                   m->bases);
 }
 
-int dinghy_mesh_drawn_coarse(const dinghy_mesh *m)
+int ring_mesh_drawn_coarse(const ring_mesh *m)
 {
     return m->drawn_coarse;
 }
 
-void dinghy_mesh_destroy(dinghy_mesh *m)
+void ring_mesh_destroy(ring_mesh *m)
 {
     if (!m)
         return;

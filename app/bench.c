@@ -270,7 +270,7 @@ static int time_reference(const sim_def *p, const scene_def *layout, long steps,
 
 static void print_table_header(const bench_row *r, long steps)
 {
-    printf("\nscene %s: %d dinghies, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
+    printf("\nscene %s: %d rings, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
            r->rings, r->vertices, r->springs, steps);
     printf("%7s %9s %9s %8s %7s %6s", "threads", "ms/step", "min", "ns/v-st", "speedup", "eff");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)

@@ -112,7 +112,7 @@ int headless_report(dinghy_sim *sim, long done, double wall, const char *dump)
     /* The summary goes to stderr when the dump takes stdout. */
     FILE *out = (dump && dump[0] == '-' && dump[1] == '\0') ? stderr : stdout;
     fprintf(out, "steps %ld  simulated %.3f s  wall %.3f s  %.0f steps/s  substeps %d  "
-            "threads %d  dinghies %d  vertices %zu  hash %016" PRIx64 "\n",
+            "threads %d  rings %d  vertices %zu  hash %016" PRIx64 "\n",
             done, sim_time(sim), wall, wall > 0.0 ? done / wall : 0.0, sim_substeps(sim),
             sim_threads(sim), sim_ring_count(sim), sim_vertex_count(sim), sim_hash(sim));
     if (dump && report_dump(sim, dump) != 0)

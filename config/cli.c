@@ -352,7 +352,7 @@ void cli_print_help(const char *prog)
            "  --frames K           frames for --record / --video (default 150); the demo stops after K\n"
            "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
            "  --input FILE         replay timed keys, buttons and cursor moves from FILE in the\n"
-           "                       demo or the pictures (format: README, 'Scripted input')\n"
+           "                       demo or the pictures (format: docs/guide/playing.md)\n"
            "  demo mouse: left drag a ring to grab it (Shift: along the water), let go to throw;\n"
            "             right drag orbit, middle or Shift + right drag pan, wheel zoom\n"
            "  demo keys:  D drop a ring in at the cursor, X take the one under it out, K puncture\n"

@@ -7,12 +7,12 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
 {
     char follow[32] = "off";
     if (s->follow >= 0)
-        snprintf(follow, sizeof follow, "dinghy %d", s->follow);
+        snprintf(follow, sizeof follow, "ring %d", s->follow);
     else if (s->follow == -2)
         snprintf(follow, sizeof follow, "crowd");
     int n = snprintf(buf, len,
                      "%.0f fps   %.0f steps/s   %.3f ms/step   %d substep%s   %d threads\n"
-                     "%d dinghies   %zu vertices   t = %.2f s\n"
+                     "%d rings   %zu vertices   t = %.2f s\n"
                      "%s   speed %gx (reached %.2fx)   follow: %s",
                      s->fps, s->steps_per_s, s->ms_per_step, s->substeps,
                      s->substeps == 1 ? "" : "s", s->threads, s->rings, s->vertices,

@@ -133,7 +133,7 @@ if [[ ! -e $tmp/quiet.raw && ! -e $tmp/disabled.raw && ! -s $tmp/quiet.err && ! 
     ok "headless without --audio, and audio.enabled=0, leave the sound alone"
 else bad "a device was opened: $(ls "$tmp"/quiet.raw "$tmp"/disabled.raw 2>&1; cat "$tmp/disabled.err")"; fi
 
-# 6. 100 dinghies colliding: busy but not a wall of noise.
+# 6. 100 rings colliding: busy but not a wall of noise.
 run crowd --steps 2000 --set scene.count=100 --set dinghy.segments=12 --set dinghy.sides=6 --set dinghy.band=3 --audio
 probe "$tmp/crowd.raw"
 squeaks=$(sed -n 's/.*ch: \([0-9]*\) squeak.*/\1/p' "$tmp/crowd.err")

@@ -34,7 +34,7 @@ expect "soft heavy rings tear: exit 3 with the cause" 3 "ring [0-9]+ is torn: a 
 # self-contact at 1.99 times its rest volume, just under the balloon bound of 2)
 expect "a constant inflation too strong for the springs: exit 3" 3 "ring 0 is (torn|blown up like a balloon)" -- --headless --steps 3000 --set scene.name=single --set dinghy.skin=springs --set dinghy.inflation=constant --set dinghy.pressure=1000 --set dinghy.contact=centreline
 # dinghy.youngs_modulus: every allowed value runs or is refused before the run
-expect "the stiffest skin allowed (1e10 Pa) runs in a pile" 0 "^steps 10 .*dinghies 4 " -- --headless --steps 10 --threads 1 --set scene.name=pile --set scene.count=4 --set dinghy.youngs_modulus=1e10
+expect "the stiffest skin allowed (1e10 Pa) runs in a pile" 0 "^steps 10 .*rings 4 " -- --headless --steps 10 --threads 1 --set scene.name=pile --set scene.count=4 --set dinghy.youngs_modulus=1e10
 expect "the softest skin allowed (1e5 Pa) at the default gauge is refused before the run" 2 "^dinghy: --set dinghy.youngs_modulus=1e5: .*the skin is too soft for its gauge" -- --headless --set scene.name=pile --set dinghy.youngs_modulus=1e5
 expect "springs of 0 N/m can never hold a ring" 2 "dinghy.stiffness = 0 is out of range; allowed: 1 to 1e\+09 N/m" -- --headless --set dinghy.stiffness=0
 : >"$tmp/empty.ini"
@@ -64,7 +64,7 @@ expect "--width is for pictures" 2 "--width and --height size pictures" -- --hea
 out=$("$bin" --bench --threads 1,2 --steps 20 --repeat 1 --set scene.name=pair \
       --csv "$tmp/b.csv" --json "$tmp/b.json" 2>&1); rc=$?
 hashes=$(awk -F, '!/^#/ && NR > 2 {print $11}' "$tmp/b.csv" | sort -u | wc -l)
-if [[ $rc -eq 0 && $out == *"scene pair: 2 dinghies, 1024 vertices"* && $out == *"OMP_PROC_BIND=close"* \
+if [[ $rc -eq 0 && $out == *"scene pair: 2 rings, 1024 vertices"* && $out == *"OMP_PROC_BIND=close"* \
       && $(head -1 "$tmp/b.csv") == "# cpu:"* \
       && $(sed -n 2p "$tmp/b.csv") == scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,speedup,efficiency,hash* \
       && $(grep -c '^pair,2,1024,' "$tmp/b.csv") -eq 2 && $hashes -eq 1 && $(grep -c '"hash"' "$tmp/b.json") -eq 2 ]]; then
@@ -126,7 +126,7 @@ out=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads 1 -
 # getopt_long: every flag keeps its errors; whole names only; no flag twice;
 # flags that would do nothing are refused.
 expect "a flag given twice" 2 "^dinghy: --headless given twice" -- --headless --headless
-expect "--set repeats" 0 "dinghies 1 " -- --headless --steps 1 --set scene.name=pair --set scene.name=single
+expect "--set repeats" 0 "rings 1 " -- --headless --steps 1 --set scene.name=pair --set scene.name=single
 expect "an abbreviated flag is refused" 2 "unknown option '--head'; did you mean '--headless'" -- --head
 expect "a typo gets a did-you-mean" 2 "unknown option '--stepz'; did you mean '--steps'" -- --headless --stepz 4
 expect "--flag=value works" 0 "^steps 3 " -- --headless --steps=3 --set=scene.name=single

@@ -90,7 +90,7 @@ else bad "warnings: $(grep 'does nothing' err.txt)"; fi
 kill -TERM "$pid"
 wait "$pid"; rc=$?
 pid=
-if [[ $rc -eq 0 ]] && grep -q 'dinghies 2 ' out.txt; then ok "SIGTERM ends the run with its summary (exit 0)"
+if [[ $rc -eq 0 ]] && grep -q 'rings 2 ' out.txt; then ok "SIGTERM ends the run with its summary (exit 0)"
 else bad "end of run: exit $rc, stdout: $(cat out.txt)"; fi
 if grep -q '"dt": 0.0005,' final.json && [[ $(grep -c '"com"' final.json) -eq 2 ]]; then
     ok "the final state runs the last good configuration (dt 0.0005, 2 rings)"

@@ -209,11 +209,11 @@ static void hud_text_reports_state(void **state)
     assert_non_null(strstr(buf, "1.050 ms/step"));
     assert_non_null(strstr(buf, "2 threads"));
     assert_non_null(strstr(buf, "3 substeps"));
-    assert_non_null(strstr(buf, "64 dinghies"));
+    assert_non_null(strstr(buf, "64 rings"));
     assert_non_null(strstr(buf, "32768 vertices"));
     assert_non_null(strstr(buf, "PAUSED"));
     assert_non_null(strstr(buf, "speed 0.5x"));
-    assert_non_null(strstr(buf, "follow: dinghy 7"));
+    assert_non_null(strstr(buf, "follow: ring 7"));
     assert_non_null(strstr(buf, "Esc quit"));
     assert_non_null(strstr(buf, "C free camera"));
     s.follow = RENDER_FOLLOW_CROWD;

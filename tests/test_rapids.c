@@ -89,7 +89,7 @@ static void test_ring_picks_up_the_current(void **state)
     double t_pred = m / kl * log(20.0 * (kq * U / 20.0 + kl) / (kq * U + kl));
     /* run until the ring moves at 95% of the water */
     double t = 0.0;
-    while (t < 30.0) {
+    while (t < (test_quick() ? 0.3 : 30.0)) { /* sanitizer build: 0.3 s, no timing checked */
         assert_int_equal(sim_step(s, 10), 10);
         t = sim_time(s) - t0;
         const double *v = sim_rings(s)[0].velocity;
@@ -101,7 +101,8 @@ static void test_ring_picks_up_the_current(void **state)
     printf("    95%% of the current (%.2f m/s) after %.2f s; the drag law: %.2f s "
            "(wet projected area %.3f m^2 of %.3f m^2 wet, %.0f wet vertices)\n", U, t, t_pred,
            proj, wet_area, wet_vertices);
-    assert_true(fabs(t - t_pred) < 0.2 * t_pred);
+    if (!test_quick())
+        assert_true(fabs(t - t_pred) < 0.2 * t_pred);
     sim_destroy(s);
 }
 

@@ -24,9 +24,11 @@ run_job() {
         # the packages were checked when the binaries were built
         DINGHY_NO_DEPS=1 $make -s --no-print-directory "$target" </dev/null
         rc=$?
-        times | awk -v rc=$rc 'NR == 2 {
+        times >"$log.times" # in this shell: a pipe's subshell has no children
+        awk -v rc=$rc 'NR == 2 {
             split($1, u, /[ms]/); split($2, s, /[ms]/)
-            printf "@@run.sh %d %.1f\n", rc, u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
+            printf "@@run.sh %d %.1f\n", rc, u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$log.times"
+        rm -f "$log.times"
         exit $rc
     } >"$log" 2>&1
 }

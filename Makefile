@@ -176,11 +176,81 @@ $(B)/rel/tests/%.o: tests/%.c | deps-test
 $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,rel,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test: test-unit test-cli test-render test-asan test-tsan test-config test-audio test-docs test-install test-structure
-	@echo "make test: all suites passed"
+# ---- make test: first every binary it runs, built as many at a time as
+# there are cores (or with the job slots of make -j); then the jobs, each a
+# make target, run by tests/run.sh TEST_JOBS at a time (default: the
+# cores): one line per job as it ends, with its wall and CPU seconds; a
+# failed job's whole output after its line; every job's output in
+# build/test-logs/ (TEST_VERBOSE=1 prints them all). The exit code is
+# non-zero when any job fails. The sanitizer builds run the short cases
+# (DINGHY_TEST_QUICK=1, tests/support.h); the long simulations run once, in
+# the optimised build. A job written !job runs alone: test_parallel runs up
+# to 8 threads and wants every core. The jobs are listed longest first, so
+# that the cores stay busy to the end. make test-times: the slowest tests.
+.PHONY: test-build test-times
+NPROC     := $(shell nproc 2>/dev/null || echo 1)
+TEST_JOBS ?= $(NPROC)
+TEST_LOGS  = $(B)/test-logs
+# -jNPROC for the build's sub-make, unless this make was given -j itself
+# (then the sub-make shares its job slots)
+SUBJOBS    = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
+# $(call run_jobs,BINARIES,JOBS)
+define run_jobs
++@$(MAKE) --no-print-directory $(SUBJOBS) test-build TEST_GOALS="$(1)"
++@bash tests/run.sh "$(MAKE)" $(TEST_JOBS) $(TEST_LOGS) $(2)
+endef
 
-test-unit: $(addprefix $(B)/rel/,$(UNIT))
-	@for t in $^; do echo "== $$t"; ./$$t || exit 1; done
+TSAN_UNIT  = test_parallel test_spray
+UNIT_BINS  = $(addprefix $(B)/rel/,$(UNIT))
+ASAN_BINS  = $(addprefix $(B)/asan/,$(UNIT))
+TSAN_BINS  = $(addprefix $(B)/tsan/,$(TSAN_UNIT))
+RENDER_BINS = dinghy $(B)/rel/test_render $(B)/asan/test_render
+AUDIO_BINS = dinghy $(B)/rel/test_audio $(B)/tsan/test_audio $(B)/rel/audio_probe
+CONFIG_BINS = dinghy $(B)/fuzz/fuzz_config
+TEST_BINS  = $(sort $(UNIT_BINS) $(ASAN_BINS) $(TSAN_BINS) $(RENDER_BINS) $(AUDIO_BINS) \
+             $(CONFIG_BINS) $(B)/dinghy.1)
+
+# The jobs of each suite (the run-* targets below), longest first.
+SLOW_UNIT   = test_spray test_pointer test_rapids test_skin_membrane test_water test_skin_sim \
+              test_physics test_contact
+UNIT_RUN    = !unit-test_parallel $(addprefix unit-,$(filter $(UNIT),$(SLOW_UNIT)) \
+              $(filter-out test_parallel $(SLOW_UNIT),$(UNIT)))
+ASAN_RUN    = $(addprefix asan-,$(UNIT))
+TSAN_RUN    = $(addprefix tsan-,$(TSAN_UNIT))
+RENDER_RUN  = render-asan render-unit render-cli
+AUDIO_RUN   = unit-test_audio tsan-test_audio audio-cli
+CONFIG_RUN  = config-cli config-reload fuzz-corpus
+TEST_RUN    = !unit-test_parallel render-asan render-unit $(filter-out !unit-test_parallel,$(UNIT_RUN)) \
+              render-cli $(TSAN_RUN) $(ASAN_RUN) $(AUDIO_RUN) test-cli $(CONFIG_RUN) \
+              test-install test-docs test-structure
+
+test: | deps-test deps-install
+	$(call run_jobs,$(TEST_BINS),$(TEST_RUN))
+	@echo "make test: all suites passed"
+# the binaries TEST_GOALS (default: all that make test runs)
+TEST_GOALS ?= $(TEST_BINS)
+test-build: $$(TEST_GOALS) | deps-test deps-install
+	@:
+
+test-unit: | deps-test
+	$(call run_jobs,$(UNIT_BINS),$(UNIT_RUN))
+
+# One job: a test binary of the optimised build, or of a sanitizer build
+# with its short cases.
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DINGHY_TEST_QUICK=1
+TSAN_ENV = TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1
+unit-%: $(B)/rel/%
+	@./$<
+asan-%: $(B)/asan/%
+	@$(ASAN_ENV) ./$<
+tsan-%: $(B)/tsan/%
+	@$(TSAN_ENV) ./$<
+
+# The slowest tests of the optimised build (wall and CPU seconds, each
+# binary run alone): TIMES_N=10 of them, from tests/times.py.
+TIMES_N ?= 10
+test-times: $(UNIT_BINS) $(B)/rel/test_render $(B)/rel/test_audio
+	@$(XVFB) python3 tests/times.py --quiet -n $(TIMES_N) $^
 
 test-cli: dinghy | deps-test
 	@bash tests/test_cli.sh ./dinghy
@@ -202,16 +272,16 @@ test-install: dinghy | deps-install
 	@bash tests/test_install.sh "$(MAKE)"
 
 # ---- AddressSanitizer + UndefinedBehaviorSanitizer build of the suites ----
-SAN = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+# -O2, not -O1: the suites run faster, and ASan and UBSan check the same
+SAN = -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 $(B)/asan/%.o: %.c | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SAN) -c $< -o $@
 $(B)/asan/test_%: $(B)/asan/tests/test_%.o $(B)/asan/tests/support.o $$(call libs,asan,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(SAN) $^ $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test-asan: $(addprefix $(B)/asan/,$(UNIT))
-	@for t in $^; do echo "== $$t (ASan+UBSan)"; \
-	  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 DINGHY_TEST_QUICK=1 ./$$t || exit 1; done
+test-asan: | deps-test
+	$(call run_jobs,$(ASAN_BINS),$(ASAN_RUN))
 
 # ---- ThreadSanitizer build: clang + libomp (gcc's libgomp reports false
 # races under TSan) ----
@@ -223,9 +293,8 @@ $(B)/tsan/%.o: %.c | deps-test
 $(B)/tsan/test_%: $(B)/tsan/tests/test_%.o $(B)/tsan/tests/support.o $$(call libs,tsan,$$(call test_layers,test_$$*))
 	$(TSAN_CC) $(BASEFLAGS) $(TSAN) $^ $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
-test-tsan: $(B)/tsan/test_parallel $(B)/tsan/test_spray
-	@for t in $^; do echo "== $$t (ThreadSanitizer)"; \
-	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" DINGHY_TEST_QUICK=1 ./$$t || exit 1; done
+test-tsan: | deps-test
+	$(call run_jobs,$(TSAN_BINS),$(TSAN_RUN))
 
 # ---- render layer: its tests on Xvfb with Mesa's llvmpipe (no GPU or
 # display needed); -noreset: Xvfb otherwise resets when its last client
@@ -236,21 +305,23 @@ WRAP_ALLOC = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(B)/rel/test_render: LDFLAGS += $(WRAP_ALLOC)
 $(B)/asan/test_render: TEST_LIBS += $(WRAP_ALLOC)
 
+# Three jobs, each on its own Xvfb (xvfb-run -a takes the next free display).
 # Under ASan leak checking is off: the GL driver, unloaded at exit, leaves
 # allocations that LeakSanitizer cannot attribute (checked: none are ours).
-test-render: dinghy $(B)/rel/test_render $(B)/asan/test_render
-	@echo "== test_render (Xvfb, Mesa llvmpipe)"
-	@$(XVFB) ./$(B)/rel/test_render
+test-render: | deps-test
+	$(call run_jobs,$(RENDER_BINS),$(RENDER_RUN))
+render-unit: $(B)/rel/test_render
+	@$(XVFB) ./$<
+render-cli: dinghy
 	@$(XVFB) bash tests/test_render.sh ./dinghy
-	@echo "== test_render (ASan+UBSan, Xvfb)"
-	@ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 $(XVFB) ./$(B)/asan/test_render
+render-asan: $(B)/asan/test_render
+	@ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 DINGHY_TEST_QUICK=1 $(XVFB) ./$<
 
 # ---- audio layer: the unit suite, again under ThreadSanitizer (the sound
 # has two threads), then the program on SDL's disk driver ----
-test-audio: $(B)/rel/test_audio $(B)/tsan/test_audio dinghy $(B)/rel/audio_probe
-	@echo "== $(B)/rel/test_audio" && ./$(B)/rel/test_audio
-	@echo "== $(B)/tsan/test_audio (ThreadSanitizer)" && \
-	  TSAN_OPTIONS="ignore_noninstrumented_modules=1 halt_on_error=1" ./$(B)/tsan/test_audio
+test-audio: | deps-test
+	$(call run_jobs,$(AUDIO_BINS),$(AUDIO_RUN))
+audio-cli: dinghy $(B)/rel/audio_probe
 	@bash tests/test_audio.sh ./dinghy $(B)/rel/audio_probe
 $(B)/rel/audio_probe: tests/audio_probe.c | deps-test
 	@mkdir -p $(dir $@)
@@ -271,8 +342,11 @@ FUZZ_LAYERS = config shared spray core river
 $(B)/fuzz/fuzz_config: $(B)/fuzz/tests/fuzz_config.o $(call libs,fuzz,$(FUZZ_LAYERS))
 	$(FUZZ_CC) $(BASEFLAGS) $(FUZZ) -fsanitize=fuzzer $^ $(call pkglibs,$(FUZZ_LAYERS)) -o $@
 
-test-config: dinghy fuzz-corpus
+test-config: | deps-test
+	$(call run_jobs,$(CONFIG_BINS),$(CONFIG_RUN))
+config-cli: dinghy
 	@bash tests/test_config_cli.sh ./dinghy
+config-reload: dinghy
 	@bash tests/test_reload.sh ./dinghy
 
 fuzz-corpus: $(B)/fuzz/fuzz_config

@@ -186,14 +186,14 @@ static void test_parallel_matches_reference(void **state)
     (void)state;
     test_params p = test_defaults();
     p.scene.index = scene_index("single");
-    compare_with_reference(p, 1000, 2e-4);
+    compare_with_reference(p, test_quick() ? 200 : 1000, 2e-4);
     p = test_defaults();
     p.scene.index = scene_index("pair");
-    compare_with_reference(p, 1000, 2e-4);
+    compare_with_reference(p, test_quick() ? 200 : 1000, 2e-4);
     p = test_defaults();
     p.scene.index = scene_index("packed");
     p.scene.count = 4;
-    compare_with_reference(p, test_quick() ? 300 : 1000, 2e-4);
+    compare_with_reference(p, test_quick() ? 150 : 1000, 2e-4);
 }
 
 /* Other meshes: bands 1, 3 and 7, odd ring counts, a tube so fine that one
@@ -219,7 +219,7 @@ static void test_parallel_matches_reference_shapes(void **state)
         if (p.def.solver.dt > 1e-3)
             p.def.solver.dt = 1e-3;
         printf("    M %d N %d B %d: ", p.def.ring.segments, p.def.ring.sides, p.def.ring.band);
-        compare_with_reference(p, test_quick() ? 100 : 400, 2e-4);
+        compare_with_reference(p, test_quick() ? 50 : 400, 2e-4);
     }
 }
 
@@ -285,7 +285,7 @@ static void test_rapids_no_pass_through(void **state)
     p.scene.count = test_quick() ? 9 : 25;
     dinghy_sim *s = test_sim(&p);
     double min_gap = INFINITY;
-    int checks = test_quick() ? 60 : 300;
+    int checks = test_quick() ? 30 : 300;
     for (int i = 0; i < checks; i++) {
         assert_int_equal(sim_step(s, 10), 10);
         double g = test_min_tube_gap(s);

@@ -87,6 +87,11 @@ static void test_tension_closed_form(void **state)
     sim_def d = in_air(64, 32);
     d.ring.gauge_pressure = 500.0; /* small strains (about 1%): the linear theory */
     dinghy_sim *s = one_ring(&d, 0.0, 0);
+    if (test_quick()) { /* sanitizer build: a short run; the closed form is the optimised build's */
+        assert_int_equal(sim_step(s, 200), 200);
+        sim_destroy(s);
+        return;
+    }
     assert_int_equal(sim_step(s, 3000), 3000);
     const double p = gauge_of(s, &d), R = d.ring.major_radius, r = d.ring.minor_radius;
     const double outer = p * r * (2 * R + r) / (2 * (R + r));
@@ -106,7 +111,7 @@ static double swelling(int M, int N)
 {
     sim_def d = in_air(M, N);
     dinghy_sim *s = one_ring(&d, 0.0, 0);
-    assert_int_equal(sim_step(s, 3000), 3000);
+    assert_int_equal(sim_step(s, test_quick() ? 200 : 3000), test_quick() ? 200 : 3000);
     double sw = sim_rings(s)[0].volume / sim_rest_volume(s) - 1.0;
     printf("    %d x %d: V/V0 - 1 = %.5f at %.1f Pa (closed form at the set gauge %.5f)\n", M, N,
            sw, gauge_of(s, &d), sim_ring_inflated_swell(&d.ring));
@@ -118,6 +123,8 @@ static void test_swelling_mesh_independent(void **state)
 {
     (void)state;
     double coarse = swelling(32, 16), fine = swelling(64, 32);
+    if (test_quick())
+        return; /* sanitizer build: short runs; the swelling is the optimised build's */
     assert_true(coarse > 0.0);
     assert_true(fabs(coarse - fine) < 0.05 * fine);
 }
@@ -179,7 +186,7 @@ static double tyre_patch(double gauge, double *want)
     d.ring.gauge_pressure = gauge;
     dinghy_sim *s = one_ring(&d, d.ring.minor_radius + 0.01, 0);
     sim_enable_floor(s, 0.0);
-    assert_int_equal(sim_step(s, 4000), 4000);
+    assert_int_equal(sim_step(s, test_quick() ? 200 : 4000), test_quick() ? 200 : 4000);
     const double p = gauge_of(s, &d), A = floor_area(s, 64, 32);
     *want = d.ring.mass * d.world.gravity / p;
     double cell = 2 * PI * d.ring.minor_radius / 32, width = A / (2 * PI * d.ring.major_radius);
@@ -195,6 +202,8 @@ static void test_tyre_law(void **state)
     (void)state;
     double want_lo, want_hi;
     double lo = tyre_patch(100.0, &want_lo), hi = tyre_patch(700.0, &want_hi);
+    if (test_quick())
+        return; /* sanitizer build: short runs; the law is the optimised build's */
     assert_true(fabs(lo - want_lo) < 0.15 * want_lo);
     assert_true(fabs(hi - want_hi) < 0.15 * want_hi);
     /* lower pressure, larger patch in proportion (the flattened ring's gas
@@ -221,7 +230,7 @@ static void test_puncture_orifice_law(void **state)
     const double mass0 = w->air_density * (w->air_pressure + d.ring.gauge_pressure) * fill
                        / w->air_pressure;
     double lost = 0.0, dp = gauge_of(s, &d), dp0 = dp;
-    for (int k = 0; k < 10000; k++) {
+    for (int k = 0; k < (test_quick() ? 300 : 10000); k++) {
         double before = dp;
         assert_int_equal(sim_step(s, 1), 1);
         dp = gauge_of(s, &d);
@@ -232,7 +241,8 @@ static void test_puncture_orifice_law(void **state)
     double gone = (1.0 - sim_rings(s)[0].gas_fraction) * mass0;
     printf("    gauge %.1f -> %.1f Pa over 10 s: gas lost %.5f kg, orifice law %.5f kg\n", dp0,
            dp, gone, lost);
-    assert_true(fabs(gone - lost) < 0.02 * lost);
+    if (!test_quick()) /* sanitizer build: 0.3 s, too short to weigh the loss */
+        assert_true(fabs(gone - lost) < 0.02 * lost);
     sim_destroy(s);
 }
 
@@ -280,7 +290,7 @@ static void test_burst_goes_flat(void **state)
     d.solver.threads = 0;
     dinghy_sim *s = one_ring(&d, 0.0, 0);
     const double v0 = sim_rest_volume(s);
-    const int seconds = test_quick() ? 3 : 20, steps = (int)lround(1.0 / d.solver.dt);
+    const int seconds = test_quick() ? 1 : 20, steps = (int)lround(1.0 / d.solver.dt);
     /* the check sees inside: 1 mm inward, every vertex is */
     assert_int_equal(inside_own_skin(s, -1e-3), sim_segments(s) * sim_sides(s));
     for (int k = 1; k <= seconds; k++) {
@@ -310,7 +320,7 @@ static void test_same_hash_any_threads(void **state)
     d.ring.hole_diameter = 0.02;
     uint64_t first = 0;
     const int threads[] = {1, 2, 3, 8};
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < (test_quick() ? 2 : 4); i++) { /* sanitizer build: 1 and 2 */
         dinghy_sim *s = one_ring(&d, 0.3, threads[i]);
         sim_enable_floor(s, -0.2);
         assert_int_equal(sim_step(s, 400), 400);

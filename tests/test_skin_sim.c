@@ -292,6 +292,11 @@ static void test_ring_rests_on_ring(void **state)
     dinghy_sim *s = make(&d, 2);
     add_ring(s, 0.0, 0.0, 0.0, 0.0);
     add_ring(s, 0.0, 0.0, 2.0 * d.ring.minor_radius + d.ring.contact_thickness + 0.02, 0.0);
+    if (test_quick()) { /* sanitizer build: they touch; the rest is the optimised build's */
+        assert_int_equal(sim_step(s, 300), 300);
+        sim_destroy(s);
+        return;
+    }
     assert_int_equal(sim_step(s, 3000), 3000);
     const sim_ring_state *r = sim_rings(s);
     printf("resting: ring 1 has %d vertices in contact, %.1f N (its weight %.1f N), "

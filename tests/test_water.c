@@ -56,6 +56,11 @@ static void test_archimedes_float(void **state)
     p.def.solver.damping = 2.0; /* settles sooner; the equilibrium is the same */
     p.scene.height = 0.3;
     dinghy_sim *s = test_sim(&p);
+    if (test_quick()) { /* sanitizer build: a short run; the settling is the optimised build's */
+        assert_int_equal(sim_step(s, 300), 300);
+        sim_destroy(s);
+        return;
+    }
     assert_int_equal(sim_step(s, 8000), 8000);
     sim_ring_state r = sim_rings(s)[0];
     double rho = p.def.world.water.density, m = p.def.ring.mass;

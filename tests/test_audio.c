@@ -246,7 +246,7 @@ static void test_pitch_follows_size_and_speed(void **state)
     assert_true(out.starts[0].volume > out.starts[1].volume); /* loudest first: the 4 m/s one */
 }
 
-/* 100 dinghies in a pile-up: every frame 200 contacts and 100 splashes. */
+/* 100 rings in a pile-up: every frame 200 contacts and 100 splashes. */
 static void test_crowd_stays_within_limits(void **state)
 {
     (void)state;
@@ -308,7 +308,7 @@ static void test_holdoffs(void **state)
     plan_frame(&pl, &p, 0, &f, &e, NULL, 1, &out);
     assert_int_equal(out.squeaks, 1);
 
-    /* one dinghy splashing over many steps of a frame: one splash */
+    /* one ring splashing over many steps of a frame: one splash */
     sim_event s[10];
     for (int i = 0; i < 10; i++)
         s[i] = splash(7, 1.0f + 0.1f * (float)i, 32);

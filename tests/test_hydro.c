@@ -355,12 +355,12 @@ static void test_triangle_cut_by_hand(void **state)
 }
 
 
-/* The tick's skin kernel (float, vectorised, the cut faces in closed form)
+/* The tick's face loads kernel (float, vectorised, the cut faces in closed form)
  * gives every vertex the load of the exact double clipper, on rings cut by
  * the surface at random tilts and depths: every face type (wet, dry, one
  * corner wet, one dry) occurs. A wrong cut-face formula is off by a good
  * part of a face's load, far more than float rounding. */
-static void test_skin_cut_faces_match_clipper(void **state)
+static void test_face_loads_cut_faces_match_clipper(void **state)
 {
     (void)state;
     enum { M = 16, N = 8, NV = M * N };
@@ -408,7 +408,7 @@ static void test_skin_cut_faces_match_clipper(void **state)
             }
         }
         if (!(worst <= 1e-4 * largest)) {
-            print_error("trial %d: worst |skin - clipper| %.3g N of loads up to %.3g N\n", trial,
+            print_error("trial %d: worst |face loads - clipper| %.3g N of loads up to %.3g N\n", trial,
                         worst, largest);
             fail();
         }
@@ -603,7 +603,7 @@ int main(void)
         cmocka_unit_test(test_submerged_closed_mesh),
         cmocka_unit_test(test_flat_torus_floats),
         cmocka_unit_test(test_triangle_cut_by_hand),
-        cmocka_unit_test(test_skin_cut_faces_match_clipper),
+        cmocka_unit_test(test_face_loads_cut_faces_match_clipper),
         cmocka_unit_test(test_gas_helpers),
         cmocka_unit_test(test_gas_forces_balance),
         cmocka_unit_test(test_drag_trailing_and_still),

@@ -87,7 +87,7 @@ static void test_same_hash_single(void **state)
     check_thread_counts(&p, test_quick() ? 50 : 500);
 }
 
-/* A grid with falling dinghies, as in the check. */
+/* A grid with falling rings, as in the check. */
 static void test_same_hash_grid(void **state)
 {
     (void)state;
@@ -98,7 +98,7 @@ static void test_same_hash_grid(void **state)
     check_thread_counts(&p, test_quick() ? 40 : 400);
 }
 
-/* A tube so fine that each dinghy is cut into several blocks. */
+/* A tube so fine that each ring is cut into several blocks. */
 static void test_same_hash_fine_mesh(void **state)
 {
     (void)state;

@@ -20,17 +20,17 @@ static void test_momentum_conserved_in_collision(void **state)
     sim_totals(s, p0, &ke);
     assert_int_equal(sim_step(s, 1500), 1500);
     sim_totals(s, p1, &ke);
-    double scale = fabs(p0[0]); /* 2 dinghies' worth: m v of dinghy 0 */
+    double scale = fabs(p0[0]); /* 2 rings' worth: m v of ring 0 */
     for (int k = 0; k < 3; k++)
         assert_true(fabs(p1[k] - p0[k]) < 1e-5 * scale);
-    /* ... and the moving dinghy handed its motion to the other (equal masses). */
+    /* ... and the moving ring handed its motion to the other (equal masses). */
     sim_ring_state a = sim_rings(s)[0], b = sim_rings(s)[1];
     assert_true(fabs(a.velocity[0]) < 0.1 * p.scene.speed);
     assert_true(fabs(b.velocity[0] - p.scene.speed) < 0.1 * p.scene.speed);
     sim_destroy(s);
 }
 
-/* Two colliding dinghies bounce apart without their tubes passing through. */
+/* Two colliding rings bounce apart without their tubes passing through. */
 static void test_collision_tubes_do_not_pass(void **state)
 {
     (void)state;
@@ -94,7 +94,7 @@ static void test_two_mass_spring_frequency(void **state)
     sim_destroy(s);
 }
 
-/* An undeformed dinghy with no external forces and no pressure stays at rest.
+/* An undeformed ring with no external forces and no pressure stays at rest.
  * Float positions start it a few ULPs off its rest shape (about 1e-7 m), so
  * it trembles at ~2.5e-4 m/s: the bound is 4x that, and a wrong rest
  * length or a spring counted once gives metres per second. */
@@ -113,7 +113,7 @@ static void test_undeformed_dinghy_stays_at_rest(void **state)
     sim_destroy(s);
 }
 
-/* Seed buoyancy alone: a settled dinghy's mean vertex depth tends to
+/* Seed buoyancy alone: a settled ring's mean vertex depth tends to
  * g / buoyancy (docs/physics.md section 7). */
 static void test_seed_buoyancy_draft(void **state)
 {
@@ -134,7 +134,7 @@ static void test_seed_buoyancy_draft(void **state)
     }
 }
 
-/* Damping alone: a free dinghy's kinetic energy falls as exp(-2 beta t). */
+/* Damping alone: a free ring's kinetic energy falls as exp(-2 beta t). */
 static void test_damping_rate(void **state)
 {
     (void)state;
@@ -177,9 +177,9 @@ static void compare_with_reference(test_params p, long steps, double tolerance)
 
 /* Tolerance: the tick runs in float, the reference in double. Each step
  * rounds positions to ~1e-7 m (float epsilon at a metre or two); over 1000
- * steps, with the dinghies falling, floating and colliding, the two drift
+ * steps, with the rings falling, floating and colliding, the two drift
  * apart by 1.2e-5 to 2e-5 m (measured). 2e-4 m is 10x that, a ten-thousandth
- * of the dinghy's size, and far below what any wrong force (a missing
+ * of the ring's size, and far below what any wrong force (a missing
  * spring, a wrong sign, a skipped contact) produces. */
 static void test_parallel_matches_reference(void **state)
 {
@@ -197,7 +197,7 @@ static void test_parallel_matches_reference(void **state)
 }
 
 /* Other meshes: bands 1, 3 and 7, odd ring counts, a tube so fine that one
- * dinghy is cut into several blocks, all against the reference. Pressure
+ * ring is cut into several blocks, all against the reference. Pressure
  * and repulsion act per vertex, so they are scaled to keep the totals of
  * the default mesh (32 x 16): unscaled, a 256-sided tube gets 16 times the
  * push and its collision turns chaotic enough to amplify float round-off. */
@@ -292,7 +292,7 @@ static void test_rapids_no_pass_through(void **state)
         if (g < min_gap)
             min_gap = g;
     }
-    printf("    rapids %d dinghies, %d steps: smallest tube gap %.3g m\n", p.scene.count, checks * 10,
+    printf("    rapids %d rings, %d steps: smallest tube gap %.3g m\n", p.scene.count, checks * 10,
            min_gap);
     assert_true(min_gap > 0.0);
     sim_destroy(s);
@@ -324,8 +324,8 @@ static void test_memory_estimate_and_checkpoint_ids(void **state)
     sim_destroy(s);
 }
 
-/* A collision reports one contact start, at the approach speed; a dinghy
- * dropped on the water splashes; a dinghy alone touches nothing. */
+/* A collision reports one contact start, at the approach speed; a ring
+ * dropped on the water splashes; a ring alone touches nothing. */
 static void test_events(void **state)
 {
     (void)state;

@@ -195,7 +195,7 @@ static void palette_is_bright_and_not_water_coloured(void **state)
         assert_true(chroma_distance(c, sky) > 0.2f);
     }
     for (int i = 0; i < PALETTE_SIZE; i++)
-        assert_int_equal(seen[i], 1); /* every run of dinghies uses every colour once */
+        assert_int_equal(seen[i], 1); /* every run of rings uses every colour once */
 }
 
 static void hud_text_reports_state(void **state)
@@ -526,7 +526,7 @@ static void screenshot_ignores_the_resolution_scale(void **state)
     stbi_image_free(half.px);
 }
 
-/* The point of dinghy p's tube centre line nearest the eye, and its
+/* The point of ring p's tube centre line nearest the eye, and its
  * squared distance from the eye. */
 static float nearest_centre(dinghy_sim *sim, const float eye[3], int p, float out[3])
 {
@@ -551,10 +551,10 @@ static float nearest_centre(dinghy_sim *sim, const float eye[3], int p, float ou
     return best_d;
 }
 
-/* Checks that dinghy p shows its own colour where its centre line comes
+/* Checks that ring p shows its own colour where its centre line comes
  * nearest the eye: near its palette colour in chromaticity, and nearer it
- * than any other dinghy's colour. */
-static void check_dinghy_colour(const image *im, scene_view *v, int p)
+ * than any other ring's colour. */
+static void check_ring_colour(const image *im, scene_view *v, int p)
 {
     float eye[3], at[3], px, py, got[3], want[3];
     camera_eye(render_camera(v->r), eye);
@@ -564,7 +564,7 @@ static void check_dinghy_colour(const image *im, scene_view *v, int p)
     patch(im, px, py, got);
     palette_colour(palette_index(p), want);
     float d_want = chroma_distance(got, want);
-    print_message("dinghy %d at (%.0f, %.0f): got %.0f %.0f %.0f, base %.0f %.0f %.0f, "
+    print_message("ring %d at (%.0f, %.0f): got %.0f %.0f %.0f, base %.0f %.0f %.0f, "
                   "chroma distance %.3f\n", p, px, py, got[0], got[1], got[2], 255 * want[0],
                   255 * want[1], 255 * want[2], d_want);
     assert_true(d_want < 0.16f);
@@ -588,9 +588,9 @@ static void check_water(const image *im, const renderer *r, const float at[3])
 }
 
 /* The screenshot as a user takes it (--screenshot, default camera): the
- * front dinghy in its colour, open water in front of the crowd, sky just
+ * front ring in its colour, open water in front of the crowd, sky just
  * above the far horizon. */
-static void screenshot_shows_dinghies_water_and_sky(void **state)
+static void screenshot_shows_rings_water_and_sky(void **state)
 {
     (void)state;
     if (test_quick())
@@ -613,13 +613,13 @@ static void screenshot_shows_dinghies_water_and_sky(void **state)
             front = p;
         }
     }
-    check_dinghy_colour(&im, &v, front);
+    check_ring_colour(&im, &v, front);
 
     orbit_camera *cam = render_camera(v.r);
     float fwd[2] = {cam->target[0] - eye[0], cam->target[1] - eye[1]};
     float len = sqrtf(fwd[0] * fwd[0] + fwd[1] * fwd[1]);
     /* open water between the camera and the crowd: the first point on the
-     * way whose distance to every dinghy's centre exceeds its outer radius */
+     * way whose distance to every ring's centre exceeds its outer radius */
     const double clear = 1.25 * (s.sim.ring.major_radius + s.sim.ring.minor_radius);
     float wpt[3] = {0.0f, 0.0f, (float)s.sim.world.water.level};
     for (float ahead = 0.35f * cam->distance; ahead < cam->distance; ahead += 0.05f) {
@@ -667,9 +667,9 @@ static offscreen *draw_from_above(scene_view *v, float distance)
     return o;
 }
 
-/* Seen from above, where no dinghy hides another: every dinghy in its own
+/* Seen from above, where no ring hides another: every ring in its own
  * colour where it is, and water between them. */
-static void every_dinghy_shows_its_colour_from_above(void **state)
+static void every_ring_shows_its_colour_from_above(void **state)
 {
     (void)state;
     if (test_quick())
@@ -679,7 +679,7 @@ static void every_dinghy_shows_its_colour_from_above(void **state)
     offscreen *o = draw_from_above(&v, 0.0f);
     image im = {(unsigned char *)offscreen_read(o), W, H};
     for (int p = 0; p < sim_ring_count(v.sim); p++)
-        check_dinghy_colour(&im, &v, p);
+        check_ring_colour(&im, &v, p);
     /* the grid's centre, between the four rings */
     float mid[3] = {0.0f, 0.0f, (float)s.sim.world.water.level};
     check_water(&im, v.r, mid);
@@ -734,7 +734,7 @@ static void spray_shows_as_white_droplets(void **state)
     close_view(&v);
 }
 
-static void screenshot_changes_as_the_dinghies_fall(void **state)
+static void screenshot_changes_as_the_rings_fall(void **state)
 {
     (void)state;
     if (test_quick())
@@ -837,7 +837,7 @@ static void far_rings_are_drawn_coarse(void **state)
     assert_int_equal(render_coarse_rings(v.r), sim_ring_count(v.sim));
     image im = {(unsigned char *)offscreen_read(o), W, H};
     for (int p = 0; p < sim_ring_count(v.sim); p++)
-        check_dinghy_colour(&im, &v, p);
+        check_ring_colour(&im, &v, p);
     cam->distance = 2.0f; /* close up: the rings fill the picture */
     render_draw(v.r, v.sim, W, H, sim_time(v.sim));
     assert_int_equal(render_coarse_rings(v.r), 0);
@@ -1194,7 +1194,7 @@ static void river_water_keeps_to_its_budget(void **state)
 }
 
 /* The water loop: louder at a drop than in a calm reach, calm on the bank
- * (no flow there); on still water it follows the dinghies as before. */
+ * (no flow there); on still water it follows the rings as before. */
 static void water_sound_follows_the_river(void **state)
 {
     (void)state;
@@ -1226,7 +1226,7 @@ static void water_sound_follows_the_river(void **state)
     sim_destroy(sim);
 }
 
-/* Rocks are stone-coloured, not a dinghy's colour and not water's. */
+/* Rocks are stone-coloured, not a ring's colour and not water's. */
 static void rock_colour_is_stone(void **state)
 {
     (void)state;
@@ -1257,10 +1257,10 @@ int main(void)
         cmocka_unit_test(scaled_scene_looks_like_the_full_size_one),
         cmocka_unit_test(screenshot_ignores_the_resolution_scale),
         cmocka_unit_test(screenshot_has_the_requested_size),
-        cmocka_unit_test(screenshot_shows_dinghies_water_and_sky),
-        cmocka_unit_test(every_dinghy_shows_its_colour_from_above),
+        cmocka_unit_test(screenshot_shows_rings_water_and_sky),
+        cmocka_unit_test(every_ring_shows_its_colour_from_above),
         cmocka_unit_test(far_rings_are_drawn_coarse),
-        cmocka_unit_test(screenshot_changes_as_the_dinghies_fall),
+        cmocka_unit_test(screenshot_changes_as_the_rings_fall),
         cmocka_unit_test(spray_shows_as_white_droplets),
         cmocka_unit_test(broken_shader_reports_the_driver_log),
         cmocka_unit_test(render_project_matches_the_camera),

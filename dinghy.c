@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "app/audio_run.h"
 #include "app/bench.h"
@@ -166,6 +167,39 @@ static int run(const cli_options *opt, const config_source *src, const char *con
     return rc;
 }
 
+/* The OpenMP runtime (libgomp) reads its environment once, when it loads,
+ * before main, so the program sets its defaults and re-executes itself once
+ * (setenv alone would come too late). Waiting threads sleep at once
+ * (OMP_WAIT_POLICY=passive) instead of spinning 300,000 times at each of the
+ * tick's barriers: with another process busy on a core, a spinning thread
+ * holds its core while the thread it waits for is not running. The bench
+ * also places its threads one a core (OMP_PROC_BIND=close, OMP_PLACES=cores).
+ * A variable the user set wins: the wait policy is left alone if either
+ * OMP_WAIT_POLICY or GOMP_SPINCOUNT is set, the placing if either of its two
+ * is. Returns only when it does not re-execute. */
+static void openmp_defaults(const cli_options *o, char **argv)
+{
+    const char *set[3];
+    int n = 0;
+    if (!getenv("OMP_WAIT_POLICY") && !getenv("GOMP_SPINCOUNT")) {
+        setenv("OMP_WAIT_POLICY", "passive", 1);
+        set[n++] = "OMP_WAIT_POLICY";
+    }
+    if (o->mode == MODE_BENCH && !getenv("OMP_PROC_BIND") && !getenv("OMP_PLACES")) {
+        setenv("OMP_PROC_BIND", "close", 1);
+        setenv("OMP_PLACES", "cores", 1);
+        set[n++] = "OMP_PROC_BIND";
+        set[n++] = "OMP_PLACES";
+    }
+    if (n == 0)
+        return;
+    execv("/proc/self/exe", argv);
+    /* could not re-execute: run with the runtime's defaults, the bench's
+     * header says which */
+    for (int i = 0; i < n; i++)
+        unsetenv(set[i]);
+}
+
 int main(int argc, char **argv)
 {
     cli_options opt;
@@ -176,8 +210,8 @@ int main(int argc, char **argv)
         cli_free(&opt);
         return 2;
     }
-    if (opt.mode == MODE_BENCH && !opt.help)
-        bench_place_threads(argv);
+    if (!opt.help && !opt.version)
+        openmp_defaults(&opt, argv);
     if (opt.help || opt.version) {
         if (opt.help)
             cli_print_help(argv[0]);

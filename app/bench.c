@@ -65,6 +65,7 @@ static void machine_line(char *buf, size_t len)
     char cpu[128];
     cpu_model(cpu, sizeof cpu);
     const char *bind = getenv("OMP_PROC_BIND"), *places = getenv("OMP_PLACES");
+    const char *wait = getenv("OMP_WAIT_POLICY"), *spin = getenv("GOMP_SPINCOUNT");
 #if defined(__clang__)
     const char *cc = "clang " __clang_version__;
 #elif defined(__GNUC__)
@@ -73,8 +74,9 @@ static void machine_line(char *buf, size_t len)
     const char *cc = "unknown compiler";
 #endif
     snprintf(buf, len, "cpu: %s; cores: %d; compiler: %s; flags: %s; OMP_PROC_BIND=%s "
-             "OMP_PLACES=%s", cpu, omp_get_num_procs(), cc, DINGHY_CFLAGS,
-             bind ? bind : "(unset)", places ? places : "(unset)");
+             "OMP_PLACES=%s OMP_WAIT_POLICY=%s GOMP_SPINCOUNT=%s", cpu, omp_get_num_procs(), cc,
+             DINGHY_CFLAGS, bind ? bind : "(unset)", places ? places : "(unset)",
+             wait ? wait : "(unset)", spin ? spin : "(unset)");
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -343,18 +345,6 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
     }
     fprintf(f, "\n  ]\n}\n");
     return report_commit_tmp(f, tmp, path, "JSON file");
-}
-
-void bench_place_threads(char **argv)
-{
-    if (getenv("OMP_PROC_BIND") || getenv("OMP_PLACES"))
-        return;
-    setenv("OMP_PROC_BIND", "close", 1);
-    setenv("OMP_PLACES", "cores", 1);
-    execv("/proc/self/exe", argv);
-    /* could not re-execute: run unplaced, the header says so */
-    unsetenv("OMP_PROC_BIND");
-    unsetenv("OMP_PLACES");
 }
 
 int bench_run(const sim_def *params, const scene_def *layout, const bench_options *opt)

@@ -23,9 +23,4 @@ typedef struct {
  * could not be written, 3 a scene blew up. */
 int bench_run(const sim_def *def, const scene_def *layout, const bench_options *opt);
 
-/* Re-executes the program with OMP_PROC_BIND=close and OMP_PLACES=cores
- * unless the user set either (the OpenMP runtime reads them at start-up).
- * Returns only when it does not re-execute. */
-void bench_place_threads(char **argv);
-
 #endif

@@ -189,6 +189,10 @@ $(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,r
 # that the cores stay busy to the end. make test-times: the slowest tests.
 .PHONY: test-build test-times
 NPROC     := $(shell nproc 2>/dev/null || echo 1)
+# Two jobs at a time each start OpenMP threads: waiting threads sleep
+# instead of spinning a core the other job needs (the program does so too;
+# a value set in the environment wins).
+export OMP_WAIT_POLICY ?= passive
 TEST_JOBS ?= $(NPROC)
 TEST_LOGS  = $(B)/test-logs
 # -jNPROC for the build's sub-make, unless this make was given -j itself

@@ -1,7 +1,7 @@
 # dinghy: make, make run, make test, make bench, make clean.
 # Honours CC, CFLAGS, LDFLAGS, PREFIX. DINGHY_NO_DEPS=1 skips the package check.
 #
-# The build follows the layers (README "Architecture"): the river world,
+# The build follows the layers (docs/architecture.md): the river world,
 # the physics core, the spray, the shared scenes and reference tick, config,
 # audio, render and app are one static library each; the program and every
 # test binary link the libraries of the layers they use, and no more.

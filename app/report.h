@@ -8,7 +8,7 @@
 #include "dinghy/health.h"
 #include "dinghy/sim.h"
 
-/* Writes the state summary as JSON (format in README.md) to out. */
+/* Writes the state summary as JSON (format in docs/guide/headless.md) to out. */
 void report_write_json(dinghy_sim *sim, FILE *out);
 
 /* When sim has blown up, prints its one-line explanation on stderr and

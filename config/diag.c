@@ -31,26 +31,33 @@ static void store(diag_list *d, const char *text, unsigned char warning)
     d->lines[d->stored++] = copy;
 }
 
-void diag_add(diag_list *d, const char *fmt, ...)
+/* Formats a line (truncated at 511 bytes), counts it as an error or a
+ * warning and stores it. */
+static void add(diag_list *d, unsigned char warning, const char *fmt, va_list ap)
 {
     char buf[512];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    if (warning)
+        d->warnings++;
+    else
+        d->count++;
+    store(d, buf, warning);
+}
+
+void diag_add(diag_list *d, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    add(d, 0, fmt, ap);
     va_end(ap);
-    d->count++;
-    store(d, buf, 0);
 }
 
 void diag_warn(diag_list *d, const char *fmt, ...)
 {
-    char buf[512];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    add(d, 1, fmt, ap);
     va_end(ap);
-    d->warnings++;
-    store(d, buf, 1);
 }
 
 void diag_move_warnings(diag_list *to, diag_list *from)

@@ -45,7 +45,7 @@ sim_ring_def sim_ring_def_default(void)
         /* skin contact */
         .contact = SIM_CONTACT_SKIN, .contact_thickness = 0.01, .friction = 0.6,
         /* membrane skin: the classic river tube, a tractor tyre's rubber
-         * inner tube (sources in dinghy.ini, the README and docs/physics.md
+         * inner tube (sources in dinghy.ini, docs/guide/models.md and docs/physics.md
          * section 8) */
         .skin = SIM_SKIN_MEMBRANE, .youngs_modulus = 4e6, .thickness = 1.6e-3,
         .poisson_ratio = 0.49, .hole_diameter = 0.0,

@@ -368,9 +368,9 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
         double strain = sim_ring_gauge_strain(r);
         if (ps.count == 0 && strain > SIM_MEMBRANE_MAX_GAUGE_STRAIN) {
             problem(&ps, RING(youngs_modulus), "gauge strain", strain, 0,
-                    SIM_MEMBRANE_MAX_GAUGE_STRAIN, "the skin is too soft for its gauge: it would "
-                    "stretch by %.2g round the tube, past %g, where a rubber tube balloons "
-                    "instead of holding its gauge; use a lower gauge or a stiffer or thicker skin",
+                    SIM_MEMBRANE_MAX_GAUGE_STRAIN, "the skin is too soft for its gauge: it "
+                    "would stretch by %.2g round the tube (linear closed form), past %g (inflated, "
+                    "1.7 times its rest size); use a lower gauge or a stiffer or thicker skin",
                     strain, SIM_MEMBRANE_MAX_GAUGE_STRAIN);
             relate(&ps, offsetof(sim_ring_def, gauge_pressure), offsetof(sim_ring_def, thickness));
         }

@@ -670,6 +670,21 @@ static void test_gauge_strain(void **state)
     assert_int_equal(config_build(&s3, &p, &d), 0);
     assert_int_equal(d.count, 0);
     diag_free(&d);
+    /* a skin too thin to hang the ring's weight (no gauge to blame): 1 um
+     * of 4 MPa under 15 kg is refused (it tore in 1 s), 5 um runs */
+    dinghy_settings w = settings_default();
+    assert_close(sim_ring_weight_strain(&w.sim.ring, 9.81),
+                 15.0 * 9.81 / sim_ring_rest_area(&w.sim.ring) * 0.25 / 6400.0, 1e-12);
+    const char *thin[] = {"dinghy.gauge_pressure=0", "dinghy.thickness=1e-6"};
+    config_source s4 = {NULL, thin, 2};
+    assert_int_not_equal(config_build(&s4, &w, &d), 0);
+    assert_int_equal(d.count, 1);
+    assert_non_null(strstr(d.lines[0], "too thin or soft for the ring's weight"));
+    diag_free(&d);
+    const char *thin5[] = {"dinghy.gauge_pressure=0", "dinghy.thickness=5e-6"};
+    config_source s5 = {NULL, thin5, 2};
+    assert_int_equal(config_build(&s5, &w, &d), 0);
+    diag_free(&d);
     /* the allowed range of E: soft rubber to rigid vinyl */
     const param_key *k = param_find("dinghy.youngs_modulus");
     assert_true(k->min <= 1e5 && k->max >= 1e9);

@@ -156,6 +156,20 @@ typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING, SIM_PART_RING_COU
  * strained more by its gauge is refused by sim_def_check. */
 #define SIM_MEMBRANE_MAX_GAUGE_STRAIN 1.0
 
+/* The largest strain the ring's weight may put in a membrane skin: its
+ * weight per area of skin, m g / A, hung across the tube, (m g / A) r /
+ * (E t) (sim_ring_weight_strain). Whatever the gauge, a punctured ring
+ * hangs on its skin. A skin that cannot carry its ring (1 um of 4 MPa
+ * under the default 15 kg: 1.2) stretched past three rest lengths within
+ * 1 s of landing on the water; at 0.12 (10 um) and 0.23 (5 um) it ran,
+ * alone and in a pile of 4 (2 s, measured). A skin strained more by its
+ * weight is refused by sim_def_check. */
+#define SIM_MEMBRANE_MAX_WEIGHT_STRAIN 0.25
+
+/* The strain the ring's weight puts in its membrane skin at gravity g
+ * (m/s^2), as above; 0 for the springs skin or a ring without a hole. */
+double sim_ring_weight_strain(const sim_ring_def *ring, double g);
+
 /* The strain the gauge puts in a membrane ring, by the closed forms of
  * docs/physics.md section 8: round the tube at the inner equator, where
  * the tension is largest, (N_phi - nu N_theta) / (E t) with N_phi = p r

@@ -17,7 +17,11 @@
 #include "physics/water/face_loads.h"
 #include "physics/world/shape.h"
 
+/* Iterations at most: 400000, and a work of 2e8 vertex-iterations (about
+ * a second: a tube of 4096 vertices, whose condition grows as N^2, gets
+ * 49000 and then the rest shape) */
 #define MAX_ITERATIONS 400000
+#define MAX_WORK 2e8
 
 /* Rows -2 .. 2 of the ring (indices wrapped) from the profile. */
 static void write_rows(int M, int N, const double *rho, const double *z, float *x, float *y,
@@ -82,7 +86,8 @@ int membrane_inflated_profile(const membrane_rest *rest, const membrane_material
      * stiffness (a stiff skin's float forces are noisier than the first) */
     const double share = 4.0 * 3.14159265358979323846 * 3.14159265358979323846 * R * r / (double)V;
     const double tol = fmax(1e-4 * gauge * share, 1e-6 * r * kmax);
-    for (long it = 0; it < MAX_ITERATIONS && rc != 0; it++) {
+    const long iterations = (long)fmin(MAX_ITERATIONS, MAX_WORK / N);
+    for (long it = 0; it < iterations && rc != 0; it++) {
         write_rows(M, N, rho, z, x, y, zz);
         for (int c = 0; c < 3; c++)
             memset(f[c], 0, sizeof(float) * S);

@@ -18,7 +18,7 @@
  * below 1e-4 of the gauge's load on a vertex or moves it by less than 1e-6
  * of r against the skin's stiffness. 0, or -1 when out of memory or not
  * settled within its iterations (rho, z then the rest torus). About 1 ms
- * at 32 x 16. */
+ * at 32 x 16; a tube of 4096 vertices at most about a second. */
 int membrane_inflated_profile(const membrane_rest *rest, const membrane_material *mat, double R,
                               double r, double gauge, double mass, double *rho, double *z,
                               double *volume);

@@ -245,7 +245,7 @@ static void test_good_files(void **state)
         {"\xEF\xBB\xBF[dinghy]\r\n  pressure=2\r\n", "dinghy.pressure 1 -> 2"},
         {"[dinghy] ; the ring\nmass = 1.5e1\nsegments = 64.0\n", "dinghy.segments 32 -> 64"},
         {"[scene]\nname = grid\ncount = 16\n[scene]\nspacing = 3", "scene.name rapids -> grid, scene.count 64 -> 16, scene.spacing 2.4 -> 3"},
-        {"[sim]\nseed = 18446744073709551615\ndt = +5e-4\n", "sim.dt 0.001 -> 0.0005, sim.seed 1 -> 18446744073709551615"},
+        {"[sim]\nseed = 18446744073709551615\ndt = +5e-4\n", "sim.dt 0.016666666666666666 -> 0.0005, sim.seed 1 -> 18446744073709551615"},
         {"[water]\nlevel = -0.5\n[audio]\nenabled = 0\n", "water.level 0 -> -0.5, audio.enabled 1 -> 0"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -1,4 +1,5 @@
-/* Writing a ring into the state whole and undeformed: the one way a ring
+/* Writing a ring into the state whole and at rest (a membrane with gas at
+ * its inflated shape, sim_inflate): the one way a ring
  * gets its place, for a new ring, a re-drop by the caller and the river's
  * endless run alike. */
 #include "physics/world/pose.h"

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "physics/skin/fold.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/vec3.h"
 #include "physics/world/shape.h"
@@ -839,6 +840,61 @@ static void test_split_invariance(void **state)
     membrane_rest_free(&rest);
 }
 
+/* The health check's questions about one triangle (physics/skin/fold.h):
+ * on the undeformed torus no triangle is against its neighbours and none
+ * faces inward; mirrored (every normal turned in: the skin inside out)
+ * every triangle faces inward; half of it mirrored, that half's triangles
+ * face inward and the other half's do not. */
+static void test_fold_inside_out(void **state)
+{
+    (void)state;
+    const int M = 32, N = 16;
+    const size_t V = (size_t)M * N;
+    float *x = malloc(sizeof(float) * 3 * V), *y = x + V, *z = y + V;
+    assert_non_null(x);
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double X[3];
+            torus_point(0.8, 0.25, M, N, m, n, X);
+            x[m * N + n] = (float)X[0], y[m * N + n] = (float)X[1], z[m * N + n] = (float)X[2];
+        }
+    int against = 0, inward = 0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++)
+            for (int t = 0; t < 2; t++) {
+                against += fold_against_neighbours(M, N, x, y, z, m, n, t);
+                inward += fold_faces_inward(M, N, x, y, z, m, n, t, 1e-3);
+            }
+    assert_int_equal(against, 0);
+    assert_int_equal(inward, 0);
+    for (size_t i = 0; i < V; i++) /* mirrored: the same surface, every normal turned in */
+        z[i] = -z[i];
+    inward = 0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++)
+            for (int t = 0; t < 2; t++)
+                inward += fold_faces_inward(M, N, x, y, z, m, n, t, 1e-3);
+    assert_int_equal(inward, 2 * M * N);
+    for (size_t i = 0; i < V; i++)
+        z[i] = -z[i];
+    /* rows 1 .. M/2 - 1 mirrored: half the ring turned inside out, the
+     * quads between them facing inward, those of the other half not */
+    for (int m = 1; m < M / 2; m++)
+        for (int n = 0; n < N; n++)
+            z[m * N + n] = -z[m * N + n];
+    int turned = 0, kept = 0;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++)
+            for (int t = 0; t < 2; t++) {
+                const int in = fold_faces_inward(M, N, x, y, z, m, n, t, 1e-3);
+                turned += m >= 1 && m < M / 2 - 1 && in;
+                kept += m > M / 2 && m < M - 1 && in;
+            }
+    assert_int_equal(turned, 2 * (M / 2 - 2) * N);
+    assert_int_equal(kept, 0);
+    free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -849,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_stiffness_bound),
         cmocka_unit_test(test_bending_normalisation),
         cmocka_unit_test(test_inflated_torus),
+        cmocka_unit_test(test_fold_inside_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

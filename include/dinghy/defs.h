@@ -149,16 +149,30 @@ double sim_ring_inflated_swell(const sim_ring_def *ring);
 typedef enum { SIM_PART_SOLVER, SIM_PART_WORLD, SIM_PART_RING, SIM_PART_RING_COUNT } sim_def_part;
 
 /* The largest strain the gauge may put in a membrane skin, by the linear
- * closed forms (sim_ring_gauge_strain). A rubber tube (neo-Hookean, E = 3
- * mu, closed ends, thin wall) holds its largest pressure, 0.75 mu t / r,
- * at a hoop stretch of 1.58; past it more gas does not raise the gauge but
- * blows a bulge that runs along the tube (the long balloon's aneurysm).
- * At that pressure the linear hoop strain p r (1 - nu / 2) / (E t) is
- * 0.75 / 3 x 0.75 = 0.1875. A skin strained more by its gauge cannot hold
- * it: sim_def_check refuses it (the St. Venant-Kirchhoff law of the
- * membrane would instead stiffen, and the ring, started from its rest
- * shape, overshoot and tear). */
-#define SIM_MEMBRANE_MAX_GAUGE_STRAIN 0.1875
+ * closed forms (sim_ring_gauge_strain). The membrane's St. Venant-
+ * Kirchhoff law stiffens as it stretches, so the inflated ring (found at
+ * creation, physics/skin/inflate.h) holds its gauge at any strain; at a
+ * linear strain of 1 it is already stretched 1.73 times round the tube's
+ * inner equator, to 3.5 times its rest volume (E = 0.3 MPa, t = 1.6 mm,
+ * 2 kPa: measured), more than half way to the health check's tear bound
+ * (SIM_MAX_STRETCH, 3), and far past the strains the law is a model of a
+ * real skin for (a rubber tube balloons into a bulge at 0.19). A skin
+ * strained more by its gauge is refused by sim_def_check. */
+#define SIM_MEMBRANE_MAX_GAUGE_STRAIN 1.0
+
+/* The largest strain the ring's weight may put in a membrane skin: its
+ * weight per area of skin, m g / A, hung across the tube, (m g / A) r /
+ * (E t) (sim_ring_weight_strain). Whatever the gauge, a punctured ring
+ * hangs on its skin. A skin that cannot carry its ring (1 um of 4 MPa
+ * under the default 15 kg: 1.2) stretched past three rest lengths within
+ * 1 s of landing on the water; at 0.12 (10 um) and 0.23 (5 um) it ran,
+ * alone and in a pile of 4 (2 s, measured). A skin strained more by its
+ * weight is refused by sim_def_check. */
+#define SIM_MEMBRANE_MAX_WEIGHT_STRAIN 0.25
+
+/* The strain the ring's weight puts in its membrane skin at gravity g
+ * (m/s^2), as above; 0 for the springs skin or a ring without a hole. */
+double sim_ring_weight_strain(const sim_ring_def *ring, double g);
 
 /* The strain the gauge puts in a membrane ring, by the closed forms of
  * docs/physics.md section 8: round the tube at the inner equator, where

@@ -17,15 +17,19 @@
  *  - springs skin: its enclosed volume is between SIM_MIN_VOLUME and
  *    SIM_MAX_VOLUME times its rest volume (not turned inside out, crushed
  *    or blown up like a balloon);
- *  - membrane skin: no triangle is inverted (its normal points against
- *    the normals of all three triangles sharing an edge with it: a vertex
- *    pushed through the opposite edge; a fold or a crease turns whole
- *    strips, never one triangle against all its neighbours) at every check
- *    for SIM_INVERTED_TIME: a contact's load (the seed's centre-line
- *    repulsion pushes a whole row at once, a rock's contact projects
- *    vertices onto its surface) may crumple the skin for a moment, and it
- *    springs back (measured on the rapids scene: within 0.2 s). There is
- *    no volume bound: a deflated, flat or folded ring is whole.
+ *  - membrane skin: no triangle is turned inside out: its normal points
+ *    against the normals of all three triangles sharing an edge with it at
+ *    every check for SIM_INVERTED_TIME, and its outward side faces the
+ *    inside of its own closed skin (the winding number of the skin about
+ *    the point SIM_FOLD_PROBE off its centre along its normal is above 1/2,
+ *    or about the point as far behind it below 1/2). A contact's load (the
+ *    seed's centre-line repulsion pushes a whole row at once, a rock's
+ *    contact projects vertices onto its surface) may crumple the skin for
+ *    a moment, and it springs back (measured on the rapids scene: within
+ *    0.2 s); a limp skin folds flat in creases a cell wide, which turn
+ *    triangles against all their neighbours in folds that are whole (each
+ *    triangle's outward side still outside). There is no volume bound: a
+ *    deflated, flat or folded ring is whole.
  * Non-finite values are caught in the tick. sim_step checks every ring at
  * the end of each call and reports a ring that is not as a blow-up. */
 #define SIM_MIN_VOLUME 0.25
@@ -33,13 +37,15 @@
 #define SIM_MAX_STRETCH 3.0
 #define SIM_WORLD_SIZE 1.0e5 /* m */
 #define SIM_INVERTED_TIME 0.5 /* s */
+#define SIM_FOLD_PROBE 1.0e-3 /* m: below the skins' contact thickness (1 cm) */
 typedef enum {
     SIM_RING_WHOLE = 0,
     SIM_RING_INSIDE_OUT, /* volume below SIM_MIN_VOLUME of rest (or negative) */
     SIM_RING_BALLOONED,  /* volume above SIM_MAX_VOLUME of rest */
     SIM_RING_TORN,       /* an edge stretched beyond SIM_MAX_STRETCH */
     SIM_RING_ESCAPED,    /* a vertex beyond SIM_WORLD_SIZE */
-    SIM_RING_INVERTED,   /* membrane: a triangle turned against all its neighbours */
+    SIM_RING_INVERTED,   /* membrane: a triangle turned against all its neighbours
+                            and facing its skin's inside */
 } sim_ring_fault;
 
 /* What went wrong when the state blew up. */

@@ -33,8 +33,9 @@ void sim_destroy(dinghy_sim *sim);
  * allocates, from the same table of arrays; sim_def_check asks it). */
 size_t sim_memory_estimate(const sim_def *def, int rings);
 
-/* Where and how a ring starts: the undeformed ring (axis z, centred on
- * the origin) rotated, moved and set moving as a whole. */
+/* Where and how a ring starts: the ring at rest (axis z, centred on the
+ * origin; a membrane inflated by gas at its inflated shape) rotated, moved
+ * and set moving as a whole. */
 typedef struct {
     double centre[3];   /* m */
     double rot[9];      /* row-major rotation applied to the canonical torus */
@@ -68,7 +69,7 @@ int sim_ring_id_equal(sim_ring_id a, sim_ring_id b);
  * returns its id, or SIM_RING_NONE when the simulation is full. */
 sim_ring_id sim_add_ring(dinghy_sim *sim, const sim_ring_pose *pose);
 
-/* Moves the ring, whole and undeformed, to the pose (a re-drop). Returns
+/* Moves the ring, whole and at rest (inflated), to the pose (a re-drop). Returns
  * 0, or -1 for an invalid id. */
 int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const sim_ring_pose *pose);
 

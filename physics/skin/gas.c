@@ -7,12 +7,9 @@
 #include "physics/water/face_loads.h"
 
 /* The volume V0 at which the full gas is at p0 = p_air + gauge (m^3): the
- * rest volume, or for a membrane its inflated volume (the swell of
- * docs/physics.md section 8), so that an inflated ring is at its gauge. */
-static double fill_volume(const dinghy_sim *s)
-{
-    return s->rest_volume * (1.0 + sim_ring_inflated_swell(&s->def.ring));
-}
+ * rest volume, or for a membrane its inflated volume (sim_inflate), so
+ * that an inflated ring is at its gauge. */
+static double fill_volume(const dinghy_sim *s) { return s->fill_volume; }
 
 double gas_gauge(const dinghy_sim *s, int p, double v)
 {

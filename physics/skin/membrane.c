@@ -603,14 +603,32 @@ static double tri_lambda_max(double A0, const double g[6], double lam, double mu
     return ev;
 }
 
+/* The hinges' part of membrane_vertex_stiffness (before its factor 1/2):
+ * rank one at rest, 2 k_b w |grad theta|^2 each, the twelve listed in
+ * membrane_block. */
+static double hinge_stiffness(const membrane_rest *rest, const membrane_material *mat, int n)
+{
+    const int N = rest->N, nm = (n + N - 1) % N, np = (n + 1) % N;
+    const double E = mat->youngs_modulus, t = mat->thickness, nu = mat->poisson_ratio;
+    const double kb = 0.5 * E * t * t * t / (12.0 * (1.0 - nu * nu));
+    static const int EDGE_DN[MEMBRANE_EDGE_KINDS][4] = {{0, 0, -1, 1}, {0, -1, 0, -1},
+                                                        {0, -1, -1, 0}};
+    double sum = 0.0;
+    for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++)
+        for (int c = 0; c < 4; c++) {
+            const int at = EDGE_DN[kd][c] < 0 ? nm : EDGE_DN[kd][c] > 0 ? np : n;
+            sum += 2.0 * kb * rest->edge_w[kd][at] * rest->edge_g2[kd][at];
+        }
+    return sum;
+}
+
 double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat, int n,
                                  double tension)
 {
     const int N = rest->N;
     const double E = mat->youngs_modulus, t = mat->thickness, nu = mat->poisson_ratio;
     const double lam = E * t * nu / (1.0 - nu * nu), mu = E * t / (2.0 * (1.0 + nu));
-    const double kb = 0.5 * E * t * t * t / (12.0 * (1.0 - nu * nu));
-    const int nm = (n + N - 1) % N, np = (n + 1) % N;
+    const int nm = (n + N - 1) % N;
     /* each element's largest eigenvalue: in-plane, plus the pre-tension's
      * geometric stiffness A0 N (g_i . g_j) I (at most A0 N sum |g_i|^2) */
     double tri[MEMBRANE_TRI_KINDS][2];
@@ -626,16 +644,18 @@ double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_mater
     /* the vertex's six triangles: T1(m,n) T2(m,n) T2(m,n-1) T1(m-1,n)
      * T1(m-1,n-1) T2(m-1,n-1) */
     double sum = tri[0][0] + tri[1][0] + tri[1][1] + tri[0][0] + tri[0][1] + tri[1][1];
-    /* hinges (rank one at rest: 2 k_b w |grad theta|^2), twelve as listed
-     * in membrane_block */
-    static const int EDGE_DN[MEMBRANE_EDGE_KINDS][4] = {{0, 0, -1, 1}, {0, -1, 0, -1},
-                                                        {0, -1, -1, 0}};
-    for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++)
-        for (int c = 0; c < 4; c++) {
-            const int at = EDGE_DN[kd][c] < 0 ? nm : EDGE_DN[kd][c] > 0 ? np : n;
-            sum += 2.0 * kb * rest->edge_w[kd][at] * rest->edge_g2[kd][at];
-        }
-    return 0.5 * sum;
+    return 0.5 * (sum + hinge_stiffness(rest, mat, n));
+}
+
+double membrane_max_bending_stiffness(const membrane_rest *rest, const membrane_material *mat)
+{
+    double best = 0.0;
+    for (int n = 0; n < rest->N; n++) {
+        double k = 0.5 * hinge_stiffness(rest, mat, n);
+        if (k > best)
+            best = k;
+    }
+    return best;
 }
 
 double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat,

@@ -210,6 +210,11 @@ double membrane_vertex_stiffness(const membrane_rest *rest, const membrane_mater
 double membrane_max_vertex_stiffness(const membrane_rest *rest, const membrane_material *mat,
                                      double tension);
 
+/* The hinges' share of membrane_max_vertex_stiffness (N/m): what the
+ * bending alone puts on a vertex, for the bound on a step over which the
+ * bending force is held (membrane_block's held). */
+double membrane_max_bending_stiffness(const membrane_rest *rest, const membrane_material *mat);
+
 /* membrane_max_vertex_stiffness of the undeformed M x N torus of radii R
  * and r (m), without keeping its rest data (for the step bound of a
  * definition); -1 when out of memory. */

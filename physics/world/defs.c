@@ -159,6 +159,15 @@ double sim_ring_gauge_strain(const sim_ring_def *r)
     return (n_phi - r->poisson_ratio * n_theta) / (r->youngs_modulus * r->thickness);
 }
 
+double sim_ring_weight_strain(const sim_ring_def *r, double g)
+{
+    if (r->skin != SIM_SKIN_MEMBRANE || !(r->minor_radius < r->major_radius)
+        || !(r->youngs_modulus * r->thickness > 0.0))
+        return 0.0;
+    const double load = r->mass * fabs(g) / sim_ring_rest_area(r); /* Pa */
+    return load * r->minor_radius / (r->youngs_modulus * r->thickness);
+}
+
 double sim_def_spring_dt(const sim_def *d)
 {
     double k_sum = skin_stiffness(&d->ring);
@@ -374,11 +383,20 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
         double strain = sim_ring_gauge_strain(r);
         if (ps.count == 0 && strain > SIM_MEMBRANE_MAX_GAUGE_STRAIN) {
             problem(&ps, RING(youngs_modulus), "gauge strain", strain, 0,
-                    SIM_MEMBRANE_MAX_GAUGE_STRAIN, "the skin is too soft for its gauge: it would "
-                    "stretch by %.2g round the tube, past %g, where a rubber tube balloons "
-                    "instead of holding its gauge; use a lower gauge or a stiffer or thicker skin",
+                    SIM_MEMBRANE_MAX_GAUGE_STRAIN, "the skin is too soft for its gauge: it "
+                    "would stretch by %.2g round the tube (linear closed form), past %g (inflated, "
+                    "1.7 times its rest size); use a lower gauge or a stiffer or thicker skin",
                     strain, SIM_MEMBRANE_MAX_GAUGE_STRAIN);
             relate(&ps, offsetof(sim_ring_def, gauge_pressure), offsetof(sim_ring_def, thickness));
+        }
+        /* a skin too weak to hang its ring's weight */
+        double hung = sim_ring_weight_strain(r, d->world.gravity);
+        if (ps.count == 0 && hung > SIM_MEMBRANE_MAX_WEIGHT_STRAIN) {
+            problem(&ps, RING(thickness), "weight strain", hung, 0, SIM_MEMBRANE_MAX_WEIGHT_STRAIN,
+                    "the skin is too thin or soft for the ring's weight: hung across the tube "
+                    "it would stretch by %.2g, past %g; use a thicker or stiffer skin or a "
+                    "lighter ring", hung, SIM_MEMBRANE_MAX_WEIGHT_STRAIN);
+            relate(&ps, offsetof(sim_ring_def, mass), offsetof(sim_ring_def, youngs_modulus));
         }
     }
     range(&ps, RING(hole_diameter), "hole diameter", r->hole_diameter, 0.0,

@@ -2,6 +2,7 @@
  * sim_step makes at the end of each call, so that a run never ends with
  * exit 0 on a ring turned inside out, torn or blown away. */
 #include "physics/world/sim_internal.h"
+#include "physics/skin/fold.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -31,52 +32,21 @@ static double max_stretch(const dinghy_sim *s, int p)
     return worst;
 }
 
-/* A triangle's area normal (not normalised), corners i, j, k of buffer b. */
-static void tri_normal(const sim_buffer *b, size_t i, size_t j, size_t k, double n[3])
-{
-    double e1[3] = {b->x[j] - b->x[i], b->y[j] - b->y[i], b->z[j] - b->z[i]};
-    double e2[3] = {b->x[k] - b->x[i], b->y[k] - b->y[i], b->z[k] - b->z[i]};
-    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
-}
-
-/* The area normal of triangle t of quad (m, n) of the ring whose vertex 0
- * is v0 (indices wrap): T1 = (m,n) (m+1,n) (m+1,n+1), T2 = (m,n) (m+1,n+1)
- * (m,n+1). */
-static void quad_tri_normal(const dinghy_sim *s, size_t v0, int m, int n, int t, double out[3])
-{
-    const int M = s->M, N = s->N;
-#define VID(m_, n_) (v0 + (size_t)((((m_) % M) + M) % M) * N + (size_t)((((n_) % N) + N) % N))
-    if (t == 0)
-        tri_normal(&s->buf[s->cur], VID(m, n), VID(m + 1, n), VID(m + 1, n + 1), out);
-    else
-        tri_normal(&s->buf[s->cur], VID(m, n), VID(m + 1, n + 1), VID(m, n + 1), out);
-#undef VID
-}
-
 /* The first triangle of ring p turned against all three of its edge
- * neighbours (2 (m N + n) + t), or -1. T1(m,n) borders T2(m,n) (the
- * diagonal), T2(m+1,n) and T2(m,n-1); T2(m,n) borders T1(m,n), T1(m-1,n)
- * and T1(m,n+1). Normals are computed where needed (four per triangle):
- * the check runs once per sim_step call and allocates nothing. */
-static long inverted_triangle(const dinghy_sim *s, int p)
+ * neighbours (2 (m N + n) + t), or -1; with `wind`, the first of them that
+ * also faces its skin's inside (physics/skin/fold.h). Normals are computed
+ * where needed: the check allocates nothing. */
+static long inverted_triangle(const dinghy_sim *s, int p, int wind)
 {
+    const sim_buffer *b = &s->buf[s->cur];
     const size_t v0 = (size_t)p * s->V;
+    const float *x = b->x + v0, *y = b->y + v0, *z = b->z + v0;
     for (int m = 0; m < s->M; m++)
         for (int n = 0; n < s->N; n++)
-            for (int t = 0; t < 2; t++) {
-                double a[3], c[3][3];
-                quad_tri_normal(s, v0, m, n, t, a);
-                quad_tri_normal(s, v0, m, n, 1 - t, c[0]);
-                quad_tri_normal(s, v0, t == 0 ? m + 1 : m - 1, n, 1 - t, c[1]);
-                quad_tri_normal(s, v0, m, t == 0 ? n - 1 : n + 1, 1 - t, c[2]);
-                int against = 0;
-                for (int k = 0; k < 3; k++)
-                    against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
-                if (against == 3)
+            for (int t = 0; t < 2; t++)
+                if (fold_against_neighbours(s->M, s->N, x, y, z, m, n, t)
+                    && (!wind || fold_faces_inward(s->M, s->N, x, y, z, m, n, t, SIM_FOLD_PROBE)))
                     return 2 * ((long)m * s->N + n) + t;
-            }
     return -1;
 }
 
@@ -97,19 +67,27 @@ static sim_ring_fault ring_fault(dinghy_sim *s, int p, double *measure, int *ver
     }
     if (s->def.ring.skin == SIM_SKIN_MEMBRANE) {
         /* no volume bound: a deflated ring is whole */
-        long t = inverted_triangle(s, p);
+        long t = inverted_triangle(s, p, 0);
         /* a contact's load may crumple the skin for a moment (the seed's
          * repulsion pushes a whole row at once; a rock's contact projects
          * vertices onto its surface) and it springs back: only a triangle
-         * inverted at every check for SIM_INVERTED_TIME is a fault */
+         * inverted at every check for SIM_INVERTED_TIME is looked at, and
+         * it is a fault only when it faces its own skin's inside (a limp
+         * skin folded flat turns triangles against their neighbours in
+         * folds that are whole); a ring whose folds are whole is looked at
+         * again SIM_INVERTED_TIME later */
         if (t < 0)
             s->inverted_since[p] = -1.0;
         else if (s->inverted_since[p] < 0.0)
             s->inverted_since[p] = s->time;
         if (t >= 0 && s->time - s->inverted_since[p] >= SIM_INVERTED_TIME) {
-            *measure = (double)t;
-            *vertex = (int)(t / 2);
-            return SIM_RING_INVERTED;
+            t = inverted_triangle(s, p, 1);
+            if (t >= 0) {
+                *measure = (double)t;
+                *vertex = (int)(t / 2);
+                return SIM_RING_INVERTED;
+            }
+            s->inverted_since[p] = s->time;
         }
     } else if (s->N >= 3 && s->rest_volume > 0.0) {
         /* a tube of two vertices round encloses nothing: no volume to check */

@@ -1,4 +1,5 @@
-/* Writing a ring into the state whole and undeformed: the one way a ring
+/* Writing a ring into the state whole and at rest (a membrane with gas at
+ * its inflated shape, sim_inflate): the one way a ring
  * gets its place, for a new ring, a re-drop by the caller and the river's
  * endless run alike. */
 #include "physics/world/pose.h"
@@ -12,12 +13,11 @@
 
 void ring_write_pose(dinghy_sim *s, int p, const sim_ring_pose *d)
 {
-    const sim_ring_def *ring = &s->def.ring;
     sim_buffer *b = &s->buf[s->cur];
     for (int m = 0; m < s->M; m++)
         for (int n = 0; n < s->N; n++) {
             double c[3];
-            torus_point(ring->major_radius, ring->minor_radius, s->M, s->N, m, n, c);
+            profile_point(s->profile, s->profile + s->N, s->M, m, n, c);
             size_t i = (size_t)p * s->V + (size_t)m * s->N + n;
             b->x[i] = (float)(d->centre[0] + d->rot[0] * c[0] + d->rot[1] * c[1] + d->rot[2] * c[2]);
             b->y[i] = (float)(d->centre[1] + d->rot[3] * c[0] + d->rot[4] * c[1] + d->rot[5] * c[2]);

@@ -15,6 +15,23 @@ void torus_point(double R, double r, int M, int N, int m, int n, double out[3])
     out[2] = r * sin(theta);
 }
 
+void torus_profile(double R, double r, int N, double *rho, double *z)
+{
+    for (int n = 0; n < N; n++) {
+        double theta = TWO_PI * n / N;
+        rho[n] = R + r * cos(theta);
+        z[n] = r * sin(theta);
+    }
+}
+
+void profile_point(const double *rho, const double *z, int M, int m, int n, double out[3])
+{
+    double phi = TWO_PI * m / M;
+    out[0] = rho[n] * cos(phi);
+    out[1] = rho[n] * sin(phi);
+    out[2] = z[n];
+}
+
 static int wrap(int i, int n) { return ((i % n) + n) % n; }
 
 double torus_distance(double R, double r, int M, int N, int m1, int n1, int m2, int n2)

@@ -20,6 +20,14 @@ void torus_shape_free(torus_shape *s);
  * origin with its axis along z, m. Exact in double. */
 void torus_point(double R, double r, int M, int N, int m, int n, double out[3]);
 
+/* The rest torus's cross-section: rho[n] = R + r cos(2 pi n / N) and
+ * z[n] = r sin(2 pi n / N) (m), as torus_point computes them. */
+void torus_profile(double R, double r, int N, double *rho, double *z);
+
+/* Grid point (m, n) of a ring round the z axis whose every row has the
+ * cross-section rho, z (m): torus_point's bits for torus_profile's. */
+void profile_point(const double *rho, const double *z, int M, int m, int n, double out[3]);
+
 /* Distance between grid points (m1, n1) and (m2, n2) of the undeformed
  * torus, computed symmetrically so that swapping the points gives the same
  * bits (the spring seen from either end has the same rest length). */

@@ -14,6 +14,7 @@
 #include "physics/world/sim_layout.h"
 #include "physics/world/measure.h"
 #include "physics/world/pose.h"
+#include "physics/skin/inflate.h"
 #include "physics/water/water_rows.h"
 
 /* ---- creation ---- */
@@ -66,6 +67,7 @@ void sim_destroy(dinghy_sim *s)
     spring_plan_free(&s->springs);
     membrane_rest_free(&s->membrane);
     torus_shape_free(&s->shape);
+    free(s->profile);
     free(s);
 }
 
@@ -95,6 +97,42 @@ void sim_set_count(dinghy_sim *s, int P)
     s->nrows = (size_t)P * (size_t)s->M;
     s->bp.P = P;
     events_set_count(&s->ev, P);
+}
+
+/* Whether the bending is held over a step (bend_held), and with `shape`
+ * where rings are placed and the volume their gas fills at the gauge:
+ * the rest torus, or for a membrane inflated by gas its equilibrium at
+ * the gauge (physics/skin/inflate.h); if that does not settle, the rest
+ * torus with the gas at the gauge there (the ring then swells to less
+ * than its gauge: it never starts over-pressed). */
+void sim_inflate(dinghy_sim *s, int shape)
+{
+    const sim_ring_def *r = &s->def.ring;
+    double *rho = s->profile, *z = s->profile + s->N;
+    membrane_material mat = {r->youngs_modulus, r->thickness, r->poisson_ratio};
+    /* the bending is sub-cycled at the step (membrane.h) only while the
+     * step is within half its own bound sqrt(2 m / k_bend): a thick skin
+     * (t 0.1 m at 4 MPa) held it over 12 substeps and blew up in 5 ms */
+    s->bend_held = 1;
+    if (r->skin == SIM_SKIN_MEMBRANE) {
+        const double kb = membrane_max_bending_stiffness(&s->membrane, &mat);
+        s->bend_held = !(kb > 0.0)
+                    || s->def.solver.dt <= 0.5 * sqrt(2.0 * sim_ring_vertex_mass(r) / kb);
+    }
+    if (!shape)
+        return;
+    torus_profile(r->major_radius, r->minor_radius, s->N, rho, z);
+    s->fill_volume = s->rest_volume;
+    if (r->skin != SIM_SKIN_MEMBRANE || r->inflation != SIM_INFLATION_GAS
+        || !(r->gauge_pressure > 0.0))
+        return;
+    double volume;
+    if (membrane_inflated_profile(&s->membrane, &mat, r->major_radius, r->minor_radius,
+                                  r->gauge_pressure, sim_ring_vertex_mass(r), rho, z, &volume)
+        == 0)
+        s->fill_volume = volume;
+    else
+        torus_profile(r->major_radius, r->minor_radius, s->N, rho, z);
 }
 
 dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len)
@@ -129,6 +167,10 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         fail = membrane_rest_init_torus(&s->membrane, s->M, s->N, s->springs.max_rows,
                                         ring->major_radius, ring->minor_radius);
     s->rest_volume = sim_ring_rest_volume(ring);
+    if (!fail)
+        fail = !(s->profile = malloc(sizeof *s->profile * 2 * (size_t)s->N));
+    if (!fail)
+        sim_inflate(s, 1);
     s->substeps = sim_def_substeps(def);
     s->river_rng = 0x5eed0f7a1e5ull;
     fail |= alloc_arrays(s);
@@ -316,7 +358,14 @@ void sim_water_at(const dinghy_sim *s, double x, double y, double z, dinghy_wate
 
 void sim_set_live(dinghy_sim *s, const sim_def *def)
 {
+    const sim_ring_def was = s->def.ring;
     sim_def_copy_live(&s->def, def);
+    const sim_ring_def *r = &s->def.ring;
+    /* the inflated shape and the gas's fill follow the skin and the gauge */
+    sim_inflate(s, was.youngs_modulus != r->youngs_modulus || was.thickness != r->thickness
+                       || was.poisson_ratio != r->poisson_ratio
+                       || was.gauge_pressure != r->gauge_pressure
+                       || was.inflation != r->inflation);
     if (s->river)
         river_set_live(s->river, s->def.world.river.speed, s->def.world.river.waves);
     s->substeps = sim_def_substeps(&s->def);

@@ -139,6 +139,17 @@ struct dinghy_sim {
     int *slot_ring;       /* per slot: the dense index of the ring in it, -1 free */
     unsigned *slot_gen;   /* per slot: generation, one up each time its ring goes */
     double rest_volume;   /* enclosed volume of the rest mesh, m^3 */
+    /* where a ring is placed: the cross-section of every row, distance
+     * from the axis then height (2 N, m), the rest torus or, for a
+     * membrane inflated by gas, its inflated equilibrium
+     * (physics/skin/inflate.h); and the volume at which the full gas is at
+     * the gauge (the inflated mesh's, m^3) */
+    double *profile;
+    double fill_volume;
+    /* membrane: 1 when the bending force is held over a step's substeps
+     * (sim_inflate: the step is within half the bending's own bound), else
+     * the hinges are evaluated every substep */
+    int bend_held;
     int substeps;         /* substeps per step (sim_def_substeps) */
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
@@ -154,6 +165,10 @@ struct dinghy_sim {
     sim_blowup_info blowup;
     double phase_s[SIM_PHASE_COUNT];
 };
+
+/* Sets bend_held and, with shape, profile and fill_volume from the
+ * definition (sim.c). */
+void sim_inflate(dinghy_sim *sim, int shape);
 
 /* Sets the number of rings there are now (room permitting). */
 void sim_set_count(dinghy_sim *sim, int P);

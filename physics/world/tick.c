@@ -419,7 +419,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
                                     s->tick->bfz + base};
             membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
-                           (int)nb, scratch + s->tick->membrane_offset, f, held, first_substep);
+                           (int)nb, scratch + s->tick->membrane_offset, f, held,
+                           first_substep || !s->bend_held);
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);

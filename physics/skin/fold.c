@@ -1,0 +1,65 @@
+/* Whether a membrane skin is turned inside out or only folded; see fold.h. */
+#include "physics/skin/fold.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "physics/contact/inside.h"
+
+/* The corners of triangle t of quad (m, n), indices wrapped. */
+static void corners(int M, int N, int m, int n, int t, size_t q[3])
+{
+    const int m0 = ((m % M) + M) % M, n0 = ((n % N) + N) % N;
+    const int m1 = (m0 + 1) % M, n1 = (n0 + 1) % N;
+    q[0] = (size_t)m0 * N + n0;
+    q[1] = t == 0 ? (size_t)m1 * N + n0 : (size_t)m1 * N + n1;
+    q[2] = t == 0 ? (size_t)m1 * N + n1 : (size_t)m0 * N + n1;
+}
+
+/* The area normal (twice the area, not normalised) of triangle t of quad (m, n). */
+static void area_normal(int M, int N, const float *x, const float *y, const float *z, int m,
+                        int n, int t, double out[3])
+{
+    size_t q[3];
+    corners(M, N, m, n, t, q);
+    const double e1[3] = {x[q[1]] - x[q[0]], y[q[1]] - y[q[0]], z[q[1]] - z[q[0]]};
+    const double e2[3] = {x[q[2]] - x[q[0]], y[q[2]] - y[q[0]], z[q[2]] - z[q[0]]};
+    out[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    out[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    out[2] = e1[0] * e2[1] - e1[1] * e2[0];
+}
+
+int fold_against_neighbours(int M, int N, const float *x, const float *y, const float *z, int m,
+                            int n, int t)
+{
+    double a[3], c[3][3];
+    area_normal(M, N, x, y, z, m, n, t, a);
+    area_normal(M, N, x, y, z, m, n, 1 - t, c[0]);
+    area_normal(M, N, x, y, z, t == 0 ? m + 1 : m - 1, n, 1 - t, c[1]);
+    area_normal(M, N, x, y, z, m, t == 0 ? n - 1 : n + 1, 1 - t, c[2]);
+    int against = 0;
+    for (int k = 0; k < 3; k++)
+        against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
+    return against == 3;
+}
+
+int fold_faces_inward(int M, int N, const float *x, const float *y, const float *z, int m, int n,
+                      int t, double probe)
+{
+    size_t q[3];
+    double a[3], c[3] = {0.0, 0.0, 0.0};
+    corners(M, N, m, n, t, q);
+    area_normal(M, N, x, y, z, m, n, t, a);
+    const double len = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (!(len > 0.0))
+        return 1;
+    for (int k = 0; k < 3; k++)
+        c[0] += x[q[k]] / 3.0, c[1] += y[q[k]] / 3.0, c[2] += z[q[k]] / 3.0;
+    double out[3], in[3];
+    for (int j = 0; j < 3; j++) {
+        out[j] = c[j] + probe * a[j] / len;
+        in[j] = c[j] - probe * a[j] / len;
+    }
+    return !(mesh_winding_number(M, N, x, y, z, out) < 0.5)
+        || !(mesh_winding_number(M, N, x, y, z, in) > 0.5);
+}

@@ -51,6 +51,7 @@ void sim_destroy(dinghy_sim *s)
     if (!s)
         return;
     free_arrays(s);
+    push_out_free(s->push_out);
     if (s->tick) {
         free(s->tick->scratch);
         contact_free(s->tick->contact);

@@ -165,6 +165,7 @@ size_t sim_memory_bytes(const dinghy_sim *s)
     return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads, 0)
          + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
          + (s->tick->contact ? contact_heap_bytes(s->tick->contact) : 0)
-         + s->tick->contact_cap * 6 * sizeof(float); /* the contact forces in use */
+         + s->tick->contact_cap * 6 * sizeof(float) /* the contact forces in use */
+         + (s->push_out ? push_out_bytes(s->push_out) : 0);
 }
 

@@ -105,15 +105,27 @@ static void ring_bounds(contact_kernel *c, const contact_params *k, const contac
             A[3 * a + b] -= cen[a] * sy[b];
     for (int a = 0; a < 3; a++)
         cen[a] += o[a];
-    double grow = k->h + vmax * k->dt + 1e-6;
+    double grow = k->h + k->margin + vmax * k->ahead + 1e-6;
     double *rb = c->rbox + 6 * (size_t)p;
     for (int a = 0; a < 3; a++)
         rb[a] = lo[a] - grow, rb[3 + a] = hi[a] + grow;
-    c->self_on[p] = (unsigned char)contact_self_may_touch(c, k, p, d2, vmax);
+    /* Two vertices of one ring close at most twice the fastest one's speed
+     * about the ring's mean velocity: the self test's speed (a ring
+     * drifting with the river does not search itself for its drift). */
+    const float vm[3] = {(float)(sv[0] / MN), (float)(sv[1] / MN), (float)(sv[2] / MN)};
+    float dev2 = 0.0f;
+    for (int i = 0; i < MN; i++) {
+        const float u0 = qx[i] - vm[0], u1 = qy[i] - vm[1], u2 = qz[i] - vm[2];
+        const float uu = u0 * u0 + u1 * u1 + u2 * u2;
+        dev2 = uu > dev2 ? uu : dev2;
+    }
+    /* the mean's float rounding (below 1e-6 of vmax) inside the 1e-6 m/s */
+    const double vdev = sqrt((double)dev2) * (1.0 + 1e-6) + 1e-6 * vmax + 1e-6;
+    c->self_on[p] = (unsigned char)contact_self_may_touch(c, k, p, d2, vdev);
     /* The next substep's isometry. */
     fit[12] = contact_polar_rotation(A, fit);
     for (int a = 0; a < 3; a++)
-        fit[9 + a] = cen[a] + sv[a] / MN * k->dt;
+        fit[9 + a] = cen[a] + sv[a] / MN * k->ahead;
 }
 
 /* Ring p's patch boxes: each patch's vertices and the next row and column
@@ -141,7 +153,7 @@ static void patch_bounds(contact_kernel *c, const contact_params *k, const conta
                         hi[j] = x[j] > hi[j] ? x[j] : hi[j];
                     }
                 }
-            double grow = k->h + sqrt((double)v2) * (1.0 + 1e-6) * k->dt + 1e-6;
+            double grow = k->h + k->margin + sqrt((double)v2) * (1.0 + 1e-6) * k->ahead + 1e-6;
             double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
             for (int j = 0; j < 3; j++)
                 pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;

@@ -15,7 +15,9 @@
 
 sim_solver_def sim_solver_def_default(void)
 {
-    sim_solver_def s = {.dt = 0.001, .substeps = 0, .threads = 0, .damping = 0.5};
+    /* one step a frame of a 60 Hz display, cut into substeps at the stability
+     * bound (sim_def_substeps) */
+    sim_solver_def s = {.dt = 1.0 / 60.0, .substeps = 0, .threads = 0, .damping = 0.5};
     return s;
 }
 

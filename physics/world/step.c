@@ -72,7 +72,7 @@ long sim_step(dinghy_sim *s, long steps)
     for (; done < steps; done++) {
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
-            rc = tick_step(s, dt, k == 0, k == s->substeps - 1);
+            rc = tick_step(s, dt, k);
         if (rc == 0)
             rc = overlap_push_out(s); /* vertices inside another ring's skin, out */
         hands_advance(s, s->def.solver.dt);

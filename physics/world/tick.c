@@ -37,6 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Vertices in a contact pair up to which one thread runs the contact's
+ * iterations alone: 2 barriers an iteration cost more than the gathers of
+ * a few thousand vertices (about 1 ns each). */
+#define SERIAL_CONTACT_VERTICES 4096
+
 /* Closest gap the repulsion law is evaluated at (docs/physics.md section 1), m. */
 #define MIN_GAP 0.01f
 
@@ -292,8 +297,11 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
+    float v2max = 0.0f;
     for (int n = 0; n < N; n++) {
-        bad |= !(ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n] <= limit2);
+        const float v2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
+        bad |= !(v2 <= limit2);
+        v2max = v2 > v2max ? v2 : v2max;
         entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
     }
     float entry_speed = 0.0f;
@@ -301,6 +309,7 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
         for (int n = 0; n < N; n++)
             if (z[n] > level && oz[n] <= level && -ovz[n] > entry_speed)
                 entry_speed = -ovz[n];
+    s->tick->row_v2[row] = v2max;
     s->ev.row_splash_count[row] = entries;
     s->ev.row_splash_speed[row] = entry_speed;
     unsigned char flag = 0;
@@ -314,12 +323,31 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     s->tick->row_bad[row] = flag;
 }
 
+/* The water's pressure, drag and lift are refreshed at least every
+ * WATER_HOLD_S seconds of substeps and held between (the gas, stiff, is
+ * not): a fifth of the water's own stability bound sqrt(2 m / (rho g a))
+ * (19 ms for the default ring's vertex) and a twentieth of a floating
+ * ring's heave period (about 80 ms), so the lag adds no energy a drag of
+ * the water does not take out; docs/physics.md section 10. */
+#define WATER_HOLD_S 0.004
+
+/* Substeps of dt between refreshes of the water's loads (>= 1). */
+static int water_substeps(const dinghy_sim *s, double dt)
+{
+    const double n = floor(WATER_HOLD_S / dt * (1.0 + 1e-9));
+    return n < 1.0 ? 1 : n > (double)s->substeps ? s->substeps : (int)n;
+}
+
 /* Springs and integration for rows [r0, r1) (global row indices), block by
  * block within each ring. */
 static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
-                      double dt, int first_substep, float *scratch, double *t_springs,
+                      double dt, int substep, float *scratch, double *t_springs,
                       double *t_integrate)
 {
+    const int first_substep = substep == 0;
+    /* the water's loads: refreshed on this substep, held for `held` substeps */
+    const int water_every = water_substeps(s, dt), water_now = substep % water_every == 0;
+    const int held_for = water_every < s->substeps - substep ? water_every : s->substeps - substep;
     const size_t M = (size_t)s->M;
     const sim_def *d = &s->def;
     const float k = (float)d->ring.stiffness;
@@ -337,7 +365,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .rho_air = (float)d->world.air_density,
         .cd = (float)w->drag_coefficient,
         .cl = (float)w->lift_coefficient,
-        .dt = (float)dt,
+        .dt = (float)(dt * held_for), /* the drag's clamp: the time the force is held */
         .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
         .flow = s->river != NULL,
     };
@@ -352,7 +380,6 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
         .flow = s->river != NULL,
     };
-    const int with_loads = gas || exact;
     /* the membrane skin: its constants from the material, once per call
      * (the material is live) */
     const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
@@ -386,8 +413,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
-        if (with_loads) {
-            loads.gauge = gas ? s->ring_gauge[p] : 0.0f;
+        if (exact && water_now) { /* the water's loads, into the held arrays */
+            loads.gauge = 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */
             loads.eta = s->tick->weta + rows;
             loads.sx = s->tick->wsx + rows;
@@ -397,10 +424,28 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             loads.u = s->tick->wu + rows;
             loads.v = s->tick->wv + rows;
             loads.w = s->tick->ww + rows;
+            float *const wf[3] = {s->tick->wfx + base + a * s->N, s->tick->wfy + base + a * s->N,
+                                  s->tick->wfz + base + a * s->N};
+            for (int c = 0; c < 3; c++)
+                memset(wf[c], 0, sizeof(float) * nb * (size_t)s->N);
             face_loads_block(&loads, s->M, s->N, in->x + base, in->y + base, in->z + base,
                              in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                             scratch + s->tick->face_loads_offset, f, W, h);
+                             scratch + s->tick->face_loads_offset, wf, s->N, 0);
         }
+        if (exact) { /* held, or just refreshed */
+            const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
+                                        s->tick->wfz + base};
+            for (int c = 0; c < 3; c++)
+                for (size_t i = 0; i < nb; i++) {
+                    float *restrict row = f[c] + i * (size_t)W + (size_t)h;
+                    const float *restrict w = wf[c] + (a + i) * (size_t)s->N;
+                    for (int n = 0; n < s->N; n++)
+                        row[n] += w[n];
+                }
+        }
+        if (gas) /* the gas every substep: its breathing mode is stiff */
+            face_gas_block(s->ring_gauge[p], s->M, s->N, in->x + base, in->y + base,
+                           in->z + base, (int)a, (int)nb, f, W, h);
         hands_forces(s, in, p, a, nb, f, W, h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
@@ -415,15 +460,42 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
+/* Substeps (>= 1) a search may look ahead: until a vertex at the fastest
+ * squared speed v2 (m^2/s^2) has moved the contact thickness h (m), so a
+ * box grows by no more than the band itself (a pile at rest searches once
+ * a step, a crowd falling at 5 m/s every 2 ms). */
+static double search_reach(float v2, double h, double dt)
+{
+    const double v = sqrt((double)v2), n = v * dt > 0.0 ? floor(h / (v * dt)) : INFINITY;
+    return n >= 1.0 ? n : 1.0; /* NaN too: one substep */
+}
+
 /* Skin contact, serial: this substep's parameters and state (x current,
- * v the predicted v* of the next buffer), which the kernel's phases read. */
-static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+ * v the predicted v* of the next buffer), which the kernel's phases read.
+ * The search on a step's first substep looks the whole step ahead (plus
+ * the band h again, for the speeds' change within the step); each substep
+ * then links and resolves what it found. */
+static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt,
+                          int substep, int search)
 {
     tick_context *t = s->tick;
+    if (search) { /* how far ahead: until the fastest vertex has moved h, within the step */
+        float v2 = 0.0f;
+        for (size_t r = 0; r < s->nrows; r++)
+            v2 = t->row_v2[r] > v2 ? t->row_v2[r] : v2;
+        const double reach = search_reach(v2, s->def.ring.contact_thickness, dt);
+        const int left = s->substeps - substep, k = reach < (double)left ? (int)reach : left;
+        t->search_ahead = k * dt;
+        t->next_search = substep + k;
+    }
     const sim_ring_def *ring = &s->def.ring;
     t->contact_params = contact_params_default(dt);
     t->contact_params.h = (float)ring->contact_thickness;
     t->contact_params.mu = (float)ring->friction;
+    if (s->substeps > 1) {
+        t->contact_params.ahead = (float)t->search_ahead;
+        t->contact_params.margin = t->contact_params.h;
+    }
     const float m = (float)sim_ring_vertex_mass(ring);
     for (int p = 0; p < s->P; p++)
         t->contact_mass[p] = m;
@@ -531,8 +603,10 @@ static void contact_events(dinghy_sim *s, int n)
     }
 }
 
-int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
+int tick_step(dinghy_sim *s, double dt, int substep)
 {
+    const int first_substep = substep == 0, last_substep = substep == s->substeps - 1;
+    const int search = first_substep || substep >= s->tick->next_search;
     /* the river at the rows every RIVER_SAMPLE_STEPS steps (still water
      * needs no samples: the tick reads its level from the definition) */
     const int sample = s->river && first_substep && s->step % RIVER_SAMPLE_STEPS == 0;
@@ -546,7 +620,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
     const repulsion_consts repulsion = repulsion_consts_of(ring);
     s->bp.cell_size = reach;
     contact_kernel *const contact = s->tick->contact;
-    int any_contact = 0, nstarts = 0;
+    int any_contact = 0, nstarts = 0, serial_contact = 0;
     if (P == 1 || contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
 
@@ -609,9 +683,19 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
                 repulsion_row(s, &repulsion, r);
         PHASE_END(SIM_PHASE_CONTACTS)
         double t_springs = 0.0, t_integrate = 0.0;
-        if (!oom)
-            move_rows(s, in, out, r0, r1, dt, first_substep, scratch, tid == 0 ? &t_springs : NULL,
+        /* The costly phase in chunks taken as threads come free (whole
+         * rings when there are enough): a thread slowed by another
+         * program's work on its core takes fewer. Any split gives the same
+         * bits. A barrier follows before anything reads the rows. */
+        const size_t chunk = (size_t)P >= 4 * (size_t)T ? (size_t)s->M
+                           : (s->nrows / (4 * (size_t)T) > 0 ? s->nrows / (4 * (size_t)T) : 1);
+        const long chunks = oom ? 0 : (long)((s->nrows + chunk - 1) / chunk);
+#pragma omp for schedule(dynamic, 1) nowait
+        for (long c = 0; c < chunks; c++) {
+            const size_t c0 = (size_t)c * chunk, c1 = c0 + chunk < s->nrows ? c0 + chunk : s->nrows;
+            move_rows(s, in, out, c0, c1, dt, substep, scratch, tid == 0 ? &t_springs : NULL,
                       &t_integrate);
+        }
         if (tid == 0) {
             s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
             s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
@@ -621,31 +705,36 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
 #pragma omp barrier
 #pragma omp single
-            contact_setup(s, in, out, dt);
+            contact_setup(s, in, out, dt, substep, search);
             const contact_params *kp = &s->tick->contact_params;
             const contact_state *ks = &s->tick->contact_state;
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                contact_bound(contact, kp, ks, p, p + 1);
-#pragma omp single
-            {
-                oom = contact_plan(contact, kp, ks);
-                if (!oom && !contact_any(contact)) { /* nothing can touch */
-                    oom = contact_link(contact);
-                    any_contact = 0;
-                    nstarts = oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
-                }
-            }
-            if (!oom && contact_any(contact)) {
+            if (search) { /* the search, once a step */
 #pragma omp for schedule(static)
                 for (int p = 0; p < P; p++)
-                    contact_grid(contact, p, p + 1, scratch); /* move_rows is done with it */
-                /* the search gathers where rings touch: shares of equal
-                 * work, not of equal rows (each point's result is its own) */
-                int v0, v1;
-                contact_find_share(contact, tid, T, &v0, &v1);
-                contact_find(contact, v0, v1);
+                    contact_bound(contact, kp, ks, p, p + 1);
+#pragma omp single
+                {
+                    oom = contact_plan(contact, kp, ks);
+                    s->tick->contact_found = !oom && contact_any(contact);
+                    if (!oom && !s->tick->contact_found) { /* nothing can touch */
+                        oom = contact_link(contact); /* retires the last step's touches */
+                        any_contact = 0;
+                        nstarts = oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
+                    }
+                }
+                if (!oom && s->tick->contact_found) {
+#pragma omp for schedule(static)
+                    for (int p = 0; p < P; p++)
+                        contact_grid(contact, p, p + 1, scratch); /* move_rows is done with it */
+                    /* the search gathers where rings touch: shares of equal
+                     * work, not of equal rows (each point's result is its own) */
+                    int v0, v1;
+                    contact_find_share(contact, tid, T, &v0, &v1);
+                    contact_find(contact, v0, v1);
 #pragma omp barrier
+                }
+            }
+            if (!oom && s->tick->contact_found) { /* every substep: what was found */
 #pragma omp single
                 {
                     oom = contact_link(contact) || contact_reserve(s->tick);
@@ -653,9 +742,19 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
                         any_contact = contact_pairs(contact) > 0;
                         nstarts = contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
                     }
+                    /* few vertices in a pair: the iterations here, at once,
+                     * cost less than the two barriers each would need */
+                    if (!oom && any_contact && contact_active_count(contact) <= SERIAL_CONTACT_VERTICES) {
+                        for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
+                            contact_gather_active(contact, it, 0, contact_active_count(contact),
+                                                  s->tick->cf[0], s->tick->cf[1], s->tick->cf[2]);
+                            contact_apply(s, out, 0, s->nverts, it, (float)dt);
+                        }
+                        serial_contact = 1;
+                    }
                 }
             }
-            if (!oom && any_contact)
+            if (!oom && any_contact && !serial_contact)
                 for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
                     int first;
                     const int na = contact_active(contact, (int)a, (int)b, &first);
@@ -676,7 +775,7 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
             }
         }
         PHASE_END(SIM_PHASE_SKIN_CONTACT)
-        if (P > 1 && !oom) { /* one ring's events wait for the end of the region */
+        if (P > 1 && !oom && !contact) { /* one ring's events wait for the end of the region */
 #pragma omp barrier
 #pragma omp for schedule(static)
             for (int p = 0; p < P; p++)
@@ -691,7 +790,9 @@ int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
         if (!gas)
             ring_centre(s, 0, dt);
         events_ring(&s->ev, &s->bp, 0);
-    }
+    } else if (contact) /* no neighbours' touches: little to do, no barrier */
+        for (int p = 0; p < P; p++)
+            events_ring(&s->ev, &s->bp, p);
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
     if (contact)
         contact_events(s, nstarts);

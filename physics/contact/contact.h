@@ -103,6 +103,9 @@ typedef struct {
     int P;
     const float *x, *y, *z, *vx, *vy, *vz;
     const float *mass; /* [P]: mass of one vertex of ring p, kg */
+    /* [3 P] or NULL (then 0): a velocity of each ring (its mean one, m/s)
+     * the self test measures its vertices' speeds about: any one is sound */
+    const double *vmean;
 } contact_state;
 
 /* A ring pair that started touching this substep: rings p < q, and the

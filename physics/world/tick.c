@@ -33,6 +33,7 @@
 #include "physics/water/water_rows.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -472,9 +473,9 @@ static double search_reach(float v2, double h, double dt)
 
 /* Skin contact, serial: this substep's parameters and state (x current,
  * v the predicted v* of the next buffer), which the kernel's phases read.
- * The search on a step's first substep looks the whole step ahead (plus
- * the band h again, for the speeds' change within the step); each substep
- * then links and resolves what it found. */
+ * A search looks ahead up to the rest of the step (search_reach), with a
+ * margin of h/4 for the speeds' change within that time (gravity adds
+ * 1.4 mm in 1/60 s); each substep then links and resolves what it found. */
 static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt,
                           int substep, int search)
 {
@@ -487,19 +488,20 @@ static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer 
         const int left = s->substeps - substep, k = reach < (double)left ? (int)reach : left;
         t->search_ahead = k * dt;
         t->next_search = substep + k;
+        if (getenv("DBG")) fprintf(stderr, "dbg step %ld sub %d vmax %.2f k %d\n", s->step, substep, sqrt(v2), k);
     }
     const sim_ring_def *ring = &s->def.ring;
     t->contact_params = contact_params_default(dt);
     t->contact_params.h = (float)ring->contact_thickness;
     t->contact_params.mu = (float)ring->friction;
-    if (s->substeps > 1) {
+    if (t->search_ahead > dt * 1.5) { /* a look-ahead of more than this substep */
         t->contact_params.ahead = (float)t->search_ahead;
-        t->contact_params.margin = t->contact_params.h;
+        t->contact_params.margin = 0.25f * t->contact_params.h;
     }
     const float m = (float)sim_ring_vertex_mass(ring);
     for (int p = 0; p < s->P; p++)
         t->contact_mass[p] = m;
-    contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
+    contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass, s->v0};
     t->contact_state = st;
 }
 

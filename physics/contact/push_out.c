@@ -204,9 +204,10 @@ static int candidates(push_out_work *w)
         }
     }
     for (int p = 0; p < P; p++) {
-        w->needed[p] = w->cand_start[p + 1] > w->cand_start[p];
-        qsort(w->cand + w->cand_start[p], (size_t)(w->cand_start[p + 1] - w->cand_start[p]),
-              sizeof(int), ascending);
+        const int count = w->cand_start[p + 1] - w->cand_start[p];
+        w->needed[p] = count > 0;
+        if (count > 1)
+            qsort(w->cand + w->cand_start[p], (size_t)count, sizeof(int), ascending);
     }
     return 0;
 }

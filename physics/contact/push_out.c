@@ -44,7 +44,8 @@ typedef struct {
 } ring_pair;
 
 struct push_out_work {
-    int P, M, N;            /* the sizes the arrays are for */
+    int P, M, N;            /* the sizes of the last find */
+    int cap;                /* rings the per-ring arrays have room for */
     float *box;             /* per ring: lo x y z, hi x y z, m */
     sweep_entry *order;       /* rings sorted by box lo x, then index */
     int *cand, *cand_start; /* per ring: the rings whose boxes meet its own, ascending */
@@ -74,7 +75,7 @@ static void free_arrays(push_out_work *w)
     free(w->seg);
     free(w->centre);
     if (w->hits)
-        for (int p = 0; p < w->P; p++)
+        for (int p = 0; p < w->cap; p++)
             free(w->hits[p].hit);
     free(w->hits);
     w->box = NULL, w->order = NULL, w->cand_start = NULL, w->needed = NULL;
@@ -96,25 +97,28 @@ void push_out_free(push_out_work *w)
 
 size_t push_out_bytes(const push_out_work *w)
 {
-    size_t b = sizeof *w + (size_t)w->P * (6 * sizeof(float) + sizeof(sweep_entry) + sizeof(int) + 1
-                                           + sizeof(hit_list))
-             + (size_t)w->P * w->M * (sizeof(segment_hull) + 3 * sizeof(double))
-             + w->cand_cap * sizeof(int) + w->all_cap * sizeof(push_out_hit)
+    size_t b = push_out_reserve_bytes(w->cap, w->M) + w->cand_cap * sizeof(int) + w->all_cap * sizeof(push_out_hit)
              + w->share_cap * sizeof(int) + w->impulse_cap * (sizeof(double) + sizeof *w->pair);
     if (w->hits)
-        for (int p = 0; p < w->P; p++)
+        for (int p = 0; p < w->cap; p++)
             b += w->hits[p].cap * sizeof(push_out_hit);
     return b;
 }
 
-/* Room for a mesh of these sizes; 0, or -1 out of memory. */
-static int fit_sizes(push_out_work *w, const push_out_mesh *m)
+size_t push_out_reserve_bytes(int rings, int M)
 {
-    if (w->P == m->P && w->M == m->M && w->N == m->N && w->box)
-        return 0;
+    size_t P = rings > 0 ? (size_t)rings : 0;
+    return sizeof(push_out_work)
+         + P * (6 * sizeof(float) + sizeof(sweep_entry) + sizeof(int) + 1 + sizeof(hit_list))
+         + sizeof(int) + P * (size_t)M * (sizeof(segment_hull) + 3 * sizeof(double));
+}
+
+/* The per-ring arrays for `rings` rings of M x N; 0, or -1 out of memory. */
+static int reserve(push_out_work *w, int rings, int M, int N)
+{
     free_arrays(w);
-    w->P = m->P, w->M = m->M, w->N = m->N;
-    size_t P = (size_t)m->P, PM = P * (size_t)m->M;
+    w->cap = rings, w->M = M, w->N = N;
+    size_t P = (size_t)rings, PM = P * (size_t)M;
     w->box = malloc(6 * P * sizeof *w->box);
     w->order = malloc(P * sizeof *w->order);
     w->cand_start = malloc((P + 1) * sizeof *w->cand_start);
@@ -125,9 +129,30 @@ static int fit_sizes(push_out_work *w, const push_out_mesh *m)
     if (!w->box || !w->order || !w->cand_start || !w->needed || !w->seg || !w->centre
         || !w->hits) {
         free_arrays(w);
-        w->P = 0;
+        w->cap = 0;
         return -1;
     }
+    return 0;
+}
+
+push_out_work *push_out_create(int rings, int M, int N)
+{
+    push_out_work *w = push_out_new();
+    if (w && reserve(w, rings, M, N) != 0) {
+        push_out_free(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* Room for a mesh of these sizes (grown only when it has more rings or
+ * another grid); 0, or -1 out of memory. */
+static int fit_sizes(push_out_work *w, const push_out_mesh *m)
+{
+    if (!(w->box && m->P <= w->cap && w->M == m->M && w->N == m->N)
+        && reserve(w, m->P, m->M, m->N) != 0)
+        return -1;
+    w->P = m->P;
     return 0;
 }
 

@@ -63,8 +63,13 @@ typedef struct {
 
 typedef struct push_out_work push_out_work;
 
-/* Scratch that grows with the rings and the hits (NULL when out of memory). */
+/* Scratch that grows with the rings and the hits (NULL when out of memory):
+ * push_out_new sizes itself at its first find; push_out_create has room
+ * for `rings` rings of M x N from the start (a simulation's, so that a
+ * step allocates nothing until rings meet), push_out_reserve_bytes (B). */
 push_out_work *push_out_new(void);
+push_out_work *push_out_create(int rings, int M, int N);
+size_t push_out_reserve_bytes(int rings, int M);
 void push_out_free(push_out_work *w);
 /* Bytes the scratch holds now. */
 size_t push_out_bytes(const push_out_work *w);

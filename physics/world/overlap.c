@@ -218,7 +218,7 @@ int sim_overlap_count(const dinghy_sim *s, sim_overlap_info *first)
 {
     if (first)
         *first = (sim_overlap_info){-1, -1, -1, 0.0};
-    push_out_work *w = push_out_new();
+    push_out_work *w = push_out_create(s->P, s->M, s->N);
     push_out_mesh m = current_mesh(s);
     long n = w ? push_out_find(w, &m, s->nthreads) : -1;
     if (n > 0 && first) {
@@ -232,10 +232,8 @@ int sim_overlap_count(const dinghy_sim *s, sim_overlap_info *first)
 
 int overlap_push_out(dinghy_sim *s)
 {
-    if (s->def.ring.contact != SIM_CONTACT_SKIN || s->P < 2)
+    if (!s->push_out || s->P < 2) /* made with the simulation for skin contact */
         return 0;
-    if (!s->push_out && !(s->push_out = push_out_new()))
-        return -1;
     push_out_mesh m = current_mesh(s);
     long n = push_out_find(s->push_out, &m, s->nthreads);
     if (n <= 0)

@@ -145,7 +145,7 @@ struct dinghy_sim {
     event_state ev;       /* contact starts and splashes */
 
     push_out_work *push_out; /* the step's push-out of vertices inside another ring's
-                                skin (skin contact; made at its first use) */
+                                skin (skin contact only, else NULL) */
     sim_ring_state *rings;/* published per ring: the current state measured */
     river_world *river;   /* NULL: still, flat water */
     int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */

@@ -13,6 +13,9 @@
 /* Slack of the segment hulls' tests against float round-off of their
  * bounds, m: a point this close to a hull is taken as in it. */
 #define HULL_SLACK 1e-5
+/* Room made at once for the rings whose boxes meet a ring's, per ring (as
+ * the contact's ring pairs: a crowd's neighbours, each pair listed twice). */
+#define RESERVED_CANDIDATES 16
 
 /* Ring q's segment m (rows m and m+1): the box and the cylinder holding
  * its 2N vertices; the row centres are in push_out_work.centre. */
@@ -95,9 +98,17 @@ void push_out_free(push_out_work *w)
     free(w);
 }
 
+/* Bytes of the per-ring arrays for P rings of M segments. */
+static size_t fixed_bytes(size_t P, int M)
+{
+    return sizeof(push_out_work)
+         + P * (6 * sizeof(float) + sizeof(sweep_entry) + sizeof(int) + 1 + sizeof(hit_list))
+         + sizeof(int) + P * (size_t)M * (sizeof(segment_hull) + 3 * sizeof(double));
+}
+
 size_t push_out_bytes(const push_out_work *w)
 {
-    size_t b = push_out_reserve_bytes(w->cap, w->M) + w->cand_cap * sizeof(int) + w->all_cap * sizeof(push_out_hit)
+    size_t b = fixed_bytes((size_t)w->cap, w->M) + w->cand_cap * sizeof(int) + w->all_cap * sizeof(push_out_hit)
              + w->share_cap * sizeof(int) + w->impulse_cap * (sizeof(double) + sizeof *w->pair);
     if (w->hits)
         for (int p = 0; p < w->cap; p++)
@@ -108,9 +119,7 @@ size_t push_out_bytes(const push_out_work *w)
 size_t push_out_reserve_bytes(int rings, int M)
 {
     size_t P = rings > 0 ? (size_t)rings : 0;
-    return sizeof(push_out_work)
-         + P * (6 * sizeof(float) + sizeof(sweep_entry) + sizeof(int) + 1 + sizeof(hit_list))
-         + sizeof(int) + P * (size_t)M * (sizeof(segment_hull) + 3 * sizeof(double));
+    return fixed_bytes(P, M) + RESERVED_CANDIDATES * P * sizeof(int);
 }
 
 /* The per-ring arrays for `rings` rings of M x N; 0, or -1 out of memory. */
@@ -126,9 +135,13 @@ static int reserve(push_out_work *w, int rings, int M, int N)
     w->seg = malloc(PM * sizeof *w->seg);
     w->centre = malloc(3 * PM * sizeof *w->centre);
     w->hits = calloc(P, sizeof *w->hits);
+    free(w->cand);
+    w->cand_cap = RESERVED_CANDIDATES * P;
+    w->cand = malloc(w->cand_cap * sizeof *w->cand);
     if (!w->box || !w->order || !w->cand_start || !w->needed || !w->seg || !w->centre
-        || !w->hits) {
+        || !w->hits || !w->cand) {
         free_arrays(w);
+        w->cand_cap = w->cand ? w->cand_cap : 0;
         w->cap = 0;
         return -1;
     }
@@ -216,11 +229,14 @@ static int candidates(push_out_work *w)
             for (int p = 0; p < P; p++)
                 w->cand_start[p + 1] += w->cand_start[p];
             size_t need = (size_t)w->cand_start[P];
-            if (need > w->cand_cap) {
-                int *c = realloc(w->cand, need * sizeof *c);
+            if (need > w->cand_cap) { /* grown by doubling: seldom */
+                size_t cap = w->cand_cap ? w->cand_cap : 1;
+                while (cap < need)
+                    cap *= 2;
+                int *c = realloc(w->cand, cap * sizeof *c);
                 if (!c)
                     return -1;
-                w->cand = c, w->cand_cap = need;
+                w->cand = c, w->cand_cap = cap;
             }
         } else { /* the fill moved each start to its end: shift back */
             for (int p = P; p > 0; p--)

@@ -673,6 +673,13 @@ int push_out_apply(push_out_work *w, const push_out_mesh *m, const push_out_stat
             return -1;
         w->pair = q, w->impulse_cap = n;
     }
+    /* within h of the other skin the skin contact has the vertex (its
+     * band reaches h behind a skin): only deeper ones are the push-out's */
+    size_t deep = 0;
+    for (size_t k = 0; k < n; k++)
+        if (w->all[k].depth > st->thickness)
+            w->all[deep++] = w->all[k];
+    w->all_n = deep;
     push_vertices(w, m, st);
     part_rings(w, m, st, gather_pairs(w));
     return 0;

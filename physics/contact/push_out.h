@@ -21,23 +21,26 @@
  * cylinder; one that is costs the solid angles of 4N triangles per
  * segment, in double. No approximation: the sum is the whole mesh's.
  *
- * Pushing out (push_out_apply, serial, O(vertices found)). Each vertex
- * found inside q goes to the nearest point Q of q's skin (every triangle
- * of q searched) plus the contact thickness h along u = (Q - P) / |Q - P|,
- * the way out; and the pair's relative velocity into q along u is removed
- * by an impulse J on P and -w_k J on the corners of Q's triangle
- * (barycentric weights w_k): equal and opposite, so linear momentum is
- * kept, and the impulse acts along the line through P and Q, so angular
- * momentum too (to the lever of the moved position). Each vertex's mass
- * is split among the records it is in, as a point or as a corner, so the
- * impulses of one step (all from the velocities before it) never reverse
- * a relative velocity: restitution 0, kinetic energy never grows. The
- * position moves add no velocity; the skin contact holds the vertex at h
- * from the next substep on. Why only P moves and not Q's corners: each
- * ring is pushed out of the other's skin as it was before the step, so two
- * skins through each other both step back to where the other was, and
- * they end apart without a shared position solve. Deterministic: the
- * finding writes per ring, the apply runs in ring and vertex order. */
+ * Pushing out (push_out_apply, serial, O(vertices found), in ring and
+ * vertex order). A vertex at most the contact thickness h inside is left
+ * to the skin contact (its band reaches h behind a skin). For each deeper
+ * one, with Q the nearest point of q's skin (every triangle of q searched)
+ * and u = (Q - P) / |Q - P| the way out: the pair's relative velocity into
+ * q along u is removed by an impulse J on P and -w_k J on the corners of
+ * Q's triangle (barycentric w_k; equal and opposite along the line through
+ * P and Q: momentum and angular momentum kept; each vertex's mass split
+ * among the records it is in, so the impulses of one step, all from the
+ * velocities before it, never reverse a relative velocity: restitution 0,
+ * kinetic energy never grows); and P is put at Q + h u when it is at most
+ * max_move deep (a quarter of the shortest rest edge: two neighbours moved
+ * apart stretch their edge by at most half), a deeper one waiting for its
+ * ring to come out. Each pair of rings with such vertices stops closing
+ * along n (the hits' depth-weighted ways out plus, with their total
+ * depth, the line between the centres: an impulse on every vertex of
+ * both, equal and opposite, restitution 0) and is moved apart rigidly
+ * along n by the deepest depth, at most max_speed dt (half each). Why it
+ * is stable: every velocity change is a projection that adds no approach
+ * and no energy, every move is bounded per step. */
 #ifndef DINGHY_PUSH_OUT_H
 #define DINGHY_PUSH_OUT_H
 

@@ -16,6 +16,9 @@
 /* Room made at once for the rings whose boxes meet a ring's, per ring (as
  * the contact's ring pairs: a crowd's neighbours, each pair listed twice). */
 #define RESERVED_CANDIDATES 16
+/* Room made at once for the vertices found inside another skin, per ring
+ * (a step allocates nothing until more are). */
+#define RESERVED_HITS 8
 
 /* Ring q's segment m (rows m and m+1): the box and the cylinder holding
  * its 2N vertices; the row centres are in push_out_work.centre. */
@@ -116,10 +119,12 @@ size_t push_out_bytes(const push_out_work *w)
     return b;
 }
 
-size_t push_out_reserve_bytes(int rings, int M)
+size_t push_out_reserve_bytes(int rings, int M, int N)
 {
     size_t P = rings > 0 ? (size_t)rings : 0;
-    return fixed_bytes(P, M) + RESERVED_CANDIDATES * P * sizeof(int);
+    return fixed_bytes(P, M) + RESERVED_CANDIDATES * P * sizeof(int)
+         + RESERVED_HITS * P * (2 * sizeof(push_out_hit) + sizeof(double) + sizeof(ring_pair))
+         + P * (size_t)M * (size_t)N * sizeof(int);
 }
 
 /* The per-ring arrays for `rings` rings of M x N; 0, or -1 out of memory. */
@@ -135,13 +140,33 @@ static int reserve(push_out_work *w, int rings, int M, int N)
     w->seg = malloc(PM * sizeof *w->seg);
     w->centre = malloc(3 * PM * sizeof *w->centre);
     w->hits = calloc(P, sizeof *w->hits);
-    free(w->cand);
+    int fail = !w->hits;
+    for (size_t p = 0; p < P && !fail; p++) {
+        fail = !(w->hits[p].hit = malloc(RESERVED_HITS * sizeof(push_out_hit)));
+        w->hits[p].cap = fail ? 0 : RESERVED_HITS;
+    }
+    free(w->cand), free(w->all), free(w->share), free(w->impulse), free(w->pair);
     w->cand_cap = RESERVED_CANDIDATES * P;
+    w->all_cap = w->impulse_cap = RESERVED_HITS * P;
+    w->share_cap = P * (size_t)M * (size_t)N;
     w->cand = malloc(w->cand_cap * sizeof *w->cand);
-    if (!w->box || !w->order || !w->cand_start || !w->needed || !w->seg || !w->centre
-        || !w->hits || !w->cand) {
+    w->all = malloc(w->all_cap * sizeof *w->all);
+    w->share = calloc(w->share_cap, sizeof *w->share);
+    w->impulse = malloc(w->impulse_cap * sizeof *w->impulse);
+    w->pair = malloc(w->impulse_cap * sizeof *w->pair);
+    if (!w->cand)
+        w->cand_cap = 0;
+    if (!w->all)
+        w->all_cap = 0;
+    if (!w->share)
+        w->share_cap = 0;
+    if (!w->impulse || !w->pair) {
+        free(w->impulse), free(w->pair);
+        w->impulse = NULL, w->pair = NULL, w->impulse_cap = 0;
+    }
+    if (fail || !w->box || !w->order || !w->cand_start || !w->needed || !w->seg || !w->centre
+        || !w->cand || !w->all || !w->share || !w->impulse) {
         free_arrays(w);
-        w->cand_cap = w->cand ? w->cand_cap : 0;
         w->cap = 0;
         return -1;
     }

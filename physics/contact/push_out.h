@@ -72,7 +72,7 @@ typedef struct push_out_work push_out_work;
  * step allocates nothing until rings meet), push_out_reserve_bytes (B). */
 push_out_work *push_out_new(void);
 push_out_work *push_out_create(int rings, int M, int N);
-size_t push_out_reserve_bytes(int rings, int M);
+size_t push_out_reserve_bytes(int rings, int M, int N);
 void push_out_free(push_out_work *w);
 /* Bytes the scratch holds now. */
 size_t push_out_bytes(const push_out_work *w);

@@ -164,7 +164,8 @@ size_t sim_memory_estimate(const sim_def *def, int rings)
     return layout_bytes(&def->ring, rings, threads, 1)
          + contact_bytes(8 * (size_t)rings, def->ring.segments)
          + (def->ring.contact == SIM_CONTACT_SKIN
-                ? push_out_reserve_bytes(rings > 0 ? rings : 1, def->ring.segments) : 0);
+                ? push_out_reserve_bytes(rings > 0 ? rings : 1, def->ring.segments,
+                                         def->ring.sides) : 0);
 }
 
 size_t sim_memory_bytes(const dinghy_sim *s)

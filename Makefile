@@ -13,7 +13,7 @@ PREFIX  ?= /usr/local
 # no FMA contraction and no fast-math (they change bits); -fno-math-errno
 # only lets sqrtf vectorise and changes no result.
 BASEFLAGS = -std=c11 -I. -Iinclude -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wpedantic \
-            -ffp-contract=off -fno-math-errno -fopenmp -MMD -MP
+            -ffp-contract=off -fno-math-errno -fno-trapping-math -fopenmp -MMD -MP
 B = build
 objs = $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 lib  = $(B)/$(1)/libdinghy_$(2).a

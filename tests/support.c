@@ -26,6 +26,14 @@ sim_def test_sim_def(void)
     return d;
 }
 
+void test_default_step(test_params *p) { p->def.solver.dt = sim_def_default().solver.dt; }
+
+long test_steps(const test_params *p, double seconds)
+{
+    const long n = lround(seconds / p->def.solver.dt);
+    return n > 0 ? n : 1;
+}
+
 test_params test_physical(void)
 {
     test_params p = {test_sim_def(), scene_def_default()};

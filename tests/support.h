@@ -38,6 +38,12 @@ test_params test_physical(void);
  * step, not of the tests' timings). */
 sim_def test_sim_def(void);
 
+/* p at the program's own default step (sim_def_default's 1/60 s), for
+ * the checks that must hold there; and the steps of p's step in `seconds`
+ * of simulated time (at least 1). */
+void test_default_step(test_params *p);
+long test_steps(const test_params *p, double seconds);
+
 /* Creates the scene's simulation or fails the test. */
 dinghy_sim *test_sim(const test_params *p);
 

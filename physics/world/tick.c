@@ -334,11 +334,12 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 
 /* The water's pressure, drag and lift are refreshed at least every
  * WATER_HOLD_S seconds of substeps and held between (the gas, stiff, is
- * not): a fifth of the water's own stability bound sqrt(2 m / (rho g a))
- * (19 ms for the default ring's vertex) and a twentieth of a floating
- * ring's heave period (about 80 ms), so the lag adds no energy a drag of
- * the water does not take out; docs/physics.md section 10. */
-#define WATER_HOLD_S 0.004
+ * not). The drag, held, is a damper that acts late: held 3.9 ms it let a
+ * ring falling through the water flap (its terminal speed 8% low, 30% at
+ * 4.9 ms), at 2.9 ms it was within 0.4% (tests/test_water.c); 2 ms is a
+ * tenth of the water's own stability bound sqrt(2 m / (rho g a)) (19 ms
+ * for the default ring's vertex); docs/physics.md section 1. */
+#define WATER_HOLD_S 0.002
 
 /* Substeps of dt between refreshes of the water's loads (>= 1). */
 static int water_substeps(const dinghy_sim *s, double dt)
@@ -634,9 +635,12 @@ typedef struct {
 } step_context;
 
 /* What the serial parts of a substep decide for every thread: written in a
- * single construct, read after its barrier. */
+ * single construct, read after its barrier (a stage reads at its start
+ * only what earlier stages wrote: each out-of-memory flag has one writer). */
 typedef struct {
-    int oom;            /* out of memory: the stages after it do nothing */
+    int oom_neighbours; /* out of memory in the centre-line model's broad phase */
+    int oom_search;     /* ... in the skin contact's search */
+    int oom_link;       /* ... in its link */
     int any_contact;    /* the skin contact has pairs this substep */
     int nstarts;        /* the skin contact's contact starts this substep */
     int serial_contact; /* the link's thread ran the iterations */
@@ -687,8 +691,9 @@ static void stage_broadphase(const step_context *c, step_shared *sh, tick_thread
     for (int p = 0; p < c->P; p++)
         broadphase_count(&s->bp, s->c0, p, c->reach);
 #pragma omp single
-    sh->oom = broadphase_reserve(&s->bp) || events_reserve(&s->ev, (size_t)s->bp.nb_start[c->P]);
-    if (!sh->oom) {
+    sh->oom_neighbours = broadphase_reserve(&s->bp)
+                      || events_reserve(&s->ev, (size_t)s->bp.nb_start[c->P]);
+    if (!sh->oom_neighbours) {
 #pragma omp for schedule(static)
         for (int p = 0; p < c->P; p++)
             broadphase_fill(&s->bp, s->c0, p, c->reach);
@@ -699,7 +704,7 @@ static void stage_broadphase(const step_context *c, step_shared *sh, tick_thread
  * neighbours found before a barrier). */
 static void stage_repulsion(const step_context *c, step_shared *sh, tick_thread *th)
 {
-    if (!sh->oom)
+    if (!sh->oom_neighbours)
         for (size_t r = th->r0; r < th->r1; r++)
             repulsion_row(c->s, &c->repulsion, r);
 }
@@ -714,7 +719,7 @@ static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
     const size_t T = (size_t)th->T, nrows = s->nrows;
     const size_t chunk = (size_t)c->P >= 4 * T ? (size_t)s->M
                        : (nrows / (4 * T) > 0 ? nrows / (4 * T) : 1);
-    const long chunks = sh->oom ? 0 : (long)((nrows + chunk - 1) / chunk);
+    const long chunks = sh->oom_neighbours ? 0 : (long)((nrows + chunk - 1) / chunk);
 #pragma omp for schedule(dynamic, 1) nowait
     for (long k = 0; k < chunks; k++) {
         const size_t c0 = (size_t)k * chunk, c1 = c0 + chunk < nrows ? c0 + chunk : nrows;
@@ -729,8 +734,6 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
 {
     dinghy_sim *s = c->s;
     contact_kernel *contact = c->contact;
-    if (sh->oom)
-        return;
 #pragma omp single
     contact_setup(s, c->in, c->out, c->dt, c->substep, 1);
     const contact_params *kp = &s->tick->contact_params;
@@ -740,14 +743,15 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
         contact_bound(contact, kp, ks, p, p + 1);
 #pragma omp single
     {
-        sh->oom = contact_plan(contact, kp, ks);
-        s->tick->contact_found = !sh->oom && contact_any(contact);
-        if (!sh->oom && !s->tick->contact_found) { /* nothing can touch */
-            sh->oom = contact_link(contact); /* retires the last step's touches */
-            sh->nstarts = sh->oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
+        sh->oom_search = contact_plan(contact, kp, ks);
+        s->tick->contact_found = !sh->oom_search && contact_any(contact);
+        if (!sh->oom_search && !s->tick->contact_found) { /* nothing can touch */
+            sh->oom_search = contact_link(contact); /* retires the last step's touches */
+            sh->nstarts = sh->oom_search ? 0
+                        : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
         }
     }
-    if (!sh->oom && s->tick->contact_found) {
+    if (!sh->oom_search && s->tick->contact_found) {
 #pragma omp for schedule(static)
         for (int p = 0; p < c->P; p++)
             contact_grid(contact, p, p + 1, th->scratch); /* move is done with it */
@@ -764,20 +768,20 @@ static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thr
 {
     dinghy_sim *s = c->s;
     contact_kernel *contact = c->contact;
-    if (sh->oom || !s->tick->contact_found)
+    if (sh->oom_search || !s->tick->contact_found)
         return;
 #pragma omp single
     {
         if (!c->search) /* this substep's state (the search set it up itself) */
             contact_setup(s, c->in, c->out, c->dt, c->substep, 0);
-        sh->oom = contact_link(contact) || contact_reserve(s->tick);
-        if (!sh->oom) {
+        sh->oom_link = contact_link(contact) || contact_reserve(s->tick);
+        if (!sh->oom_link) {
             sh->any_contact = contact_pairs(contact) > 0;
             sh->nstarts = contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
         }
         /* few vertices in a pair: the iterations here, at once, cost less
          * than the two barriers each would need */
-        if (!sh->oom && sh->any_contact
+        if (!sh->oom_link && sh->any_contact
             && contact_active_count(contact) <= SERIAL_CONTACT_VERTICES) {
             for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
                 contact_gather_active(contact, it, 0, contact_active_count(contact),
@@ -787,7 +791,7 @@ static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thr
             sh->serial_contact = 1;
         }
     }
-    if (sh->oom || !sh->any_contact || sh->serial_contact)
+    if (sh->oom_link || !sh->any_contact || sh->serial_contact)
         return;
     const size_t a = th->r0 * (size_t)s->N, b = th->r1 * (size_t)s->N;
     for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
@@ -805,7 +809,7 @@ static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thr
  * floor: own rows. */
 static void stage_positions(const step_context *c, step_shared *sh, tick_thread *th)
 {
-    if (!sh->oom)
+    if (!sh->oom_search && !sh->oom_link)
         contact_positions(c->s, c->out, th->r0, th->r1, sh->any_contact, (float)c->dt);
 }
 
@@ -813,7 +817,7 @@ static void stage_positions(const step_context *c, step_shared *sh, tick_thread 
 static void stage_events(const step_context *c, step_shared *sh, tick_thread *th)
 {
     (void)th;
-    if (sh->oom)
+    if (sh->oom_neighbours)
         return;
 #pragma omp for schedule(static)
     for (int p = 0; p < c->P; p++)
@@ -880,7 +884,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .repulsion = repulsion_consts_of(ring),
         .reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range,
     };
-    step_shared shared = {0, 0, 0, 0};
+    step_shared shared = {0, 0, 0, 0, 0, 0};
     s->bp.cell_size = ctx.reach;
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));
@@ -911,7 +915,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
             }
         }
     }
-    if (shared.oom)
+    if (shared.oom_neighbours || shared.oom_search || shared.oom_link)
         return -1;
     if (ctx.P == 1) {
         if (!ctx.gas)

@@ -215,8 +215,8 @@ TEST_BINS  = $(sort $(UNIT_BINS) $(ASAN_BINS) $(TSAN_BINS) $(RENDER_BINS) $(AUDI
              $(CONFIG_BINS) $(B)/dinghy.1)
 
 # The jobs of each suite (the run-* targets below), longest first.
-SLOW_UNIT   = test_spray test_pointer test_rapids test_skin_membrane test_water test_skin_sim \
-              test_physics test_contact
+SLOW_UNIT   = test_spray test_pointer test_rapids test_skin_membrane test_water test_overlap \
+              test_skin_sim test_physics test_contact
 UNIT_RUN    = !unit-test_parallel $(addprefix unit-,$(filter $(UNIT),$(SLOW_UNIT)) \
               $(filter-out test_parallel $(SLOW_UNIT),$(UNIT)))
 ASAN_RUN    = $(addprefix asan-,$(UNIT))

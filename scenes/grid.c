@@ -9,7 +9,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
         double x, y;
         layout_grid_place(i, n, layout->spacing, &x, &y);
         sim_ring_pose d = layout_pose_at(x, y, z);
-        sim_add_ring(sim, &d);
+        layout_add_clear(sim, &d);
     }
 }
 

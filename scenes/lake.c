@@ -25,7 +25,7 @@ static void build(dinghy_sim *sim, const scene_def *p)
         double speed = p->speed * layout_uniform(&rng, 0.3, 1.0);
         d.velocity[0] = speed * cos(heading);
         d.velocity[1] = speed * sin(heading);
-        sim_add_ring(sim, &d);
+        layout_add_clear(sim, &d);
     }
 }
 

@@ -55,3 +55,18 @@ double layout_ring_reach(const dinghy_sim *sim)
     const sim_ring_def *r = &sim_get_def(sim)->ring;
     return r->major_radius + r->minor_radius;
 }
+
+double layout_margin(const dinghy_sim *sim)
+{
+    return sim_get_def(sim)->ring.contact_thickness;
+}
+
+sim_ring_id layout_add_clear(dinghy_sim *sim, sim_ring_pose *pose)
+{
+    const double step = sim_get_def(sim)->ring.minor_radius;
+    /* every ring there is finite, so some height is clear; the cap (100 m
+     * at the default tube) only guards against a state that is not finite */
+    for (int k = 0; k < 400 && !sim_pose_clear(sim, pose, layout_margin(sim)); k++)
+        pose->centre[2] += step;
+    return sim_add_ring(sim, pose);
+}

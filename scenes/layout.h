@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "dinghy/overlap.h"
 #include "dinghy/scene.h"
 
 #define SCENE_PI 3.14159265358979323846
@@ -28,5 +29,16 @@ int layout_count(const scene_def *layout);
 
 /* Outer radius of the ring the simulation is made of: R + r, m. */
 double layout_ring_reach(const dinghy_sim *sim);
+
+/* The gap a placed ring keeps from every ring already there: the contact
+ * thickness (world.ring.contact_thickness), so that no two skins start
+ * within contact of each other, let alone through each other, m. */
+double layout_margin(const dinghy_sim *sim);
+
+/* Adds a ring at `pose`, raised by steps of the tube radius until it is
+ * clear of every ring there (sim_pose_clear with layout_margin): no scene
+ * places a ring inside another. A pose that is clear is added as it is.
+ * Returns the id (SIM_RING_NONE when the simulation is full). */
+sim_ring_id layout_add_clear(dinghy_sim *sim, sim_ring_pose *pose);
 
 #endif

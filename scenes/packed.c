@@ -43,7 +43,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
             side++;
         int up = with_contact && (i % side + i / side) % 2 == 1; /* the checkerboard's raised rings */
         sim_ring_pose d = layout_pose_at(x, y, z + (up ? 2.0 * r->minor_radius + 0.1 : 0.0));
-        sim_add_ring(sim, &d);
+        layout_add_clear(sim, &d);
     }
 }
 

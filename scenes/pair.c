@@ -10,7 +10,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
         sim_ring_pose d = layout_pose_at((i == 0 ? -0.5 : 0.5) * layout->spacing, 0.0, z);
         if (i == 0)
             d.velocity[0] = layout->speed;
-        sim_add_ring(sim, &d);
+        layout_add_clear(sim, &d);
     }
 }
 

@@ -38,7 +38,7 @@ static void build(dinghy_sim *sim, const scene_def *layout)
         sim_ring_pose d = layout_pose_at(x, y, z0 + l * layer);
         layout_tilt(d.rot, layout_uniform(&rng, 0.0, 2.0 * SCENE_PI),
                     layout_uniform(&rng, 0.0, 0.03));
-        sim_add_ring(sim, &d);
+        layout_add_clear(sim, &d);
         if (++j == w * w)
             j = 0, l++;
     }

@@ -9,40 +9,44 @@
 #include <math.h>
 
 #include "physics/world/measure.h"
+#include "physics/world/overlap.h"
 #include "physics/world/pose.h"
 
 /* A random place upstream clear of every other ring, as a pose at rest
- * in the current. */
-static sim_ring_pose spawn_pose(dinghy_sim *s, int p)
+ * in the current, into d; 0 when there is none this step (the ring waits
+ * where it is and tries again at the next). A place must be clear of the
+ * other rings' bounding spheres by 0.3 m (room to be carried on), and of
+ * their skins by the contact thickness (sim_pose_clear); when sixteen
+ * random places are not, the last is raised by steps of the tube radius,
+ * up to 2 m, until it is clear of their skins. */
+static int spawn_pose(dinghy_sim *s, int p, sim_ring_pose *d)
 {
     const sim_ring_def *r = &s->def.ring;
     const double reach = r->major_radius + r->minor_radius, clear = 2.0 * reach + 0.3;
-    sim_ring_pose d = {{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
+    const double margin = r->contact_thickness;
+    *d = (sim_ring_pose){{0, 0, 0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0, 0, 0}};
     int free = 0;
-    for (int tries = 0; tries < 16; tries++) {
-        river_spawn_point(s->river, &s->river_rng, 0.5, d.centre);
+    for (int tries = 0; tries < 16 && !free; tries++) {
+        river_spawn_point(s->river, &s->river_rng, 0.5, d->centre);
         free = 1;
         for (int q = 0; q < s->P && free; q++) {
-            double dx = s->c0[3 * q] - d.centre[0], dy = s->c0[3 * q + 1] - d.centre[1];
-            double dz = s->c0[3 * q + 2] - d.centre[2];
+            double dx = s->c0[3 * q] - d->centre[0], dy = s->c0[3 * q + 1] - d->centre[1];
+            double dz = s->c0[3 * q + 2] - d->centre[2];
             free = q == p || dx * dx + dy * dy + dz * dz > clear * clear;
         }
-        if (free)
-            break;
+        free = free && overlap_pose_clear(s, d, margin, p);
     }
-    /* No clear place (a crowded start): above the rings there, so that no
-     * two rings are made inside each other (skin contact cannot part them). */
-    for (int q = 0; q < s->P && !free; q++) {
-        double dx = s->c0[3 * q] - d.centre[0], dy = s->c0[3 * q + 1] - d.centre[1];
-        if (q != p && dx * dx + dy * dy <= clear * clear
-            && d.centre[2] < s->c0[3 * q + 2] + 2.0 * r->minor_radius + 0.1)
-            d.centre[2] = s->c0[3 * q + 2] + 2.0 * r->minor_radius + 0.1;
+    for (int k = 0; k < 8 && !free; k++) {
+        d->centre[2] += r->minor_radius;
+        free = overlap_pose_clear(s, d, margin, p);
     }
+    if (!free)
+        return 0;
     dinghy_water_point wp;
-    river_sample(s->river, d.centre[0], d.centre[1], d.centre[2], s->time, &wp);
-    d.velocity[0] = wp.velocity[0];
-    d.velocity[1] = wp.velocity[1];
-    return d;
+    river_sample(s->river, d->centre[0], d->centre[1], d->centre[2], s->time, &wp);
+    d->velocity[0] = wp.velocity[0];
+    d->velocity[1] = wp.velocity[1];
+    return 1;
 }
 
 void water_endless_run(dinghy_sim *s)
@@ -58,9 +62,11 @@ void water_endless_run(dinghy_sim *s)
             s->ring_s[p] = st;
             continue;
         }
+        sim_ring_pose pose;
+        if (!spawn_pose(s, p, &pose))
+            continue; /* no room upstream: again at the next step */
         if (mapped && st >= end)
             s->travelled[p] += st - s->ring_s[p];
-        sim_ring_pose pose = spawn_pose(s, p);
         ring_write_pose(s, p, &pose);
         sim_measure_ring(s, p);
         s->respawns[p]++;

@@ -52,6 +52,7 @@ void sim_destroy(dinghy_sim *s)
     if (!s)
         return;
     free_arrays(s);
+    push_out_free(s->push_out);
     if (s->tick) {
         free(s->tick->scratch);
         contact_free(s->tick->contact);
@@ -177,8 +178,10 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     fail |= broadphase_init(&s->bp, s->cap);
     fail |= events_init(&s->ev, s->cap, s->M);
     fail |= ensure_scratch(s, s->nthreads);
-    if (ring->contact == SIM_CONTACT_SKIN)
+    if (ring->contact == SIM_CONTACT_SKIN) {
         fail |= !(s->tick->contact = contact_create(s->cap, s->M, s->N));
+        fail |= !(s->push_out = push_out_create(s->cap, s->M, s->N));
+    }
     if (fail) {
         snprintf(err, err_len, "out of memory for %zu vertices (%d rings)", n, s->cap);
         sim_destroy(s);

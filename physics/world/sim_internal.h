@@ -7,6 +7,7 @@
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
 #include "physics/contact/contact.h"
+#include "physics/contact/push_out.h"
 #include "physics/seed/springs.h"
 #include "dinghy/events.h"
 #include "dinghy/hands.h"
@@ -154,6 +155,8 @@ struct dinghy_sim {
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
 
+    push_out_work *push_out; /* the step's push-out of vertices inside another ring's
+                                skin (skin contact only, else NULL) */
     sim_ring_state *rings;/* published per ring: the current state measured */
     river_world *river;   /* NULL: still, flat water */
     int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */

@@ -162,7 +162,10 @@ size_t sim_memory_estimate(const sim_def *def, int rings)
 {
     int threads = def->solver.threads > 0 ? def->solver.threads : omp_get_num_procs();
     return layout_bytes(&def->ring, rings, threads, 1)
-         + contact_bytes(8 * (size_t)rings, def->ring.segments);
+         + contact_bytes(8 * (size_t)rings, def->ring.segments)
+         + (def->ring.contact == SIM_CONTACT_SKIN
+                ? push_out_reserve_bytes(rings > 0 ? rings : 1, def->ring.segments,
+                                         def->ring.sides) : 0);
 }
 
 size_t sim_memory_bytes(const dinghy_sim *s)
@@ -170,6 +173,7 @@ size_t sim_memory_bytes(const dinghy_sim *s)
     return layout_bytes(&s->def.ring, s->cap, s->tick->scratch_threads, 0)
          + s->bp.nb_cap * sizeof(int) + s->ev.slot_cap * ((size_t)s->M + 2 + sizeof(int))
          + (s->tick->contact ? contact_heap_bytes(s->tick->contact) : 0)
-         + s->tick->contact_cap * 6 * sizeof(float); /* the contact forces in use */
+         + s->tick->contact_cap * 6 * sizeof(float) /* the contact forces in use */
+         + (s->push_out ? push_out_bytes(s->push_out) : 0);
 }
 

@@ -1,5 +1,5 @@
-/* The step: sim_step drives the tick, the hands' advance and the river's
- * run, then checks the rings' health; blow-up records and their message. */
+/* The step: sim_step drives the tick, the push-out of overlaps, the hands'
+ * advance and the river's run, then checks the rings' health; blow-up records and their message. */
 #include "physics/world/sim_internal.h"
 
 #include <math.h>
@@ -8,6 +8,7 @@
 #include "physics/water/endless_run.h"
 #include "physics/hands/hands_internal.h"
 #include "physics/world/measure.h"
+#include "physics/world/overlap.h"
 #include "physics/world/tick.h"
 
 static void record_blowup(dinghy_sim *s)
@@ -72,6 +73,8 @@ long sim_step(dinghy_sim *s, long steps)
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
             rc = tick_step(s, dt, k);
+        if (rc == 0)
+            rc = overlap_push_out(s); /* vertices inside another ring's skin, out */
         hands_advance(s, s->def.solver.dt);
         if (rc == 0 && s->river) {
             water_hit_events(s);

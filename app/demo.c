@@ -209,6 +209,7 @@ static int demo_open(demo *d)
     d->in = d->r ? input_attach(d->win, render_camera(d->r)) : NULL;
     if (!d->in)
         return demo_fail(d, d->r ? "out of memory" : NULL, 4);
+    render_profile(d->r, d->opt->profile);
 
     /* the droplets: stepped with the physics, drawn by the renderer */
     d->spray = room_spray_create(&s->spray, s->scene.seed);
@@ -300,6 +301,8 @@ static int demo_reload(demo *d, const input_actions *a)
     if (rr == RELOAD_REBUILT && renderer_for(&d->r, &d->in, d->win, d->sim, d->err,
                                              sizeof d->err) != 0)
         return demo_fail(d, NULL, 4);
+    if (rr == RELOAD_REBUILT)
+        render_profile(d->r, d->opt->profile);
     if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
         if (memcmp(&d->spray_now, &d->settings->spray, sizeof d->spray_now) != 0) {
             spray_destroy(d->spray); /* a new budget: a new system */
@@ -511,17 +514,23 @@ static int demo_frame(demo *d)
      * is one frame behind the physics. */
     demo_draw(d, &a, fw, fh, now, frame_s);
     window_flush();
+    render_profile_mark(d->r, "hud");
     long done;
     if ((rc = demo_step(d, steps, &done)) != DEMO_GO)
         return rc;
+    render_profile_mark(d->r, "physics");
     demo_sound(d, fw, now);
+    render_profile_mark(d->r, "sound");
     if (d->spray) /* this frame's splashes and hits throw droplets */
         spray_step(d->spray, d->sim, (double)done * d->settings->sim.solver.dt,
                    sim_threads(d->sim));
+    render_profile_mark(d->r, "spray step");
 
     double swap_start = omp_get_wtime();
     window_swap(d->win); /* waits for the frame the renderer drew meanwhile */
     frame_clock_waited(&d->clock, omp_get_wtime() - swap_start);
+    render_profile_mark(d->r, "swap");
+    render_profile_frame(d->r);
     return DEMO_GO;
 }
 
@@ -536,6 +545,11 @@ static void demo_summary(const demo *d)
            d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
            d->total_steps, sim_threads(d->sim), d->hs.scene_w, d->hs.scene_h,
            100.0 * d->hs.scene_scale);
+    if (d->opt->profile) {
+        char line[1024];
+        render_profile_format(d->r, line, sizeof line);
+        printf("demo: profile, ms a frame: %s\n", line);
+    }
     fflush(stdout);
 }
 

@@ -7,6 +7,13 @@
 /* Binding point of the "Frame" uniform block (see render.c). */
 #define FRAME_BLOCK_BINDING 0
 
+/* Toward the sun, not normalised (the frame block's sun; the ground bakes
+ * its light from it), and the C side's copies of SUN_LIGHT and DEEP_WATER
+ * below. */
+#define SUN_TOWARD {0.42f, -0.50f, 0.76f}
+#define GLSL_SUN_LIGHT {1.00, 0.95, 0.86}
+#define GLSL_DEEP_WATER {0.03, 0.20, 0.26}
+
 #define GLSL_COMMON \
 "layout(std140) uniform Frame {\n" \
 "    mat4 view_proj;\n" \

@@ -10,6 +10,7 @@
 #include "render/glsl_common.h"
 #include "render/gpu_mesh.h"
 #include "render/shader.h"
+#include "render/smooth.h"
 #include "render/terrain.h"
 
 #define COLS 29        /* vertices across */
@@ -123,13 +124,6 @@ static const char *fs_body =
     "    colour = vec4(haze(c, v_pos), clamp(alpha, 0.0, 1.0));\n"
     "}\n";
 
-static double smoothstep(double a, double b, double x)
-{
-    double t = (x - a) / (b - a);
-    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-    return t * t * (3.0 - 2.0 * t);
-}
-
 /* White water that stays where it is: round and behind each rock, at the
  * lip of each drop and in the jump below it. */
 static double fixed_white(const course_map *m, double s, double x, double y)
@@ -240,9 +234,9 @@ static void sample_row(river_water *rw, const dinghy_sim *sim, int i)
         double slope = sqrt(wp.normal[0] * wp.normal[0] + wp.normal[1] * wp.normal[1]) / nz;
         double u = sqrt(wp.velocity[0] * wp.velocity[0] + wp.velocity[1] * wp.velocity[1]);
         double depth = wp.height - rw->ground[v];
-        double white = rw->white_fixed[v] + smoothstep(0.06, 0.22, slope) +
-                       (speed > 0.0 ? 0.8 * smoothstep(1.2, 1.8, u / speed) : 0.0);
-        white *= smoothstep(0.0, 0.15, depth) * (speed > 0.0 ? smoothstep(0.0, 0.5, u / speed) : 0.0);
+        double white = rw->white_fixed[v] + smooth_step(0.06, 0.22, slope) +
+                       (speed > 0.0 ? 0.8 * smooth_step(1.2, 1.8, u / speed) : 0.0);
+        white *= smooth_step(0.0, 0.15, depth) * (speed > 0.0 ? smooth_step(0.0, 0.5, u / speed) : 0.0);
         o[2] = (float)wp.height;
         o[3] = (float)wp.normal[0];
         o[4] = (float)wp.normal[1];

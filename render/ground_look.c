@@ -8,6 +8,7 @@
 #include "render/gl.h"
 #include "render/glsl_common.h"
 #include "render/shader.h"
+#include "render/tiling_texture.h"
 #include "render/smooth.h"
 
 #define TEXELS 512 /* a side of the detail texture */
@@ -109,16 +110,7 @@ static unsigned make_texture(void)
             texels[2 * (j * TEXELS + i)] = (unsigned char)lround(255.0 * g);
             texels[2 * (j * TEXELS + i) + 1] = (unsigned char)lround(255.0 * p);
         }
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_RG8, TEXELS, TEXELS, 0, GL_RG, GL_UNSIGNED_BYTE, texels);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    unsigned tex = tiling_texture(texels, TEXELS, 2);
     free(texels);
     return tex;
 }

@@ -10,6 +10,7 @@
 #include "render/glsl_common.h"
 #include "render/gpu_mesh.h"
 #include "render/shader.h"
+#include "render/tiling_texture.h"
 #include "render/smooth.h"
 #include "render/terrain.h"
 
@@ -169,17 +170,7 @@ static unsigned make_noise(void)
             double n = 0.65 * periodic_noise(u, v, ax, ay, 0u) + 0.35 * periodic_noise(u, v, bx, by, 7919u);
             texels[j * NOISE_TEXELS + i] = (unsigned char)lround(255.0 * n);
         }
-    GLuint tex;
-    glGenTextures(1, &tex);
-    glBindTexture(GL_TEXTURE_2D, tex);
-    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-    glTexImage2D(GL_TEXTURE_2D, 0, GL_R8, NOISE_TEXELS, NOISE_TEXELS, 0, GL_RED, GL_UNSIGNED_BYTE,
-                 texels);
-    glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+    unsigned tex = tiling_texture(texels, NOISE_TEXELS, 1);
     free(texels);
     return tex;
 }

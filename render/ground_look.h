@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "render/gpu_mesh.h"
+#include "render/mesh_chunks.h"
 
 /* Floats of a source vertex: position, normal, the water level there. */
 #define GROUND_SOURCE_FLOATS 7
@@ -20,6 +21,17 @@
 #define GROUND_LOOK_FLOATS 13
 /* The texture repeats every this many metres. */
 #define GROUND_LOOK_TILE 16.0
+/* Chunks nearer than this (m) are drawn with the grain, farther ones with
+ * the whole colour per vertex (the grain fades out before it). */
+#define GROUND_LOOK_NEAR 60.0
+
+/* A ground: its mesh in chunks, the two programs and the texture. */
+typedef struct {
+    gpu_mesh near;        /* the mesh, with the near program */
+    unsigned far_program;
+    mesh_chunks chunks;
+    unsigned texture;
+} ground_look;
 
 /* The kinds of ground. */
 typedef enum {
@@ -31,13 +43,17 @@ typedef enum {
  * ones (GROUND_LOOK_FLOATS each) in dst. */
 void ground_look_bake(const float *src, size_t count, float *dst);
 
-/* Makes the program of the kind of ground (into g->program) and the
- * detail texture. Returns the texture, or 0 with a message in err. */
-unsigned ground_look_create(gpu_mesh *g, ground_kind kind, const char *name, char *err,
+/* Makes the programs of the kind of ground and the detail texture into g
+ * (zeroed); the caller then makes g->near's buffers and g->chunks.
+ * Returns the texture, or 0 with a message in err. */
+unsigned ground_look_create(ground_look *g, ground_kind kind, const char *name, char *err,
                             size_t err_len);
 /* Describes the drawn vertices to the bound vertex array. */
 void ground_look_layout(void);
-/* Binds the texture for the draws that follow. */
-void ground_look_bind(unsigned texture);
+/* Draws the chunks that may be in view of view_proj and nearer than
+ * reach (m) to the eye. */
+void ground_look_draw(ground_look *g, const float view_proj[16], const float eye[3], float reach);
+/* Frees what g holds (a zeroed g too). */
+void ground_look_destroy(ground_look *g);
 
 #endif

@@ -73,13 +73,14 @@ static float box_distance2(const mesh_chunk *m, const float p[3])
 }
 
 void mesh_chunks_draw(mesh_chunks *c, const gpu_mesh *g, const float view_proj[16],
-                      const float eye[3], float reach)
+                      const float eye[3], float from, float reach)
 {
     int n = 0;
     size_t run_end = 0; /* where the last run drawn ends, indices */
     for (int i = 0; i < c->n; i++) {
         const mesh_chunk *m = &c->chunk[i];
-        if (box_distance2(m, eye) > reach * reach || outside(m, view_proj))
+        float d2 = box_distance2(m, eye);
+        if (d2 < from * from || d2 >= reach * reach || outside(m, view_proj))
             continue;
         if (n > 0 && run_end == m->first) /* the next in the index buffer: one longer run */
             c->counts[n - 1] += (int)m->count;

@@ -29,9 +29,9 @@ typedef struct {
 int mesh_chunks_add(mesh_chunks *c, const uint32_t *idx, size_t first, size_t end,
                     const float *verts, int stride);
 /* Draws g's chunks that may be in view of view_proj (column-major) and
- * nearer than `reach` (m) to eye. */
+ * whose nearest point is from `from` to `reach` (m) from eye. */
 void mesh_chunks_draw(mesh_chunks *c, const gpu_mesh *g, const float view_proj[16],
-                      const float eye[3], float reach);
+                      const float eye[3], float from, float reach);
 void mesh_chunks_free(mesh_chunks *c);
 
 #endif

@@ -9,7 +9,6 @@
 #include "render/gl.h"
 #include "render/ground_look.h"
 #include "render/gpu_mesh.h"
-#include "render/mesh_chunks.h"
 
 #define GRID 200            /* vertices per side */
 #define BED_DEPTH 2.2f      /* channel depth below the water, m */
@@ -19,9 +18,7 @@
 
 struct riverbed {
     float cx, cy, half_width, level;
-    gpu_mesh gpu;
-    mesh_chunks chunks;
-    unsigned texture; /* the ground's grain (ground_look.h) */
+    ground_look look;
 };
 
 static float smooth01(float t)
@@ -65,7 +62,7 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
     r->cy = centre[1];
     r->half_width = half_width;
     r->level = level;
-    if (!(r->texture = ground_look_create(&r->gpu, GROUND_STILL, "river bed", err, err_len)))
+    if (!ground_look_create(&r->look, GROUND_STILL, "river bed", err, err_len))
         goto fail;
     const float e = 0.05f; /* finite-difference step for normals, m */
     for (int j = 0; j < GRID; j++)
@@ -94,7 +91,7 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
                     idx[k++] = a; idx[k++] = b; idx[k++] = d;
                     idx[k++] = a; idx[k++] = d; idx[k++] = c;
                 }
-            chunked |= mesh_chunks_add(&r->chunks, idx, first, k, verts, FLOATS);
+            chunked |= mesh_chunks_add(&r->look.chunks, idx, first, k, verts, FLOATS);
             first = k;
         }
     if (chunked) {
@@ -102,7 +99,7 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
         goto fail;
     }
     ground_look_bake(verts, (size_t)GRID * GRID, look);
-    gpu_mesh_create(&r->gpu, look, sizeof *look * GROUND_LOOK_FLOATS * GRID * GRID, 0, idx, k);
+    gpu_mesh_create(&r->look.near, look, sizeof *look * GROUND_LOOK_FLOATS * GRID * GRID, 0, idx, k);
     ground_look_layout();
     glBindVertexArray(0);
     free(verts);
@@ -119,17 +116,13 @@ fail:
 
 void riverbed_draw(riverbed *r, const float view_proj[16], const float eye[3], float reach)
 {
-    ground_look_bind(r->texture);
-    mesh_chunks_draw(&r->chunks, &r->gpu, view_proj, eye, reach);
+    ground_look_draw(&r->look, view_proj, eye, reach);
 }
 
 void riverbed_destroy(riverbed *r)
 {
     if (!r)
         return;
-    gpu_mesh_destroy(&r->gpu);
-    mesh_chunks_free(&r->chunks);
-    if (r->texture)
-        glDeleteTextures(1, &r->texture);
+    ground_look_destroy(&r->look);
     free(r);
 }

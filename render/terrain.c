@@ -10,7 +10,6 @@
 #include "render/glsl_common.h"
 #include "render/ground_look.h"
 #include "render/gpu_mesh.h"
-#include "render/mesh_chunks.h"
 
 #define FLOATS GROUND_SOURCE_FLOATS /* position, normal, water level */
 #define FAR_FINE 3.0      /* far-land grid spacing over the course, m */
@@ -23,9 +22,7 @@
 #define FAR_CHUNK 12      /* cells of the land each way a chunk */
 
 struct terrain {
-    gpu_mesh gpu;
-    mesh_chunks chunks;
-    unsigned texture; /* the ground's grain (ground_look.h) */
+    ground_look look;
 };
 
 int course_rows(const course_map *m, double fine, double *rows, int max)
@@ -177,7 +174,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         snprintf(err, err_len, "out of memory for the river's ground");
         goto fail;
     }
-    if (!(t->texture = ground_look_create(&t->gpu, GROUND_RIVER, "river ground", err, err_len)))
+    if (!ground_look_create(&t->look, GROUND_RIVER, "river ground", err, err_len))
         goto fail;
     course_rows(m, ROW_STEP, row_s, rows);
 
@@ -288,7 +285,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
             idx[k++] = a; idx[k++] = d; idx[k++] = b;
         }
         if ((i + 1) % BAND_CHUNK == 0 || i + 2 == (uint32_t)rows) {
-            chunked |= mesh_chunks_add(&t->chunks, idx, first, k, verts, FLOATS);
+            chunked |= mesh_chunks_add(&t->look.chunks, idx, first, k, verts, FLOATS);
             first = k;
         }
     }
@@ -304,7 +301,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
                     idx[k++] = a; idx[k++] = b; idx[k++] = d;
                     idx[k++] = a; idx[k++] = d; idx[k++] = c;
                 }
-            chunked |= mesh_chunks_add(&t->chunks, idx, first, k, verts, FLOATS);
+            chunked |= mesh_chunks_add(&t->look.chunks, idx, first, k, verts, FLOATS);
             first = k;
         }
     size_t used_v = band_v + (size_t)nx * (size_t)ny;
@@ -314,7 +311,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         goto fail;
     }
     ground_look_bake(verts, used_v, look);
-    gpu_mesh_create(&t->gpu, look, sizeof *look * GROUND_LOOK_FLOATS * used_v, 0, idx, k);
+    gpu_mesh_create(&t->look.near, look, sizeof *look * GROUND_LOOK_FLOATS * used_v, 0, idx, k);
     ground_look_layout();
     glBindVertexArray(0);
     free(look);
@@ -338,17 +335,13 @@ fail: /* the working arrays go either way; the terrain only on failure */
 
 void terrain_draw(terrain *t, const float view_proj[16], const float eye[3], float reach)
 {
-    ground_look_bind(t->texture);
-    mesh_chunks_draw(&t->chunks, &t->gpu, view_proj, eye, reach);
+    ground_look_draw(&t->look, view_proj, eye, reach);
 }
 
 void terrain_destroy(terrain *t)
 {
     if (!t)
         return;
-    gpu_mesh_destroy(&t->gpu);
-    mesh_chunks_free(&t->chunks);
-    if (t->texture)
-        glDeleteTextures(1, &t->texture);
+    ground_look_destroy(&t->look);
     free(t);
 }

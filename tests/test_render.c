@@ -198,6 +198,19 @@ static void palette_is_bright_and_not_water_coloured(void **state)
         assert_int_equal(seen[i], 1); /* every run of rings uses every colour once */
 }
 
+/* Frames/s and the speed reached keep two significant digits. */
+static void two_digits_never_round_to_zero(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(hud_two_digits(0.14, b, sizeof b), "0.14");
+    assert_string_equal(hud_two_digits(1.0, b, sizeof b), "1.0");
+    assert_string_equal(hud_two_digits(17.7, b, sizeof b), "18");
+    assert_string_equal(hud_two_digits(0.0029, b, sizeof b), "0.0029");
+    assert_string_equal(hud_two_digits(123.4, b, sizeof b), "123");
+    assert_string_equal(hud_two_digits(0.0, b, sizeof b), "0");
+}
+
 static void hud_text_reports_state(void **state)
 {
     (void)state;
@@ -233,6 +246,16 @@ static void hud_text_reports_state(void **state)
     s.scene_auto = 1;
     hud_format(buf, sizeof buf, &s, 0);
     assert_non_null(strstr(buf, "render 960x540 (75%, auto)"));
+    assert_non_null(strstr(buf, "reached 0.48x")); /* paused: not said to be behind */
+    assert_null(strstr(buf, "behind"));
+    s.paused = 0;
+    s.speed = 1.0;
+    s.realtime_ratio = 0.0734;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "reached 0.073x: the physics is behind"));
+    s.realtime_ratio = 0.99;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "reached 0.99x)"));
 }
 
 /* ---- dynamic resolution: the controller (no GL) ---- */
@@ -1251,6 +1274,7 @@ int main(void)
         cmocka_unit_test(clock_keeps_real_time),
         cmocka_unit_test(clock_caps_slow_frames),
         cmocka_unit_test(palette_is_bright_and_not_water_coloured),
+        cmocka_unit_test(two_digits_never_round_to_zero),
         cmocka_unit_test(hud_text_reports_state),
         cmocka_unit_test(resolution_lowers_when_slow_and_raises_when_fast),
         cmocka_unit_test(resolution_settles_under_noise),

@@ -76,4 +76,11 @@
 "    gl_Position = view_proj * vec4(a_pos, 1.0);\n" \
 "}\n"
 
+/* The start of their fragment shaders: what that vertex shader passes on. */
+#define GLSL_FS_POS_NORMAL_LEVEL "#version 330 core\n" GLSL_COMMON \
+"in vec3 v_pos;\n" \
+"in vec3 v_normal;\n" \
+"in float v_level;\n" \
+"out vec4 colour;\n"
+
 #endif

@@ -13,6 +13,7 @@
 #include "render/glsl_common.h"
 #include "render/hud.h"
 #include "render/pass_timer.h"
+#include "render/pen.h"
 #include "render/river_water.h"
 #include "render/riverbed.h"
 #include "render/rocks.h"
@@ -38,6 +39,7 @@ typedef struct {
 struct renderer {
     sky *sky;
     riverbed *bed;      /* still water: the painted bed and the flat sheet */
+    pen *pen;           /* still water: the pen's walls, when the scene has one */
     water *water;
     course_map map;     /* a river: its course, ground, rocks and water */
     int river;
@@ -107,6 +109,7 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
         (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
         !(r->mesh = ring_mesh_create(sim, err, err_len)) ||
         (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
+        (!river && !(r->pen = pen_create(sim, err, err_len)) && err[0]) ||
         !(r->hud = hud_create(err, err_len)) ||
         !(r->scaled = scene_target_create(err, err_len))) {
         render_destroy(r);
@@ -137,6 +140,7 @@ void render_destroy(renderer *r)
     rocks_destroy(r->rocks);
     terrain_destroy(r->ground);
     riverbed_destroy(r->bed);
+    pen_destroy(r->pen);
     sky_destroy(r->sky);
     free(r);
 }
@@ -263,6 +267,8 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
     } else {
         draw_rings(r);
         pass_timer_mark(t, "rings", 1);
+        pen_draw(r->pen);
+        pass_timer_mark(t, "pen", 1);
         riverbed_draw(r->bed, r->view_proj, r->eye, GROUND_REACH * r->haze_distance);
         pass_timer_mark(t, "ground", 1);
         sky_draw(r->sky);

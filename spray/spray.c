@@ -29,6 +29,7 @@ spray_system *spray_create(const spray_def *def, uint64_t random_seed)
         ok &= (*f[k] = malloc(sizeof(float) * B)) != NULL;
     ok &= (sp->dead = malloc(B)) != NULL;
     ok &= (sp->tubes.row = malloc(sizeof(float) * 4 * R)) != NULL;
+    ok &= (sp->tubes.row_max = malloc(sizeof(float) * R)) != NULL;
     ok &= (sp->tubes.row_v = malloc(sizeof(float) * 3 * R)) != NULL;
     ok &= (sp->tubes.bound = malloc(sizeof(float) * 4 * (R / 3 + 1))) != NULL;
     ok &= (sp->spots.xy = malloc(sizeof(double) * 2 * (S + 1))) != NULL;
@@ -49,6 +50,7 @@ void spray_destroy(spray_system *sp)
         free(f[k]);
     free(sp->dead);
     free(sp->tubes.row);
+    free(sp->tubes.row_max);
     free(sp->tubes.row_v);
     free(sp->tubes.bound);
     free(sp->spots.xy);

@@ -108,11 +108,13 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                                           || (demo && src->path));
     /* The demo says which file it uses once its window is up, so that no
      * display stays a one-line message. */
-    if (!demo)
-        fprintf(stderr, "dinghy: %s\n", config_note);
-    if (profile && !demo)
+    if (profile && !demo) { /* as config/cli.c refuses the other flags that would do nothing */
         fprintf(stderr, "dinghy: --profile does nothing here: only the demo window times its "
                 "frames\n");
+        return 2;
+    }
+    if (!demo)
+        fprintf(stderr, "dinghy: %s\n", config_note);
     if (watching && !src->path) {
         fprintf(stderr, "dinghy: --watch needs a config file to watch; give one with --config "
                 "FILE (or run from a directory with a dinghy.ini)\n");

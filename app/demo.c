@@ -3,6 +3,7 @@
 #include "app/demo.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,9 @@ static int renderer_for(renderer **r, input **in, render_window *win, dinghy_sim
     return *r && *in ? 0 : -1;
 }
 
+/* Frame times kept for the summary's percentile: whole ms up to this. */
+#define DEMO_FRAME_MS_MAX 1000
+
 /* Everything the demo holds while it runs; demo_open fills it, demo_close
  * frees whatever of it was made. */
 typedef struct {
@@ -125,6 +129,8 @@ typedef struct {
     double last;                 /* wall time of the last frame, s */
     /* totals over the whole run, for the summary line at exit */
     long total_frames, total_steps;
+    long frame_ms[DEMO_FRAME_MS_MAX + 1]; /* frames by their wall time, whole ms (the last:
+                                             that long or longer), for the percentile */
     double total_step_wall, total_sim, run_start;
 
     /* set up once: no allocation per frame */
@@ -500,6 +506,10 @@ static int demo_frame(demo *d)
     double now = window_time();
     double frame_s = now - d->last;
     long steps = frame_clock_steps(&d->clock, frame_s);
+    if (d->total_frames >= 2) { /* the first frames' times hold the start-up */
+        long ms = lround(1000.0 * frame_s);
+        d->frame_ms[ms < 0 ? 0 : ms > DEMO_FRAME_MS_MAX ? DEMO_FRAME_MS_MAX : ms]++;
+    }
     d->last = now;
     if (d->paused)
         steps = a.single_step;
@@ -534,6 +544,18 @@ static int demo_frame(demo *d)
     return DEMO_GO;
 }
 
+/* The 99th percentile of the frame times counted, ms (0: none counted). */
+static long frame_p99(const demo *d)
+{
+    long n = 0, seen = 0;
+    for (int i = 0; i <= DEMO_FRAME_MS_MAX; i++)
+        n += d->frame_ms[i];
+    for (int i = 0; i <= DEMO_FRAME_MS_MAX; i++)
+        if ((seen += d->frame_ms[i]) * 100 >= 99 * n && n > 0)
+            return i;
+    return 0;
+}
+
 /* One line on how it went: the HUD's numbers over the whole run. */
 static void demo_summary(const demo *d)
 {
@@ -541,9 +563,10 @@ static void demo_summary(const demo *d)
     char fps[32], reached[32];
     hud_two_digits(wall > 0.0 ? (double)d->total_frames / wall : 0.0, fps, sizeof fps);
     hud_two_digits(wall > 0.0 ? d->total_sim / wall : 0.0, reached, sizeof reached);
-    printf("demo: frames %ld  wall %.2f s  %s frames/s  simulated %.3f s  reached %sx real "
-           "time  physics %.3f ms/step (%ld steps, %d threads)  render %dx%d (%.0f%%) at the end\n",
-           d->total_frames, wall, fps, d->total_sim, reached,
+    printf("demo: frames %ld  wall %.2f s  %s frames/s  99%% of frames within %ld ms  simulated "
+           "%.3f s  reached %sx real time  physics %.3f ms/step (%ld steps, %d threads)  render "
+           "%dx%d (%.0f%%) at the end\n",
+           d->total_frames, wall, fps, frame_p99(d), d->total_sim, reached,
            d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
            d->total_steps, sim_threads(d->sim), d->hs.scene_w, d->hs.scene_h,
            100.0 * d->hs.scene_scale);

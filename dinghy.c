@@ -1,5 +1,6 @@
 /* dinghy: wires the command line, the configuration and the run modes. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,7 +171,8 @@ static int run(const cli_options *opt, const config_source *src, const char *con
             };
             rc = bench_run(&settings.sim, &settings.scene, &b);
         } else if (opt->mode == MODE_HEADLESS) {
-            long steps = opt->steps >= 0 ? opt->steps : scene_of(&settings.scene)->steps;
+            long steps = opt->steps >= 0 ? opt->steps
+                                         : lround(scene_of(&settings.scene)->seconds / settings.sim.solver.dt);
             headless_set_obj(opt->obj);
             if (opt->audio && settings.audio.enabled)
                 rc = audio_headless_run(&settings, steps, opt->dump, opt->mute);

@@ -33,6 +33,8 @@ typedef struct {
     long steps;
     double ms_median, ms_min;   /* per step */
     double ns_vertex_step;      /* from the median */
+    double real_time;           /* simulated seconds per wall second, from the median */
+    int substeps;               /* substeps a step */
     double speedup, efficiency; /* against the first thread count of the scene */
     uint64_t hash;
     double phase_ms[SIM_PHASE_COUNT]; /* per step, thread 0, from the median repeat */
@@ -158,10 +160,11 @@ static int build_suite(const scene_def *base, suite_scene *out, int max)
     return n;
 }
 
-static long default_steps(size_t vertices)
+/* About 2e7 vertex-substeps (at least 2 steps, at most 2000). */
+static long default_steps(size_t vertices, int substeps)
 {
-    long s = (long)(2e7 / (double)vertices);
-    return s < 10 ? 10 : s > 2000 ? 2000 : s;
+    long s = (long)(2e7 / ((double)vertices * (double)substeps));
+    return s < 2 ? 2 : s > 2000 ? 2000 : s;
 }
 
 /* Times one scene at every thread count, the thread counts interleaved
@@ -272,9 +275,10 @@ static int time_reference(const sim_def *p, const scene_def *layout, long steps,
 
 static void print_table_header(const bench_row *r, long steps)
 {
-    printf("\nscene %s: %d rings, %zu vertices, %zu springs, %ld steps per repeat\n", r->scene,
-           r->rings, r->vertices, r->springs, steps);
-    printf("%7s %9s %9s %8s %7s %6s", "threads", "ms/step", "min", "ns/v-st", "speedup", "eff");
+    printf("\nscene %s: %d rings, %zu vertices, %zu springs, %ld steps per repeat, %d substeps a "
+           "step\n", r->scene, r->rings, r->vertices, r->springs, steps, r->substeps);
+    printf("%7s %9s %9s %7s %8s %7s %6s", "threads", "ms/step", "min", "x real", "ns/v-st", "speedup",
+           "eff");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         printf(" %10.10s", sim_phase_name((sim_phase)k));
     printf(" %8s %16s\n", "B/vertex", "hash");
@@ -282,8 +286,8 @@ static void print_table_header(const bench_row *r, long steps)
 
 static void print_table_row(const bench_row *r)
 {
-    printf("%7d %9.3f %9.3f %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
-           r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
+    printf("%7d %9.3f %9.3f %7.3g %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
+           r->real_time, r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         printf(" %10.4f", r->phase_ms[k]);
     if (r->hash)
@@ -302,15 +306,16 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
     }
     fprintf(f, "# %s\n", machine);
     fprintf(f, "scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,"
-               "speedup,efficiency,hash,ms_min");
+               "speedup,efficiency,hash,ms_min,real_time,substeps");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         fprintf(f, ",%s_ms", sim_phase_name((sim_phase)k));
     fprintf(f, ",bytes_per_vertex\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f", r->scene,
+        fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f,%.4f,%d", r->scene,
                 r->rings, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
-                r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min);
+                r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min, r->real_time,
+                r->substeps);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
         fprintf(f, ",%.1f\n", r->bytes_per_vertex);
@@ -335,10 +340,11 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
         fprintf(f, "%s\n    {\"scene\": \"%s\", \"dinghies\": %d, \"vertices\": %zu, \"springs\": %zu, "
                 "\"threads\": %d, \"steps\": %ld, \"ms_per_step\": %.6f, \"ms_min\": %.6f, "
                 "\"ns_per_vertex_step\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
-                "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"phases_ms\": {",
+                "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"real_time\": %.4f, "
+                "\"substeps\": %d, \"phases_ms\": {",
                 i ? "," : "", r->scene, r->rings, r->vertices, r->springs, r->threads, r->steps,
                 r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
-                r->bytes_per_vertex);
+                r->bytes_per_vertex, r->real_time, r->substeps);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", sim_phase_name((sim_phase)k), r->phase_ms[k]);
         fprintf(f, "}}");
@@ -368,7 +374,8 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
     if (opt->settings)
         printf("settings: %s\n", opt->settings);
-    printf("columns: ms/step and min per step (median and fastest repeat), ns per vertex-step; "
+    printf("columns: ms/step and min per step (median and fastest repeat), x real: simulated "
+           "seconds per wall second (median), ns per vertex-step; "
            "phases (centres ... normals): ms per step, as timed by thread 0\n");
     int cores = omp_get_num_procs();
     for (int t = 0; t < nthreads; t++)
@@ -417,7 +424,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         const char *name = suite[s].name;
         size_t vertices = (size_t)scene_of(lay)->ring_count(lay) * (size_t)p->ring.segments
                         * (size_t)p->ring.sides;
-        long steps = opt->steps > 0 ? opt->steps : default_steps(vertices);
+        long steps = opt->steps > 0 ? opt->steps : default_steps(vertices, sim_def_substeps(p));
         if (opt->reference && opt->steps <= 0)
             steps = steps / 20 > 0 ? steps / 20 : 1;
         int first = nrows, n = nthreads < MAX_ROWS - nrows ? nthreads : MAX_ROWS - nrows;
@@ -433,6 +440,8 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         for (int t = 0; t < n; t++) {
             bench_row *r = &rows[nrows];
             r->ns_vertex_step = r->ms_median * 1e6 / (double)r->vertices;
+            r->real_time = p->solver.dt * 1e3 / r->ms_median;
+            r->substeps = sim_def_substeps(p);
             r->speedup = rows[first].ms_median / r->ms_median;
             r->efficiency = r->speedup * rows[first].threads / r->threads;
             if (t == 0)
@@ -471,9 +480,10 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         for (; j < nrows && strcmp(rows[j].scene, rows[i].scene) == 0; j++)
             if (rows[j].speedup > rows[best].speedup)
                 best = j;
-        printf("  %-10s %8.2f ns   speedup %.2f at %d threads   hash %016" PRIx64
-               "   %.1fx the floor\n", rows[i].scene, rows[i].ns_vertex_step, rows[best].speedup,
-               rows[best].threads, rows[i].hash, rows[i].ns_vertex_step / floor_vertex);
+        printf("  %-10s %8.2f ns   %.3gx real time, %.3gx at %d threads   speedup %.2f   hash %016"
+               PRIx64 "   %.1fx the floor\n", rows[i].scene, rows[i].ns_vertex_step,
+               rows[i].real_time, rows[best].real_time, rows[best].threads, rows[best].speedup,
+               rows[i].hash, rows[i].ns_vertex_step / floor_vertex);
         i = j;
     }
     struct rusage ru;

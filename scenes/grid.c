@@ -15,5 +15,5 @@ static void build(dinghy_sim *sim, const scene_def *layout)
 
 static const int bench[] = {16, 256, 4096, 0};
 const scene_entry scene_grid = {
-    "grid", "scene.count rings dropped in a square grid", layout_count, build, 1000, bench,
+    "grid", "scene.count rings dropped in a square grid", layout_count, build, 1.0, bench,
 };

@@ -32,5 +32,5 @@ static void build(dinghy_sim *sim, const scene_def *p)
 static const int bench[] = {64, 0};
 const scene_entry scene_lake = {
     "lake", "a random crowd dropped on still water from varied heights, tilted and moving", layout_count,
-    build, 1000, bench,
+    build, 1.0, bench,
 };

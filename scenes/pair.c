@@ -15,5 +15,5 @@ static void build(dinghy_sim *sim, const scene_def *layout)
 }
 
 const scene_entry scene_pair = {
-    "pair", "two rings, one thrown at the other at scene.speed", count, build, 1000, NULL,
+    "pair", "two rings, one thrown at the other at scene.speed", count, build, 1.0, NULL,
 };

@@ -47,5 +47,5 @@ static void build(dinghy_sim *sim, const scene_def *layout)
 static const int bench[] = {32, 0};
 const scene_entry scene_pile = {
     "pile", "scene.count rings dropped in layers into a pen on still water: they stack, press and squash",
-    layout_count, build, 3000, bench,
+    layout_count, build, 3.0, bench,
 };

@@ -67,5 +67,5 @@ static void build(dinghy_sim *sim, const scene_def *p)
 static const int bench[] = {64, 0};
 const scene_entry scene_rapids = {
     "rapids", "the river: rings carried down a winding course over drops and round rocks, "
-    "dropped in again upstream", layout_count, build, 1000, bench,
+    "dropped in again upstream", layout_count, build, 1.0, bench,
 };

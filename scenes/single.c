@@ -11,5 +11,5 @@ static void build(dinghy_sim *sim, const scene_def *layout)
 
 static const int bench[] = {1, 0};
 const scene_entry scene_single = {
-    "single", "one ring dropped on still water", count, build, 1000, bench,
+    "single", "one ring dropped on still water", count, build, 1.0, bench,
 };

@@ -18,9 +18,17 @@ test_params test_defaults(void)
     return p;
 }
 
+sim_def test_sim_def(void)
+{
+    sim_def d = sim_def_default();
+    const char *dt = getenv("DINGHY_TEST_DT");
+    d.solver.dt = dt ? atof(dt) : 0.001;
+    return d;
+}
+
 test_params test_physical(void)
 {
-    test_params p = {sim_def_default(), scene_def_default()};
+    test_params p = {test_sim_def(), scene_def_default()};
     return p;
 }
 

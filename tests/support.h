@@ -32,6 +32,12 @@ test_params test_defaults(void);
 /* The program's defaults (exact buoyancy, gas, drag), rapids scene. */
 test_params test_physical(void);
 
+/* sim_def_default() with the step the tests count in: 1 ms (the program's
+ * step before it became a 60 Hz frame), or DINGHY_TEST_DT seconds (the
+ * step counts then stand for other times: a check of the physics at that
+ * step, not of the tests' timings). */
+sim_def test_sim_def(void);
+
 /* Creates the scene's simulation or fails the test. */
 dinghy_sim *test_sim(const test_params *p);
 

@@ -16,7 +16,7 @@ h1b=$(hash_of "${grid[@]}" --threads 1)
 if [[ -n $h1 && $h1 == "$h2" && $h1 == "$h3" && $h1 == "$h1b" ]]; then ok "grid 16 hash $h1 for 1, 2, 3 threads and rerun"
 else bad "grid 16 hashes differ: 1:$h1 2:$h2 3:$h3 rerun:$h1b"; fi
 
-expect "summary line" 0 '^steps 10 +simulated 0.010 s.*hash [0-9a-f]{16}' -- --headless --steps 10 --set scene.name=single
+expect "summary line" 0 '^steps 10 +simulated 0.167 s.*hash [0-9a-f]{16}' -- --headless --steps 10 --set scene.name=single
 expect "unknown key exits 2 with a suggestion" 2 "unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'" -- --headless --set dinghy.stifness=1
 expect "out of range exits 2 with the range" 2 "sim.dt = 5 is out of range; allowed: 1e-06 to 0.1 s" -- --headless --set sim.dt=5
 expect "bad number exits 2" 2 "dinghy.mass = 'heavy' is not a number" -- --headless --set dinghy.mass=heavy
@@ -29,10 +29,10 @@ expect "dt above the bound with fixed substeps warns" 3 "warning: sim.dt = 0.005
 expect "dt above the bound with automatic substeps runs" 0 "substeps" -- --headless --steps 300 --set scene.name=single --set sim.dt=0.005 --dump -
 expect "blow-up exits 3 naming step, ring and cause" 3 "blew up at step [0-9]+ .*ring 0 .*likely cause: the time step 0.005 s is above the stability bound" -- --headless --steps 3000 --set scene.name=single --set sim.dt=0.005 --set sim.substeps=1
 # A run that ends with exit 0 has every ring whole; else it is a blow-up.
-expect "soft heavy rings tear: exit 3 with the cause" 3 "ring [0-9]+ is torn: a skin edge is .* times its rest length.*raise the spring stiffness" -- --headless --steps 3000 --set scene.name=lake --set scene.count=4 --set dinghy.skin=springs --set dinghy.stiffness=25 --set dinghy.mass=170
+expect "soft heavy rings tear: exit 3 with the cause" 3 "ring [0-9]+ is (torn: a skin edge is .* times its rest length.*raise the spring stiffness|turned inside out or crushed.*the springs are too soft)" -- --headless --steps 3000 --set scene.name=lake --set scene.count=4 --set dinghy.skin=springs --set dinghy.stiffness=25 --set dinghy.mass=170
 # (the seed models: with skin contact the tube, blown up across its hole, is held by its own
 # self-contact at 1.99 times its rest volume, just under the balloon bound of 2)
-expect "a constant inflation too strong for the springs: exit 3" 3 "ring 0 is (torn|blown up like a balloon)" -- --headless --steps 3000 --set scene.name=single --set dinghy.skin=springs --set dinghy.inflation=constant --set dinghy.pressure=1000 --set dinghy.contact=centreline
+expect "a constant inflation too strong for the springs: exit 3" 3 "ring 0 is (torn|blown up like a balloon|turned inside out or crushed)" -- --headless --steps 3000 --set scene.name=single --set dinghy.skin=springs --set dinghy.inflation=constant --set dinghy.pressure=1000 --set dinghy.contact=centreline
 # dinghy.youngs_modulus: every allowed value runs or is refused before the run
 expect "the stiffest skin allowed (1e10 Pa) runs in a pile" 0 "^steps 10 .*rings 4 " -- --headless --steps 10 --threads 1 --set scene.name=pile --set scene.count=4 --set dinghy.youngs_modulus=1e10
 expect "the softest skin allowed (1e5 Pa) at the default gauge is refused before the run" 2 "^dinghy: --set dinghy.youngs_modulus=1e5: .*the skin is too soft for its gauge" -- --headless --set scene.name=pile --set dinghy.youngs_modulus=1e5
@@ -46,7 +46,7 @@ expect "help lists every key" 0 "dinghy.repulsion_exponent" -- --help
 if grep -q '"hash": "[0-9a-f]\{16\}"' "$tmp/d.json" && grep -q '"momentum": \[' "$tmp/d.json" \
    && grep -q '"kinetic_energy"' "$tmp/d.json" && [[ $(grep -c '"com"' "$tmp/d.json") -eq 2 ]] \
    && grep -q '"mean_depth"' "$tmp/d.json" && grep -q '"volume"' "$tmp/d.json" \
-   && grep -q '"substeps": 2,' "$tmp/d.json" && [[ $(grep -c '"submerged_volume": [0-9.e-]*, ' "$tmp/d.json") -eq 2 ]] \
+   && grep -q '"substeps": 20,' "$tmp/d.json" && [[ $(grep -c '"submerged_volume": [0-9.e-]*, ' "$tmp/d.json") -eq 2 ]] \
    && [[ $(grep -c '"rest_volume": 0.95' "$tmp/d.json") -eq 2 ]] && [[ $(grep -c '"pressure": 10[0-9.]*, ' "$tmp/d.json") -eq 2 ]] \
    && "$bin" --headless --steps 1 --set scene.name=single --set dinghy.inflation=constant --dump - 2>/dev/null \
       | grep -q '"pressure": null'; then ok "dump file has the documented fields"
@@ -107,9 +107,9 @@ else bad "SIGINT (exit $rc): $(cat "$tmp/int.out" "$tmp/int.err") / $(head -c 10
 mkdir -p "$tmp/benchdir"; binabs=$(realpath "$bin")
 printf '[dinghy]\nstiffness = 5000\n' >"$tmp/benchdir/dinghy.ini"
 over=$(( $(nproc) + 1 ))
-plain=$("$bin" --bench --steps 2 --repeat 1 --threads 1 2>/dev/null)
-tuned=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 2 --repeat 1 --threads "1,$over" 2>&1)
-sum() { grep -E '^  [a-z0-9]+ +[0-9.]+ ns +speedup' <<<"$1" \
+plain=$("$bin" --bench --steps 1 --repeat 1 --threads 1 2>/dev/null)
+tuned=$(cd "$tmp/benchdir" && "$binabs" --bench --steps 1 --repeat 1 --threads "1,$over" 2>&1)
+sum() { grep -E '^  [a-z0-9]+ +[0-9.]+ ns +[0-9.]+x real time' <<<"$1" \
           | awk '{for (i = 1; i < NF; i++) if ($i == "hash") print $1, $(i + 1)}'; }
 if [[ $tuned == *"settings: the documented defaults, no key changed"* && -n $(sum "$plain") \
       && $(sum "$plain") == "$(sum "$tuned")" && $(sum "$tuned" | wc -l) -eq 12 ]]; then

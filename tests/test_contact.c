@@ -51,7 +51,7 @@ static void world_init(world *w, int P, int M, int N, double dt)
     }
     w->mass = calloc((size_t)P, sizeof(float));
     assert_non_null(w->mass);
-    contact_state st = {P, w->x, w->y, w->z, w->vx, w->vy, w->vz, w->mass};
+    contact_state st = {P, w->x, w->y, w->z, w->vx, w->vy, w->vz, w->mass, NULL};
     w->st = st;
     w->k = contact_params_default(dt);
     w->c = contact_create(P, M, N);

@@ -3,6 +3,7 @@
 #include "tests/support.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 
 static uint64_t hash_after(const test_params *p, int threads, long steps)
@@ -120,25 +121,30 @@ static void test_same_hash_fine_mesh(void **state)
  * run `make test-unit`, take the hash this test prints as "got", check that
  * the change explains it (every scene's hash moves), and paste it below,
  * saying so in the commit message. */
-#define PINNED_STEPS 2000
+#define PINNED_STEPS 2000 /* of 1 ms: 2 s, 120 steps of the default 1/60 s */
 #define PINNED_HASH 0x55b5d2bfdc4c8329ull          /* the seed models */
 /* the defaults: exact water, gas, skin contact, and the membrane skin of a
  * rubber inner tube at 2 kPa, its bending held over a step's substeps, a
  * tension field, the water its own rubber displaces and a two-sided self-
- * contact (was 0xffd5b7d12eea5ef9 before those three, 0xd7c44f7df42498f1
- * with the bending every substep, and 0x063615dbd733adb0 with the springs
- * skin at 500 Pa and the centre-line repulsion) */
-#define PINNED_HASH_PHYSICAL 0x328cbfa6634ef395ull
+ * contact, at the default step of 1/60 s: 20 substeps, the contact found
+ * once a search window, the water's loads held 4 ms, the gas every
+ * substep (was 0x328cbfa6634ef395 at 1 ms steps of 2 substeps before those,
+ * 0xffd5b7d12eea5ef9 before the tension field, the rubber's own water and
+ * the two-sided self-contact, 0xd7c44f7df42498f1 with the bending every
+ * substep, and 0x063615dbd733adb0 with the springs skin at 500 Pa and the
+ * centre-line repulsion) */
+#define PINNED_HASH_PHYSICAL 0xaf1c057f50760a99ull
 
-static void check_pinned(test_params p, uint64_t want)
+static void check_pinned(test_params p, uint64_t want, double dt)
 {
+    p.def.solver.dt = dt;
     p.scene.index = scene_index("packed");
     p.scene.count = 4;
     p.scene.height = 0.3;
     p.def.solver.damping = 2.0; /* settles within the run */
     const int counts[] = {1, 2, 3, 8};
     for (int i = 0; i < 4; i++) {
-        uint64_t h = hash_after(&p, counts[i], PINNED_STEPS);
+        uint64_t h = hash_after(&p, counts[i], lround(PINNED_STEPS * 0.001 / dt));
         if (h != want)
             fail_msg("pinned scene: got %016" PRIx64 " with %d threads, want %016" PRIx64
                      " (see the comment above PINNED_HASH if the physics changed on purpose)",
@@ -151,8 +157,8 @@ static void check_pinned(test_params p, uint64_t want)
 static void test_pinned_hash(void **state)
 {
     (void)state;
-    check_pinned(test_defaults(), PINNED_HASH);
-    check_pinned(test_physical(), PINNED_HASH_PHYSICAL);
+    check_pinned(test_defaults(), PINNED_HASH, 0.001); /* the seed's own step */
+    check_pinned(test_physical(), PINNED_HASH_PHYSICAL, 1.0 / 60.0); /* the default step */
 }
 
 /* The hash changes when the state does: it is not a constant. */

@@ -17,7 +17,7 @@
 /* One ring in air: no gravity, the still water far below, no air drag. */
 static sim_def in_air(int M, int N)
 {
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.ring.segments = M;
     d.ring.sides = N;
     d.world.gravity = 0.0;
@@ -285,7 +285,7 @@ static int inside_own_skin(const dinghy_sim *s, double out)
 static void test_burst_goes_flat(void **state)
 {
     (void)state;
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.ring.hole_diameter = 0.3;
     d.solver.threads = 0;
     dinghy_sim *s = one_ring(&d, 0.0, 0);
@@ -316,7 +316,7 @@ static void test_burst_goes_flat(void **state)
 static void test_same_hash_any_threads(void **state)
 {
     (void)state;
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.ring.hole_diameter = 0.02;
     uint64_t first = 0;
     const int threads[] = {1, 2, 3, 8};

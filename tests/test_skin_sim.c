@@ -19,7 +19,7 @@
  * and would hide the contact's energy balance and its moment of touch. */
 static sim_def free_space(void)
 {
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.ring.skin = SIM_SKIN_SPRINGS;
     d.world.gravity = 0.0;
     d.world.water.level = -1000.0;
@@ -287,7 +287,7 @@ static double skin_distance(const dinghy_sim *s, int q, const double pt[3])
 static void test_ring_rests_on_ring(void **state)
 {
     (void)state;
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.solver.damping = 5.0; /* settles within the run */
     dinghy_sim *s = make(&d, 2);
     add_ring(s, 0.0, 0.0, 0.0, 0.0);
@@ -330,7 +330,7 @@ static void test_ring_rests_on_ring(void **state)
  * together (sticking once mu N can hold them); without, it slides on. */
 static double slide_after(double mu, double speed)
 {
-    sim_def d = sim_def_default();
+    sim_def d = test_sim_def();
     d.ring.friction = mu;
     dinghy_sim *s = make(&d, 2);
     add_ring(s, 0.0, 0.0, 0.0, 0.0);

@@ -121,8 +121,12 @@ double sim_def_stable_dt(const sim_def *def);
  * membrane's stiffness for the membrane. */
 double sim_def_spring_dt(const sim_def *def);
 
+/* The longest automatic substep, s: what the water's held loads, the
+ * drag's clamp and the contact's band were checked at. */
+#define SIM_MAX_SUBSTEP 0.001
+
 /* Substeps one step of solver.dt is cut into: solver.substeps when set,
- * else ceil(dt / (0.9 stable_dt)), at least 1. */
+ * else ceil(dt / min(0.9 stable_dt, SIM_MAX_SUBSTEP)), at least 1. */
 int sim_def_substeps(const sim_def *def);
 
 /* Surface area (m^2) and enclosed volume (m^3) of the closed rest mesh of

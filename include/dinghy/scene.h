@@ -28,7 +28,7 @@ typedef struct {
     int (*ring_count)(const scene_def *layout);
     /* Places the rings into an empty simulation with sim_add_ring. */
     void (*build)(dinghy_sim *sim, const scene_def *layout);
-    long steps;              /* steps of a headless run that asks for none */
+    double seconds;          /* simulated time of a headless run that asks for no --steps, s */
     /* Ring counts the benchmark suite times this scene at (0-terminated);
      * NULL: not in the suite. */
     const int *bench_counts;

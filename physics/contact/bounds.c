@@ -37,13 +37,17 @@ static void ring_bounds(contact_kernel *c, const contact_params *k, const contac
      * vector register per accumulator (16 spill them). */
     enum { BL = 8 };
     float llo[3][BL], lhi[3][BL], lsx[3][BL], lsy[3][BL], lsv[3][BL], lA[9][BL];
-    float lv2[BL], ld2[BL];
+    float lv2[BL], ld2[BL], lu2[BL];
+    /* the velocity the self test measures speeds about */
+    const float vc[3] = {s->vmean ? (float)s->vmean[3 * p] : 0.0f,
+                         s->vmean ? (float)s->vmean[3 * p + 1] : 0.0f,
+                         s->vmean ? (float)s->vmean[3 * p + 2] : 0.0f};
     for (int j = 0; j < BL; j++) {
         for (int a = 0; a < 3; a++)
             llo[a][j] = INFINITY, lhi[a][j] = -INFINITY, lsx[a][j] = lsy[a][j] = lsv[a][j] = 0.0f;
         for (int a = 0; a < 9; a++)
             lA[a][j] = 0.0f;
-        lv2[j] = ld2[j] = 0.0f;
+        lv2[j] = ld2[j] = lu2[j] = 0.0f;
     }
     const float o[3] = {(float)tr[0], (float)tr[1], (float)tr[2]};
     /* the fit's translation from o, and its rotation, in float */
@@ -62,6 +66,9 @@ static void ring_bounds(contact_kernel *c, const contact_params *k, const contac
             const float y0 = y[i], y1 = y[MN + i], y2 = y[2 * MN + i];
             const float vv = qx[i] * qx[i] + qy[i] * qy[i] + qz[i] * qz[i];
             lv2[j] = vv > lv2[j] ? vv : lv2[j];
+            const float w0 = qx[i] - vc[0], w1 = qy[i] - vc[1], w2 = qz[i] - vc[2];
+            const float uu = w0 * w0 + w1 * w1 + w2 * w2;
+            lu2[j] = uu > lu2[j] ? uu : lu2[j];
             llo[0][j] = x0 < llo[0][j] ? x0 : llo[0][j];
             llo[1][j] = x1 < llo[1][j] ? x1 : llo[1][j];
             llo[2][j] = x2 < llo[2][j] ? x2 : llo[2][j];
@@ -83,8 +90,9 @@ static void ring_bounds(contact_kernel *c, const contact_params *k, const contac
     }
     double lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     double sx[3] = {0, 0, 0}, sy[3] = {0, 0, 0}, sv[3] = {0, 0, 0}, A[9] = {0}, v2 = 0.0;
-    double d2 = 0.0;
+    double d2 = 0.0, u2max = 0.0;
     for (int j = 0; j < BL; j++) {
+        u2max = lu2[j] > u2max ? lu2[j] : u2max;
         for (int a = 0; a < 3; a++) {
             lo[a] = llo[a][j] < lo[a] ? llo[a][j] : lo[a];
             hi[a] = lhi[a][j] > hi[a] ? lhi[a][j] : hi[a];
@@ -105,15 +113,20 @@ static void ring_bounds(contact_kernel *c, const contact_params *k, const contac
             A[3 * a + b] -= cen[a] * sy[b];
     for (int a = 0; a < 3; a++)
         cen[a] += o[a];
-    double grow = k->h + vmax * k->dt + 1e-6;
+    double grow = k->h + k->margin + vmax * k->ahead + 1e-6;
     double *rb = c->rbox + 6 * (size_t)p;
     for (int a = 0; a < 3; a++)
         rb[a] = lo[a] - grow, rb[3 + a] = hi[a] + grow;
-    c->self_on[p] = (unsigned char)contact_self_may_touch(c, k, p, d2, vmax);
+    /* Two vertices of one ring close at most twice the fastest one's speed
+     * about any one velocity (the ring's mean one, when the state gives
+     * it): the self test's speed (a ring drifting with the river does not
+     * search itself for its drift); float's rounding as vmax's */
+    const double vdev = sqrt(u2max) * (1.0 + 1e-6);
+    c->self_on[p] = (unsigned char)contact_self_may_touch(c, k, p, d2, vdev);
     /* The next substep's isometry. */
     fit[12] = contact_polar_rotation(A, fit);
     for (int a = 0; a < 3; a++)
-        fit[9 + a] = cen[a] + sv[a] / MN * k->dt;
+        fit[9 + a] = cen[a] + sv[a] / MN * k->ahead;
 }
 
 /* Ring p's patch boxes: each patch's vertices and the next row and column
@@ -141,7 +154,7 @@ static void patch_bounds(contact_kernel *c, const contact_params *k, const conta
                         hi[j] = x[j] > hi[j] ? x[j] : hi[j];
                     }
                 }
-            double grow = k->h + sqrt((double)v2) * (1.0 + 1e-6) * k->dt + 1e-6;
+            double grow = k->h + k->margin + sqrt((double)v2) * (1.0 + 1e-6) * k->ahead + 1e-6;
             double *pb = c->pbox + 6 * ((size_t)p * c->np + a * c->pn + b);
             for (int j = 0; j < 3; j++)
                 pb[j] = lo[j] - grow, pb[3 + j] = hi[j] + grow;

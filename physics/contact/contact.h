@@ -88,6 +88,13 @@ typedef struct {
     float v_out;    /* largest push-out speed, m/s (0.1) */
     float dt;       /* the substep, s */
     int self_steps; /* self-contact neighbourhood, grid steps (1) */
+    /* The search looks this far ahead, s: boxes grow by h + margin + |v|
+     * ahead, and a pair is kept when its gap d <= max(0, -vn) ahead +
+     * margin. Found once a step (ahead = the step, margin = h), a pair is
+     * then fixed and resolved every substep at dt; dt and 0 (the default)
+     * find every substep. */
+    float ahead;    /* s */
+    float margin;   /* m */
 } contact_params;
 
 /* The state of one substep, read only: all rings' vertices (P M N of them),
@@ -96,6 +103,9 @@ typedef struct {
     int P;
     const float *x, *y, *z, *vx, *vy, *vz;
     const float *mass; /* [P]: mass of one vertex of ring p, kg */
+    /* [3 P] or NULL (then 0): a velocity of each ring (its mean one, m/s)
+     * the self test measures its vertices' speeds about: any one is sound */
+    const double *vmean;
 } contact_state;
 
 /* A ring pair that started touching this substep: rings p < q, and the
@@ -111,7 +121,7 @@ typedef struct contact_kernel contact_kernel;
 /* ---- the law's constants and the substep bound (pair_law.c) ---- */
 
 /* h = 0.01 m, mu = 0.6, beta = 0.1, v_out = 0.1 m/s, self_steps = 1, for
- * substep dt (s). */
+ * substep dt (s), found every substep (ahead = dt, margin = 0). */
 contact_params contact_params_default(double dt);
 /* The stiffness (N/m) the contact's push-out adds for a vertex of mass m
  * (kg) at substep dt (s): beta m / dt^2, to add to sum k in

@@ -39,6 +39,9 @@ typedef struct {
  * positions and the shares do not change within a substep). */
 typedef struct {
     int i, ok;     /* the point; 0 when the pair cannot touch (no force) */
+    int t;         /* the triangle */
+    float speed;   /* approach speed, m/s (>= 0) */
+    double d;      /* gap s - h, m */
     int v[3];      /* the triangle's corners */
     double w[3];   /* barycentric weights of the closest point */
     double u[3];   /* direction of the force on the point */
@@ -142,6 +145,8 @@ struct contact_kernel {
     int npairs;
     int *pair_base;      /* per point in pts: its first pair id */
     int *pbase;          /* per vertex in act: its first pair id as a point (0 if none) */
+    int *pcount;         /* per vertex in act: its pairs as a point (0 if none) */
+    int *pair_count;     /* per point in pts: its pairs (the active ones, from pair_base) */
     float *acc[2];       /* 4 per pair: accumulated normal impulse, friction impulse xyz, N s */
     size_t acc_cap;
     int *ring_pairs;     /* [P_cap] */
@@ -209,7 +214,8 @@ void contact_capture_reference(contact_kernel *c, const contact_params *k,
                                const contact_state *s, int p);
 /* self_reference.c: whether ring p may touch itself this substep, from d2,
  * the largest squared distance (m^2) of a vertex from the fitted reference
- * shape, and vmax (m/s), its fastest vertex's speed. */
+ * shape, and vmax (m/s), its fastest vertex's speed about the ring's
+ * mean velocity (a bound on half any two vertices' closing speed). */
 int contact_self_may_touch(const contact_kernel *c, const contact_params *k, int p, double d2,
                            double vmax);
 /* self_reference.c: the rotation nearest A (3 x 3, row-major) into R; 0
@@ -220,8 +226,8 @@ int contact_polar_rotation(const double A[9], double R[9]);
  * ring's neighbour list; 0, or -1 when out of memory. Serial. */
 int contact_broad_phase(contact_kernel *c);
 
-/* pair_law.c: pair `pair` (point i, triangle t) fixed for the substep,
- * after the shares. */
-void contact_pair_fix(contact_kernel *c, int pair, int i, int t);
+/* pair_law.c: pair `pair` (its geometry measured by link) fixed for the
+ * substep, after the shares: split mass and target. */
+void contact_pair_fix(contact_kernel *c, int pair);
 
 #endif

@@ -1,7 +1,10 @@
 /* Link: the substep's pairs made ready for the iterations (serial,
  * O(pairs log pairs) after one pass over find's pair counts of the rings
- * that may touch): the points with pairs, the shares, pair ids, each
- * pair's geometry, split mass and target fixed for the substep
+ * that may touch; run every substep on the pairs the last search found,
+ * which may have looked a whole step ahead): each found pair measured on
+ * the state now and kept when it is active this substep, the points with
+ * pairs, the shares, pair ids, each pair's geometry, split mass and target
+ * fixed for the substep
  * (contact_pair_fix), each vertex's corner records in the gather's order
  * (sorted by vertex, which of its six triangles, then by triangle), the
  * vertices in a pair (contact_active: only they get a force), per-ring
@@ -29,14 +32,15 @@ static const unsigned char CORNER_OF_K[6] = {0, 0, 1, 2, 1, 2};
 
 /* The vertices in a pair (the points, ascending, and the corners of the
  * sorted records), merged ascending and once each, those with a share
- * (a corner of weight 0 has none), with each one's corner records. */
+ * (a corner of weight 0 has none), with each one's corner records and
+ * its pairs as a point. */
 static int link_active(contact_kernel *c, int npts, size_t nrec)
 {
     const size_t need = (size_t)npts + nrec;
-    if (need > c->act_cap) { /* act, cbeg, cend and pbase grow together */
+    if (need > c->act_cap) { /* act, cbeg, cend, pbase and pcount grow together */
         const size_t cap = need * 2 > 64 ? need * 2 : 64;
-        int **arr[4] = {&c->act, &c->cbeg, &c->cend, &c->pbase};
-        for (int j = 0; j < 4; j++) {
+        int **arr[5] = {&c->act, &c->cbeg, &c->cend, &c->pbase, &c->pcount};
+        for (int j = 0; j < 5; j++) {
             int *q = realloc(*arr[j], sizeof *q * cap);
             if (!q)
                 return -1;
@@ -53,15 +57,72 @@ static int link_active(contact_kernel *c, int npts, size_t nrec)
         const size_t b = e;
         while (e < nrec && (int)(c->ckey[e] >> 35) == v)
             e++;
-        const int base = vp == v ? c->pair_base[j] : 0;
+        const int base = vp == v ? c->pair_base[j] : 0, count = vp == v ? c->pair_count[j] : 0;
         j += vp == v;
         if (c->share[v] > 0.0f) {
             c->act[n] = v, c->cbeg[n] = (int)b, c->cend[n] = (int)e, c->pbase[n] = base;
+            c->pcount[n] = count;
             n++;
         }
     }
     c->nact = n;
     return 0;
+}
+
+/* The search's pairs (npt, pt_tri: kept from the last search, which may
+ * have looked a whole step ahead) measured on the state now: each one's
+ * geometry, and whether it is active this substep (pair_active); the
+ * active ones packed in order into `fixed`, their points into pts with
+ * pair_base and pair_count. Returns the active pairs, or -1 when out of
+ * memory. */
+static long link_measure(contact_kernel *c, int *npts_out)
+{
+    int ncand = 0;
+    size_t nc = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
+            for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
+                ncand += c->npt[i] != 0;
+                nc += c->npt[i];
+            }
+    if (contact_grow((void **)&c->pts, &c->pts_cap, (size_t)ncand, sizeof *c->pts)
+        || contact_grow((void **)&c->fixed, &c->fixed_cap, nc, sizeof *c->fixed))
+        return -1;
+    if (c->pts_cap > c->pair_base_cap) { /* pair_base and pair_count grow with pts */
+        int *q = realloc(c->pair_base, sizeof *q * c->pts_cap);
+        if (q)
+            c->pair_base = q;
+        int *r = q ? realloc(c->pair_count, sizeof *r * c->pts_cap) : NULL;
+        if (!r)
+            return -1;
+        c->pair_count = r, c->pair_base_cap = c->pts_cap;
+    }
+    int npts = 0;
+    size_t e = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p])
+            for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
+                if (!c->npt[i])
+                    continue;
+                const int *tri = c->pt_tri + point_place(c, i);
+                const size_t first = e;
+                for (int u = 0; u < c->npt[i]; u++) {
+                    pair_geo g;
+                    if (!pair_geometry(c, i, tri[u], &g) || !pair_active(c, &g))
+                        continue;
+                    pair_fixed *f = &c->fixed[e++]; /* e <= the candidates so far */
+                    f->i = i, f->ok = 1, f->t = tri[u], f->d = g.d;
+                    f->speed = g.vn < 0 ? (float)-g.vn : 0.0f;
+                    memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
+                    memcpy(f->u, g.u, sizeof g.u);
+                }
+                if (e > first) {
+                    c->pts[npts] = i, c->pair_base[npts] = (int)first;
+                    c->pair_count[npts++] = (int)(e - first);
+                }
+            }
+    *npts_out = npts;
+    return (long)e;
 }
 
 int contact_link(contact_kernel *c)
@@ -76,29 +137,11 @@ int contact_link(contact_kernel *c)
      * vertices: the link's serial part grows with the contact. */
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     int npts = 0;
-    size_t np = 0;
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
-            for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
-                npts += c->npt[i] != 0;
-    if (contact_grow((void **)&c->pts, &c->pts_cap, (size_t)npts, sizeof *c->pts))
+    const long measured = link_measure(c, &npts);
+    if (measured < 0)
         return -1;
-    if (c->pts_cap > c->pair_base_cap) { /* pair_base grows with pts */
-        int *q = realloc(c->pair_base, sizeof *q * c->pts_cap);
-        if (!q)
-            return -1;
-        c->pair_base = q, c->pair_base_cap = c->pts_cap;
-    }
-    npts = 0;
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p])
-            for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
-                if (c->npt[i]) {
-                    c->pts[npts++] = i;
-                    np += c->npt[i];
-                }
+    const size_t np = (size_t)measured;
     if (contact_grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
-        || contact_grow((void **)&c->fixed, &c->fixed_cap, np, sizeof *c->fixed)
         || contact_grow((void **)&c->ckey, &c->ckey_cap, 3 * np, sizeof *c->ckey)
         || contact_grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
         return -1;
@@ -113,57 +156,35 @@ int contact_link(contact_kernel *c)
     }
     if (np > 0)
         memset(c->acc[0], 0, sizeof(float) * 4 * np);
-    /* Each pair's corners (the geometry once; contact_pair_fix does it again
-     * with the shares); the shares of the vertices in a pair start at 0. */
-    size_t e = 0;
-    for (int j = 0; j < npts; j++) {
-        const int i = c->pts[j];
-        const int *tri = c->pt_tri + point_place(c, i);
-        c->pair_base[j] = (int)e;
-        c->share[i] = 0.0f;
-        for (int u = 0; u < c->npt[i]; u++, e++) {
-            pair_geo g;
-            if (!pair_geometry(c, i, tri[u], &g)) /* cannot happen: find saw it */
-                g.w[0] = g.w[1] = g.w[2] = 0.0;
-            pair_fixed *f = &c->fixed[e];
-            memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
-            for (int k = 0; k < 3; k++)
-                c->share[g.v[k]] = 0.0f;
-        }
+    /* The shares of the vertices in a pair start at 0, then sum in the
+     * order points and pairs come (the sums' rounding is part of the
+     * result); the pairs by triangle; the ring pairs touching. */
+    for (size_t e = 0; e < np; e++) {
+        const pair_fixed *f = &c->fixed[e];
+        c->share[f->i] = 0.0f;
+        for (int k = 0; k < 3; k++)
+            c->share[f->v[k]] = 0.0f;
     }
-    /* The shares, in the order points and pairs come (the sums' rounding is
-     * part of the result); the pairs by triangle; the ring pairs touching. */
-    e = 0;
-    for (int j = 0; j < npts; j++) {
-        const int i = c->pts[j], pi = i / c->MN;
-        const size_t at = point_place(c, i);
-        for (int u = 0; u < c->npt[i]; u++, e++) {
-            const int t = c->pt_tri[at + (size_t)u];
-            const pair_fixed *f = &c->fixed[e];
-            c->share[i] += 1.0f;
-            for (int k = 0; k < 3; k++)
-                c->share[f->v[k]] += (float)f->w[k];
-            c->by_tri[e] = (uint64_t)t << 32 | (uint32_t)e;
-            int pt = f->v[0] / c->MN;
-            c->ring_pairs[pi]++;
-            if (pt != pi) {
-                c->ring_pairs[pt]++;
-                if (contact_grow((void **)&c->touch, &c->touch_cap, (size_t)c->ntouch + 1,
-                                 sizeof *c->touch))
-                    return -1;
-                ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi, c->pt_speed[at + (size_t)u]};
-                c->touch[c->ntouch++] = r;
-            }
+    for (size_t e = 0; e < np; e++) {
+        const pair_fixed *f = &c->fixed[e];
+        const int pi = f->i / c->MN, pt = f->v[0] / c->MN;
+        c->share[f->i] += 1.0f;
+        for (int k = 0; k < 3; k++)
+            c->share[f->v[k]] += (float)f->w[k];
+        c->by_tri[e] = (uint64_t)f->t << 32 | (uint32_t)e;
+        c->ring_pairs[pi]++;
+        if (pt != pi) {
+            c->ring_pairs[pt]++;
+            if (contact_grow((void **)&c->touch, &c->touch_cap, (size_t)c->ntouch + 1,
+                             sizeof *c->touch))
+                return -1;
+            ring_touch r = {pi < pt ? pi : pt, pi < pt ? pt : pi, f->speed};
+            c->touch[c->ntouch++] = r;
         }
     }
     c->npairs = (int)np;
-    e = 0;
-    for (int j = 0; j < npts; j++) {
-        const int i = c->pts[j];
-        const int *tri = c->pt_tri + point_place(c, i);
-        for (int u = 0; u < c->npt[i]; u++, e++)
-            contact_pair_fix(c, (int)e, i, tri[u]);
-    }
+    for (size_t e = 0; e < np; e++)
+        contact_pair_fix(c, (int)e);
     if (np > 0)
         qsort(c->by_tri, np, sizeof *c->by_tri, cmp_u64);
     /* Each vertex's corner records in the gather's order: by which of its

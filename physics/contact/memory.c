@@ -57,8 +57,8 @@ size_t contact_heap_bytes(const contact_kernel *c)
     return fixed_bytes(c->P_cap, c->M, c->N) + slot_bytes(c->nslot)
          + (c->ring_pair_cap + c->nbr_cap) * sizeof(int)
          + c->by_tri_cap * sizeof(uint64_t) + c->fixed_cap * sizeof(pair_fixed)
-         + (c->pts_cap + c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
-         + c->act_cap * 4 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
+         + (c->pts_cap + 2 * c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
+         + c->act_cap * 5 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
          + c->acc_cap * 2 * 4 * sizeof(float)
          + (c->touch_cap + c->touch_prev_cap) * sizeof(ring_touch);
 }
@@ -164,6 +164,7 @@ void contact_free(contact_kernel *c)
     free(c->pslot); free(c->slot_patch); free(c->patch_slot); free(c->tbox); free(c->ubox);
     free(c->lane_on);
     free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->pbase);
+    free(c->pair_count); free(c->pcount);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);

@@ -15,7 +15,7 @@
 contact_params contact_params_default(double dt)
 {
     contact_params k = {.h = 0.01f, .mu = 0.6f, .beta = 0.1f, .v_out = 0.1f,
-                        .dt = (float)dt, .self_steps = 1};
+                        .dt = (float)dt, .self_steps = 1, .ahead = (float)dt, .margin = 0.0f};
     return k;
 }
 
@@ -29,32 +29,26 @@ double contact_dt_factor(const contact_params *k)
     return sqrt(1.0 - 0.5 * k->beta);
 }
 
-/* Pair `pair` (point i, triangle t) fixed for the substep, after the shares:
- * the geometry, the split effective mass and the target normal velocity. */
-void contact_pair_fix(contact_kernel *c, int pair, int i, int t)
+/* Pair `pair` fixed for the substep, after the shares: its geometry is
+ * link's (pair_fixed), then the split effective mass and the target
+ * normal velocity. */
+void contact_pair_fix(contact_kernel *c, int pair)
 {
     pair_fixed *f = &c->fixed[pair];
-    pair_geo g;
-    f->i = i;
-    f->ok = pair_geometry(c, i, t, &g);
-    memcpy(f->v, g.v, sizeof g.v);
-    if (!f->ok)
-        return;
-    memcpy(f->w, g.w, sizeof g.w), memcpy(f->u, g.u, sizeof g.u);
     const contact_state *s = c->s;
     const contact_params *k = c->k;
-    int MN = c->MN;
-    double mp = s->mass[i / MN], mt = s->mass[g.v[0] / MN];
+    const int MN = c->MN, i = f->i;
+    double mp = s->mass[i / MN], mt = s->mass[f->v[0] / MN];
     /* Diagonally dominant (Gershgorin) split of the masses: one Jacobi
      * iteration never overshoots, whatever the pairs around. */
     double inv = c->share[i] / mp;
     for (int j = 0; j < 3; j++)
-        inv += g.w[j] * c->share[g.v[j]] / mt;
+        inv += f->w[j] * c->share[f->v[j]] / mt;
     double meff = 1.0 / inv, dt = k->dt, target;
-    if (g.d > 0)
-        target = -g.d / dt;
+    if (f->d > 0)
+        target = -f->d / dt;
     else {
-        target = k->beta * -g.d / dt;
+        target = k->beta * -f->d / dt;
         if (target > k->v_out)
             target = k->v_out;
     }

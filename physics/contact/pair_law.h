@@ -163,6 +163,15 @@ static inline int pair_active(const contact_kernel *c, const pair_geo *g)
     return g->s >= -c->k->h && g->d <= reach;
 }
 
+/* Whether the search keeps a pair: in the band, or closing fast enough to
+ * reach it within the search's look-ahead, or within the margin of it (a
+ * pair found once a step is then fixed by pair_active each substep). */
+static inline int pair_candidate(const contact_kernel *c, const pair_geo *g)
+{
+    double reach = (g->vn < 0 ? -g->vn * c->k->ahead : 0.0) + c->k->margin;
+    return g->s >= -c->k->h && g->d <= reach;
+}
+
 /* The force (N) of one iteration on the point of pair `pair`, F[3] (the
  * corners get -w F); with `save`, the pair's new accumulated impulses are
  * written for the next iteration (only the point's owner saves). Reads the

@@ -86,7 +86,7 @@ static void consider(const contact_kernel *c, point_query *pq, int q, int m, int
         return;
     const int t = 2 * (q * c->MN + m * c->N + n) + h;
     pair_geo g;
-    if (!pair_geometry(c, pq->i, t, &g) || !pair_active(c, &g))
+    if (!pair_geometry(c, pq->i, t, &g) || !pair_candidate(c, &g))
         return;
     keep_pair(pq->tri, pq->spd, pq->dist, &pq->npair, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
 }
@@ -184,7 +184,7 @@ static void patch_points(const contact_kernel *c, int p, int a, int b, int r0, i
                          patch_search *ps)
 {
     const contact_state *s = c->s;
-    const float dt = c->k->dt;
+    const float dt = c->k->ahead;
     const double *reach = c->preach + 6 * ((size_t)p * c->np + a * c->pn + b);
     ps->n = 0;
     for (int d = 0; d < 3; d++)

@@ -19,9 +19,10 @@
  * and R, t any isometry with every vertex within delta of R y_i + t now. A
  * point of the triangle, sum w_k x_k, is within delta of R (sum w_k y_k) +
  * t, so a point and a triangle it does not ignore are at least g - 2 delta
- * apart now. A pair needs them within h + |v_rel| dt <= h + 2 vmax dt
- * (pair_active). So when g - 2 delta > h + 2 vmax dt the ring has no self
- * pair this substep. R and t come from the previous substep's fit (any
+ * apart now. A pair needs them within h + margin + |v_rel| ahead <= h +
+ * margin + 2 vmax ahead (pair_candidate; ahead and margin: the search's
+ * look-ahead, contact.h). So when g - 2 delta exceeds that the ring has no
+ * self pair until the next search. R and t come from the previous substep's fit (any
  * isometry keeps the test sound; a poor one only turns the search on): R
  * the rotation that fitted best then (the polar factor of sum (x - c) y^T,
  * contact_polar_rotation), t its centroid moved on by its mean velocity for
@@ -158,5 +159,5 @@ int contact_self_may_touch(const contact_kernel *c, const contact_params *k, int
      * below 2 |y| + |x - o| (the fit's R is orthogonal to 1e-9 and
      * rounded to float): 1e-5 of that, plus 1e-6 m, bounds the error */
     double delta = sqrt(d2) * (1.0 + 1e-5) + 1e-5 * (c->ref_extent[p] + sqrt(d2)) + 1e-6;
-    return !(c->ref_gap[p] - 2.0 * delta > k->h + 2.0 * vmax * k->dt + 1e-5);
+    return !(c->ref_gap[p] - 2.0 * delta > k->h + k->margin + 2.0 * vmax * k->ahead + 1e-5);
 }

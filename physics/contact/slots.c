@@ -49,7 +49,7 @@ static inline void lane_boxes(const contact_params *k, const float *px, const fl
             vmax = sp[c0] > vmax ? sp[c0] : vmax;
             vmax = sp[c1] > vmax ? sp[c1] : vmax;
             vmax = sp[c2] > vmax ? sp[c2] : vmax;
-            const float grow = k->h + vmax * k->dt;
+            const float grow = k->h + k->margin + vmax * k->ahead;
             bx[0 * LANES + j] = min3f(px[c0], px[c1], px[c2]) - grow;
             bx[1 * LANES + j] = min3f(py[c0], py[c1], py[c2]) - grow;
             bx[2 * LANES + j] = min3f(pz[c0], pz[c1], pz[c2]) - grow;

@@ -21,7 +21,7 @@
  * computes the pair for the point and for its corners. */
 static void gather_vertex(contact_kernel *c, int iter, size_t a, float out[3])
 {
-    const int i = c->act[a], cs = c->cbeg[a], nc = c->cend[a] - cs, np = c->npt[i];
+    const int cs = c->cbeg[a], nc = c->cend[a] - cs, np = c->pcount[a];
     double f[3] = {0, 0, 0}, F[3], w[3];
     for (int j = 0; j < np + nc; j++) {
         int point = j < np;

@@ -514,3 +514,53 @@ double quad_row_volume(int M, int N, const float *x, const float *y, const float
     }
     return vol;
 }
+
+/* The six one-ring neighbours of vertex (m, n), outward in turn: (m+1,n),
+ * (m+1,n+1), (m,n+1), (m-1,n), (m-1,n-1), (m,n-1); consecutive pairs are
+ * the corners after the vertex of its six outward triangles. */
+void face_gas_block(float gauge, int M, int N, const float *x, const float *y, const float *z,
+                    int a, int nb, float *const f[3], int W, int h)
+{
+    const float g6 = gauge * (1.0f / 6.0f);
+    const size_t S = (size_t)N + 2;
+    float pad[3][3][S]; /* rows m-1, m, m+1; x, y, z; n at 1 + n, wrapped at 0 and N + 1 */
+    const float *const src[3] = {x, y, z};
+    for (int i = 0; i < nb; i++) {
+        const int m = (a + i) % M;
+        for (int r = 0; r < 3; r++) {
+            const size_t first = (size_t)((m - 1 + r + M) % M) * (size_t)N;
+            for (int c = 0; c < 3; c++) {
+                float *row = pad[r][c];
+                memcpy(row + 1, src[c] + first, sizeof(float) * (size_t)N);
+                row[0] = src[c][first + (size_t)N - 1];
+                row[N + 1] = src[c][first];
+            }
+        }
+        float *fx = f[0] + (size_t)i * W + h, *fy = f[1] + (size_t)i * W + h;
+        float *fz = f[2] + (size_t)i * W + h;
+        const float *X0 = pad[0][0], *Y0 = pad[0][1], *Z0 = pad[0][2];
+        const float *X1 = pad[1][0], *Y1 = pad[1][1], *Z1 = pad[1][2];
+        const float *X2 = pad[2][0], *Y2 = pad[2][1], *Z2 = pad[2][2];
+        for (int n = 0; n < N; n++) {
+            const int j = n + 1;
+            const float vx = X1[j], vy = Y1[j], vz = Z1[j];
+            /* the neighbours relative to the vertex, in turn */
+            const float px[6] = {X2[j] - vx, X2[j + 1] - vx, X1[j + 1] - vx,
+                                 X0[j] - vx, X0[j - 1] - vx, X1[j - 1] - vx};
+            const float py[6] = {Y2[j] - vy, Y2[j + 1] - vy, Y1[j + 1] - vy,
+                                 Y0[j] - vy, Y0[j - 1] - vy, Y1[j - 1] - vy};
+            const float pz[6] = {Z2[j] - vz, Z2[j + 1] - vz, Z1[j + 1] - vz,
+                                 Z0[j] - vz, Z0[j - 1] - vz, Z1[j - 1] - vz};
+            float sx = 0.0f, sy = 0.0f, sz = 0.0f;
+            for (int k = 0; k < 6; k++) {
+                const int l = k + 1 == 6 ? 0 : k + 1;
+                sx += py[k] * pz[l] - pz[k] * py[l];
+                sy += pz[k] * px[l] - px[k] * pz[l];
+                sz += px[k] * py[l] - py[k] * px[l];
+            }
+            fx[n] += g6 * sx;
+            fy[n] += g6 * sy;
+            fz[n] += g6 * sz;
+        }
+    }
+}

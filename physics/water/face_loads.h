@@ -47,6 +47,16 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
                       const float *z, const float *vx, const float *vy, const float *vz, int a,
                       int nb, float *scratch, float *const f[3], int W, int h);
 
+/* Adds the gas's gauge pressure (Pa) on the faces round each vertex of
+ * rows a .. a+nb-1 to f[c][r * W + h + n], N: a third of each face's
+ * area vector times the gauge, summed as gauge/6 times the sum of the
+ * cross products of consecutive one-ring neighbours relative to the
+ * vertex (the area vectors' sum, exact for a closed fan). What
+ * face_loads_block adds for the gas alone, cheaper: the tick runs it every
+ * substep and the water's loads at their own rate. */
+void face_gas_block(float gauge, int M, int N, const float *x, const float *y, const float *z,
+                    int a, int nb, float *const f[3], int W, int h);
+
 /* The enclosed volume of row m's quads (from `origin`, m; m^3), in float
  * within the row: what the tick sums each substep for the gas. */
 double quad_row_volume_fast(int M, int N, const float *x, const float *y, const float *z, int m,

@@ -62,6 +62,7 @@ typedef struct {
     float *wu, *wv, *ww;  /* flow velocity, m/s */
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
+    float *row_v2;        /* the row's fastest squared speed after integration, m^2/s^2 */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
     float *scratch;       /* per-thread scratch of the spring (or membrane) and face
                              loads kernels, 64-byte aligned */
@@ -75,9 +76,16 @@ typedef struct {
     /* skin contact (docs/physics.md section 9): NULL with the centre-line model */
     contact_kernel *contact; /* the kernel's grid and pair lists */
     contact_params contact_params; /* this substep's */
+    double search_ahead;  /* how far the last search looked ahead, s */
+    int next_search;      /* the substep of this step the next search is on */
+    int contact_found;    /* the step's search (on its first substep) found pairs: link
+                             them each substep */
     contact_state contact_state;   /* this substep's: x current, v predicted */
     float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
                                step's first substep and held over the others, N */
+    float *wfx, *wfy, *wfz; /* per vertex: the water's pressure, drag and lift (the face
+                               loads but the gas), refreshed every water_every substeps
+                               and held between, N */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

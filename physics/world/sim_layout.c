@@ -41,11 +41,16 @@ const layout_array layout_arrays[] = {
     TICK(wv, float, 1, LAYOUT_PER_ROW, 0),
     TICK(ww, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_hit, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(row_v2, float, 1, LAYOUT_PER_ROW, 0),
     STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
     /* the membrane's bending force, held over a step's substeps (12 B per vertex) */
     TICK(bfx, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(bfy, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(bfz, float, 1, LAYOUT_PER_VERTEX, 0),
+    /* the water's face loads, held over water_every substeps (12 B per vertex) */
+    TICK(wfx, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(wfy, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(wfz, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),

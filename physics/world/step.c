@@ -71,7 +71,7 @@ long sim_step(dinghy_sim *s, long steps)
     for (; done < steps; done++) {
         int rc = 0;
         for (int k = 0; k < s->substeps && rc == 0; k++)
-            rc = tick_step(s, dt, k == 0, k == s->substeps - 1);
+            rc = tick_step(s, dt, k);
         hands_advance(s, s->def.solver.dt);
         if (rc == 0 && s->river) {
             water_hit_events(s);
@@ -97,6 +97,15 @@ long sim_step(dinghy_sim *s, long steps)
         sim_measure_rings(s);
         if (!s->blowup.happened)
             sim_check_rings(s);
+        else if (s->blowup.fault == SIM_RING_WHOLE && dt <= sim_def_stable_dt(&s->def)) {
+            /* a runaway within the bound: a ring torn or crushed within
+             * the step (the check runs between steps) is what it came
+             * from, and what the message should name */
+            const sim_blowup_info runaway = s->blowup;
+            s->blowup.happened = 0;
+            if (sim_check_rings(s) == 0)
+                s->blowup = runaway;
+        }
     }
     return done;
 }

@@ -1,27 +1,34 @@
-/* The parallel tick.
+/* The parallel tick: one substep (sim_step cuts a step of sim.dt into
+ * substeps at the stability bound, docs/physics.md sections 1 and 2).
  *
  * Work is cut into rows: one row is one segment (N vertices) of one ring,
  * so even a single ring splits across threads. Every phase is a gather:
- * each thread computes the force on the rows it owns from the state it
+ * each thread computes the force on the rows it works on from the state it
  * reads, and writes only those rows of the next buffer. Every sum runs in
  * a fixed order (springs by offset, neighbours by ring index), so the
  * result does not depend on how rows are shared among threads.
  *
  * Phases, with barriers only where data flows between threads:
- *   centres    segment centres, then ring centres         | barrier
- *   broadphase bin, sort, count, reserve, fill            | barriers
- *   contacts   repulsion on each segment from neighbours  \
- *   springs    B x B neighbourhood + across-tube           | same static row
- *   pressure   constant inflation from segment centres     | split: no barrier
- *   integrate  gravity, buoyancy, damping, symplectic Euler/
- *   skin contact (the default contact model; physics.md section 9): the
- *              integrate phase leaves predicted velocities v* in the next
- *              buffer | bound (rings) | plan (serial) | grid (rings) |
- *              find (own rows' vertices) |
- *              link (serial) | 8 x (gather own vertices | add f dt / m to
- *              own v*) | positions x' = x + dt v', the pen's walls
- *              then per ring: contact starts and splashes (events)
- * With skin contact the centre-line repulsion is off (no neighbours).
+ *   centres    segment centres, the gas's row volumes    | barrier
+ *              ring centres, volume, gauge, leak (rings) | (end of for)
+ *   broadphase (centre-line model) bin, sort, count, reserve, fill
+ *   contacts   (centre-line model) repulsion on each segment
+ *   move       the skin (springs or membrane; the bending refreshed on a
+ *              step's first substep, held between), the water's loads
+ *              (refreshed every WATER_HOLD_S, held between), the gas
+ *              (every substep), the hand, then integration: chunks of
+ *              rows taken as threads come free (whole rings)
+ *   skin contact (the default; docs/physics.md section 9): the integration
+ *              leaves predicted velocities v* in the next buffer | on a
+ *              search substep: setup, bound (rings), plan (serial), grid
+ *              (rings), find (points) | every substep with pairs found:
+ *              setup and link (serial; with few pairs the 8 iterations
+ *              too, else 8 x (gather own vertices | add f dt / m to own
+ *              v*)) | positions x' = x + dt v', the pen's walls
+ *   events     per ring, after the region (the centre-line model's in it)
+ * A search looks ahead until the fastest vertex has moved the band h, at
+ * most to the step's end (search_reach), so a pile at rest searches once a
+ * step. With skin contact the centre-line repulsion is off.
  */
 #include "physics/world/tick.h"
 
@@ -33,9 +40,15 @@
 #include "physics/water/water_rows.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Vertices in a contact pair up to which one thread runs the contact's
+ * iterations alone: 2 barriers an iteration cost more than the gathers of
+ * a few thousand vertices (about 1 ns each). */
+#define SERIAL_CONTACT_VERTICES 4096
 
 /* Closest gap the repulsion law is evaluated at (docs/physics.md section 1), m. */
 #define MIN_GAP 0.01f
@@ -263,9 +276,10 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     k.cx = s->tick->cx[row];
     k.cy = s->tick->cy[row];
     k.cz = s->tick->cz[row];
-    k.gx = s->tick->gx[row];
-    k.gy = s->tick->gy[row];
-    k.gz = s->tick->gz[row];
+    const int repelled = s->P > 1 && !s->tick->contact; /* else no repulsion ran */
+    k.gx = repelled ? s->tick->gx[row] : 0.0f;
+    k.gy = repelled ? s->tick->gy[row] : 0.0f;
+    k.gz = repelled ? s->tick->gz[row] : 0.0f;
     k.eta = s->tick->weta[row];
     k.sx = s->tick->wsx[row];
     k.sy = s->tick->wsy[row];
@@ -292,8 +306,11 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
+    float v2max = 0.0f;
     for (int n = 0; n < N; n++) {
-        bad |= !(ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n] <= limit2);
+        const float v2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
+        bad |= !(v2 <= limit2);
+        v2max = v2 > v2max ? v2 : v2max;
         entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
     }
     float entry_speed = 0.0f;
@@ -301,6 +318,7 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
         for (int n = 0; n < N; n++)
             if (z[n] > level && oz[n] <= level && -ovz[n] > entry_speed)
                 entry_speed = -ovz[n];
+    s->tick->row_v2[row] = v2max;
     s->ev.row_splash_count[row] = entries;
     s->ev.row_splash_speed[row] = entry_speed;
     unsigned char flag = 0;
@@ -314,12 +332,31 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     s->tick->row_bad[row] = flag;
 }
 
+/* The water's pressure, drag and lift are refreshed at least every
+ * WATER_HOLD_S seconds of substeps and held between (the gas, stiff, is
+ * not): a fifth of the water's own stability bound sqrt(2 m / (rho g a))
+ * (19 ms for the default ring's vertex) and a twentieth of a floating
+ * ring's heave period (about 80 ms), so the lag adds no energy a drag of
+ * the water does not take out; docs/physics.md section 10. */
+#define WATER_HOLD_S 0.004
+
+/* Substeps of dt between refreshes of the water's loads (>= 1). */
+static int water_substeps(const dinghy_sim *s, double dt)
+{
+    const double n = floor(WATER_HOLD_S / dt * (1.0 + 1e-9));
+    return n < 1.0 ? 1 : n > (double)s->substeps ? s->substeps : (int)n;
+}
+
 /* Springs and integration for rows [r0, r1) (global row indices), block by
  * block within each ring. */
 static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t r0, size_t r1,
-                      double dt, int first_substep, float *scratch, double *t_springs,
+                      double dt, int substep, float *scratch, double *t_springs,
                       double *t_integrate)
 {
+    const int first_substep = substep == 0;
+    /* the water's loads: refreshed on this substep, held for `held` substeps */
+    const int water_every = water_substeps(s, dt), water_now = substep % water_every == 0;
+    const int held_for = water_every < s->substeps - substep ? water_every : s->substeps - substep;
     const size_t M = (size_t)s->M;
     const sim_def *d = &s->def;
     const float k = (float)d->ring.stiffness;
@@ -337,7 +374,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .rho_air = (float)d->world.air_density,
         .cd = (float)w->drag_coefficient,
         .cl = (float)w->lift_coefficient,
-        .dt = (float)dt,
+        .dt = (float)(dt * held_for), /* the drag's clamp: the time the force is held */
         .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
         .flow = s->river != NULL,
     };
@@ -352,7 +389,6 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
         .flow = s->river != NULL,
     };
-    const int with_loads = gas || exact;
     /* the membrane skin: its constants from the material, once per call
      * (the material is live) */
     const int membrane = d->ring.skin == SIM_SKIN_MEMBRANE;
@@ -386,8 +422,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
-        if (with_loads) {
-            loads.gauge = gas ? s->ring_gauge[p] : 0.0f;
+        if (exact && water_now) { /* the water's loads, into the held arrays */
+            loads.gauge = 0.0f;
             const size_t rows = p * M; /* this ring's rows' water */
             loads.eta = s->tick->weta + rows;
             loads.sx = s->tick->wsx + rows;
@@ -397,10 +433,28 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             loads.u = s->tick->wu + rows;
             loads.v = s->tick->wv + rows;
             loads.w = s->tick->ww + rows;
+            float *const wf[3] = {s->tick->wfx + base + a * s->N, s->tick->wfy + base + a * s->N,
+                                  s->tick->wfz + base + a * s->N};
+            for (int c = 0; c < 3; c++)
+                memset(wf[c], 0, sizeof(float) * nb * (size_t)s->N);
             face_loads_block(&loads, s->M, s->N, in->x + base, in->y + base, in->z + base,
                              in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                             scratch + s->tick->face_loads_offset, f, W, h);
+                             scratch + s->tick->face_loads_offset, wf, s->N, 0);
         }
+        if (exact) { /* held, or just refreshed */
+            const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
+                                        s->tick->wfz + base};
+            for (int c = 0; c < 3; c++)
+                for (size_t i = 0; i < nb; i++) {
+                    float *restrict row = f[c] + i * (size_t)W + (size_t)h;
+                    const float *restrict w = wf[c] + (a + i) * (size_t)s->N;
+                    for (int n = 0; n < s->N; n++)
+                        row[n] += w[n];
+                }
+        }
+        if (gas) /* the gas every substep: its breathing mode is stiff */
+            face_gas_block(s->ring_gauge[p], s->M, s->N, in->x + base, in->y + base,
+                           in->z + base, (int)a, (int)nb, f, W, h);
         hands_forces(s, in, p, a, nb, f, W, h);
         double t1 = t_springs ? omp_get_wtime() : 0.0;
         for (size_t i = 0; i < nb; i++) {
@@ -415,19 +469,47 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
+/* Substeps (>= 1) a search may look ahead: until a vertex at the fastest
+ * squared speed v2 (m^2/s^2) has moved the contact thickness h (m), so a
+ * box grows by no more than the band itself (a pile at rest searches once
+ * a step, a crowd falling at 5 m/s every 2 ms). */
+static double search_reach(float v2, double h, double dt)
+{
+    const double v = sqrt((double)v2), n = v * dt > 0.0 ? floor(h / (v * dt)) : INFINITY;
+    return n >= 1.0 ? n : 1.0; /* NaN too: one substep */
+}
+
 /* Skin contact, serial: this substep's parameters and state (x current,
- * v the predicted v* of the next buffer), which the kernel's phases read. */
-static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt)
+ * v the predicted v* of the next buffer), which the kernel's phases read.
+ * A search looks ahead up to the rest of the step (search_reach), with a
+ * margin of h/4 for the speeds' change within that time (gravity adds
+ * 1.4 mm in 1/60 s); each substep then links and resolves what it found. */
+static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt,
+                          int substep, int search)
 {
     tick_context *t = s->tick;
+    if (search) { /* how far ahead: until the fastest vertex has moved h, within the step */
+        float v2 = 0.0f;
+        for (size_t r = 0; r < s->nrows; r++)
+            v2 = t->row_v2[r] > v2 ? t->row_v2[r] : v2;
+        const double reach = search_reach(v2, s->def.ring.contact_thickness, dt);
+        const int left = s->substeps - substep, k = reach < (double)left ? (int)reach : left;
+        t->search_ahead = k * dt;
+        t->next_search = substep + k;
+        if (getenv("DBG")) fprintf(stderr, "dbg step %ld sub %d vmax %.2f k %d\n", s->step, substep, sqrt(v2), k);
+    }
     const sim_ring_def *ring = &s->def.ring;
     t->contact_params = contact_params_default(dt);
     t->contact_params.h = (float)ring->contact_thickness;
     t->contact_params.mu = (float)ring->friction;
+    if (t->search_ahead > dt * 1.5) { /* a look-ahead of more than this substep */
+        t->contact_params.ahead = (float)t->search_ahead;
+        t->contact_params.margin = 0.25f * t->contact_params.h;
+    }
     const float m = (float)sim_ring_vertex_mass(ring);
     for (int p = 0; p < s->P; p++)
         t->contact_mass[p] = m;
-    contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass};
+    contact_state st = {s->P, in->x, in->y, in->z, out->vx, out->vy, out->vz, t->contact_mass, s->v0};
     t->contact_state = st;
 }
 
@@ -531,172 +613,321 @@ static void contact_events(dinghy_sim *s, int n)
     }
 }
 
-int tick_step(dinghy_sim *s, double dt, int first_substep, int last_substep)
+/* ---- the substep in stages (as Box2D's solver stages) ---- */
+
+/* What one substep reads, built once before the threads start (as Box2D's
+ * b2StepContext) and read only within the parallel region. */
+typedef struct {
+    dinghy_sim *s;         /* its per-row and per-ring arrays are written by the stages */
+    const sim_buffer *in;  /* the state */
+    sim_buffer *out;       /* the next state */
+    double dt;             /* the substep, s */
+    int substep;           /* 0 .. substeps - 1 within the step */
+    int first, last;       /* the step's first, last substep */
+    int search;            /* the skin contact searches on this substep */
+    int sample;            /* the river is sampled at the rows on this substep */
+    int gas;               /* gas inflation: the rings' volumes, gauges and leaks */
+    int P;                 /* rings */
+    contact_kernel *contact; /* skin contact (NULL: the centre-line model) */
+    repulsion_consts repulsion; /* the centre-line model's law */
+    double reach;          /* the centre-line model's broad-phase reach, m */
+} step_context;
+
+/* What the serial parts of a substep decide for every thread: written in a
+ * single construct, read after its barrier. */
+typedef struct {
+    int oom;            /* out of memory: the stages after it do nothing */
+    int any_contact;    /* the skin contact has pairs this substep */
+    int nstarts;        /* the skin contact's contact starts this substep */
+    int serial_contact; /* the link's thread ran the iterations */
+} step_shared;
+
+/* One thread's part: its id, its fixed rows, its scratch, its timings. */
+typedef struct {
+    int tid, T;
+    size_t r0, r1;        /* its rows in the static stages */
+    float *scratch;
+    double t_springs, t_integrate; /* thread 0's split of the move stage, s */
+} tick_thread;
+
+/* Segment centres and mean velocities, the river at the rows, the gas's
+ * row volumes: own rows. */
+static void stage_centres(const step_context *c, step_shared *sh, tick_thread *th)
 {
-    /* the river at the rows every RIVER_SAMPLE_STEPS steps (still water
-     * needs no samples: the tick reads its level from the definition) */
-    const int sample = s->river && first_substep && s->step % RIVER_SAMPLE_STEPS == 0;
-    const sim_buffer *in = &s->buf[s->cur];
-    sim_buffer *out = &s->buf[1 - s->cur];
-    const int P = s->P;
-    const int gas = s->def.ring.inflation == SIM_INFLATION_GAS;
+    (void)sh;
+    for (size_t r = th->r0; r < th->r1; r++) {
+        centre_row(c->s, c->in, r);
+        if (c->sample)
+            water_sample_row(c->s, r);
+    }
+    if (c->gas)
+        volume_rows(c->s, c->in, th->r0, th->r1);
+}
+
+/* Ring centres, volumes, gauges and leaks: rings. */
+static void stage_ring_centres(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    (void)sh, (void)th;
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        ring_centre(c->s, p, c->dt);
+}
+
+/* The centre-line model's neighbours: bin, sort, count, reserve, fill. */
+static void stage_broadphase(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    (void)th;
+    dinghy_sim *s = c->s;
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        broadphase_bin(&s->bp, s->c0, p);
+#pragma omp single
+    broadphase_sort(&s->bp);
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        broadphase_count(&s->bp, s->c0, p, c->reach);
+#pragma omp single
+    sh->oom = broadphase_reserve(&s->bp) || events_reserve(&s->ev, (size_t)s->bp.nb_start[c->P]);
+    if (!sh->oom) {
+#pragma omp for schedule(static)
+        for (int p = 0; p < c->P; p++)
+            broadphase_fill(&s->bp, s->c0, p, c->reach);
+    }
+}
+
+/* The centre-line repulsion on own rows (from own rows' centres and the
+ * neighbours found before a barrier). */
+static void stage_repulsion(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    if (!sh->oom)
+        for (size_t r = th->r0; r < th->r1; r++)
+            repulsion_row(c->s, &c->repulsion, r);
+}
+
+/* The skin, the water, the gas, the hand and the integration: chunks of
+ * rows taken as threads come free (whole rings when there are enough), so
+ * a thread slowed by another program's work on its core takes fewer. Any
+ * split gives the same bits. */
+static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    dinghy_sim *s = c->s;
+    const size_t T = (size_t)th->T, nrows = s->nrows;
+    const size_t chunk = (size_t)c->P >= 4 * T ? (size_t)s->M
+                       : (nrows / (4 * T) > 0 ? nrows / (4 * T) : 1);
+    const long chunks = sh->oom ? 0 : (long)((nrows + chunk - 1) / chunk);
+#pragma omp for schedule(dynamic, 1) nowait
+    for (long k = 0; k < chunks; k++) {
+        const size_t c0 = (size_t)k * chunk, c1 = c0 + chunk < nrows ? c0 + chunk : nrows;
+        move_rows(s, c->in, c->out, c0, c1, c->dt, c->substep, th->scratch,
+                  th->tid == 0 ? &th->t_springs : NULL, &th->t_integrate);
+    }
+}
+
+/* The skin contact's search: setup, bound (rings), plan (serial), grid
+ * (rings), find (points, shares of equal work). */
+static void stage_contact_search(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    dinghy_sim *s = c->s;
+    contact_kernel *contact = c->contact;
+    if (sh->oom)
+        return;
+#pragma omp single
+    contact_setup(s, c->in, c->out, c->dt, c->substep, 1);
+    const contact_params *kp = &s->tick->contact_params;
+    const contact_state *ks = &s->tick->contact_state;
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        contact_bound(contact, kp, ks, p, p + 1);
+#pragma omp single
+    {
+        sh->oom = contact_plan(contact, kp, ks);
+        s->tick->contact_found = !sh->oom && contact_any(contact);
+        if (!sh->oom && !s->tick->contact_found) { /* nothing can touch */
+            sh->oom = contact_link(contact); /* retires the last step's touches */
+            sh->nstarts = sh->oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
+        }
+    }
+    if (!sh->oom && s->tick->contact_found) {
+#pragma omp for schedule(static)
+        for (int p = 0; p < c->P; p++)
+            contact_grid(contact, p, p + 1, th->scratch); /* move is done with it */
+        int v0, v1;
+        contact_find_share(contact, th->tid, th->T, &v0, &v1);
+        contact_find(contact, v0, v1);
+    }
+}
+
+/* The skin contact's solve on what the last search found: setup and link
+ * (serial; with few pairs the iterations too), else 8 x (gather own
+ * vertices | add f dt / m to own v*). */
+static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    dinghy_sim *s = c->s;
+    contact_kernel *contact = c->contact;
+    if (sh->oom || !s->tick->contact_found)
+        return;
+#pragma omp single
+    {
+        if (!c->search) /* this substep's state (the search set it up itself) */
+            contact_setup(s, c->in, c->out, c->dt, c->substep, 0);
+        sh->oom = contact_link(contact) || contact_reserve(s->tick);
+        if (!sh->oom) {
+            sh->any_contact = contact_pairs(contact) > 0;
+            sh->nstarts = contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
+        }
+        /* few vertices in a pair: the iterations here, at once, cost less
+         * than the two barriers each would need */
+        if (!sh->oom && sh->any_contact
+            && contact_active_count(contact) <= SERIAL_CONTACT_VERTICES) {
+            for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
+                contact_gather_active(contact, it, 0, contact_active_count(contact),
+                                      s->tick->cf[0], s->tick->cf[1], s->tick->cf[2]);
+                contact_apply(s, c->out, 0, s->nverts, it, (float)c->dt);
+            }
+            sh->serial_contact = 1;
+        }
+    }
+    if (sh->oom || !sh->any_contact || sh->serial_contact)
+        return;
+    const size_t a = th->r0 * (size_t)s->N, b = th->r1 * (size_t)s->N;
+    for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
+        int first;
+        const int na = contact_active(contact, (int)a, (int)b, &first);
+        contact_gather_active(contact, it, first, first + na, s->tick->cf[0], s->tick->cf[1],
+                              s->tick->cf[2]);
+#pragma omp barrier
+        contact_apply(s, c->out, a, b, it, (float)c->dt);
+#pragma omp barrier
+    }
+}
+
+/* The positions from the contact's corrections, the pen's walls, the
+ * floor: own rows. */
+static void stage_positions(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    if (!sh->oom)
+        contact_positions(c->s, c->out, th->r0, th->r1, sh->any_contact, (float)c->dt);
+}
+
+/* The centre-line model's events, per ring (its neighbours' touches). */
+static void stage_events(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    (void)th;
+    if (sh->oom)
+        return;
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        events_ring(&c->s->ev, &c->s->bp, p);
+}
+
+static int always(const step_context *c) { (void)c; return 1; }
+static int with_rings_or_gas(const step_context *c) { return c->P > 1 || c->gas; }
+static int with_repulsion(const step_context *c) { return c->P > 1 && !c->contact; }
+static int with_search(const step_context *c) { return c->contact && c->search; }
+static int with_contact(const step_context *c) { return c->contact != NULL; }
+/* The move stage reads rows' centres and repulsion other threads wrote:
+ * after a barrier, unless the ring centres' stage ended with one and no
+ * repulsion ran since. */
+static int move_waits(const step_context *c) { return !with_rings_or_gas(c) || with_repulsion(c); }
+
+/* A stage: what it is, where its time counts, whether it runs this
+ * substep and whether a barrier comes first (it reads what other threads
+ * wrote before it with no barrier since): the same answers on every
+ * thread, from the context only. */
+typedef struct {
+    const char *name;
+    sim_phase phase;
+    int (*runs)(const step_context *c);           /* NULL: always */
+    int (*barrier_before)(const step_context *c); /* NULL: never */
+    void (*run)(const step_context *c, step_shared *sh, tick_thread *th);
+} tick_stage;
+
+/* The substep, in order. One ring without gas needs no barrier after the
+ * centres: each thread goes on with its own rows, and the ring's centre is
+ * taken after the region. */
+static const tick_stage TICK_STAGES[] = {
+    {"centres", SIM_PHASE_CENTRES, NULL, NULL, stage_centres},
+    {"ring centres", SIM_PHASE_CENTRES, with_rings_or_gas, always, stage_ring_centres},
+    {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, NULL, stage_broadphase},
+    {"repulsion", SIM_PHASE_CONTACTS, with_repulsion, NULL, stage_repulsion},
+    {"move", SIM_PHASE_SPRINGS, NULL, move_waits, stage_move},
+    {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search},
+    {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, always, stage_contact_solve},
+    {"positions", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_positions},
+    {"events", SIM_PHASE_EVENTS, with_repulsion, always, stage_events},
+};
+#define TICK_STAGE_COUNT ((int)(sizeof TICK_STAGES / sizeof TICK_STAGES[0]))
+
+int tick_step(dinghy_sim *s, double dt, int substep)
+{
     const sim_ring_def *ring = &s->def.ring;
-    const double reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range;
-    int oom = 0;
-    const repulsion_consts repulsion = repulsion_consts_of(ring);
-    s->bp.cell_size = reach;
-    contact_kernel *const contact = s->tick->contact;
-    int any_contact = 0, nstarts = 0;
-    if (P == 1 || contact) /* no neighbours to look for: no centre-line repulsion */
-        memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)P + 1));
+    const step_context ctx = {
+        .s = s,
+        .in = &s->buf[s->cur],
+        .out = &s->buf[1 - s->cur],
+        .dt = dt,
+        .substep = substep,
+        .first = substep == 0,
+        .last = substep == s->substeps - 1,
+        .search = substep == 0 || substep >= s->tick->next_search,
+        /* the river at the rows every RIVER_SAMPLE_STEPS steps (still
+         * water needs no samples: the tick reads its level from the
+         * definition) */
+        .sample = s->river && substep == 0 && s->step % RIVER_SAMPLE_STEPS == 0,
+        .gas = ring->inflation == SIM_INFLATION_GAS,
+        .P = s->P,
+        .contact = s->tick->contact,
+        .repulsion = repulsion_consts_of(ring),
+        .reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range,
+    };
+    step_shared shared = {0, 0, 0, 0};
+    s->bp.cell_size = ctx.reach;
+    if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
+        memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));
 
 #pragma omp parallel num_threads(s->nthreads)
     {
-        const int tid = omp_get_thread_num(), T = omp_get_num_threads();
-        /* Each thread owns one contiguous range of rows in every phase. */
-        const size_t r0 = s->nrows * (size_t)tid / (size_t)T;
-        const size_t r1 = s->nrows * (size_t)(tid + 1) / (size_t)T;
-        float *scratch = s->tick->scratch + (size_t)tid * s->tick->scratch_stride;
-        double t = tid == 0 ? omp_get_wtime() : 0.0, t_next;
-#define PHASE_END(ph)                                    \
-        if (tid == 0) {                                  \
-            t_next = omp_get_wtime();                    \
-            s->phase_s[ph] += t_next - t;                \
-            t = t_next;                                  \
-        }
-
-        for (size_t r = r0; r < r1; r++) {
-            centre_row(s, in, r);
-            if (sample)
-                water_sample_row(s, r);
-        }
-        if (gas)
-            volume_rows(s, in, r0, r1);
-        /* One ring without gas needs no barrier here: each thread goes on
-         * with the rows whose centres it computed, and the ring's centre
-         * is only read after this region. The gas needs the ring's volume. */
-        if (P > 1 || gas) {
+        tick_thread th = {.tid = omp_get_thread_num(), .T = omp_get_num_threads()};
+        th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;
+        th.r1 = s->nrows * (size_t)(th.tid + 1) / (size_t)th.T;
+        th.scratch = s->tick->scratch + (size_t)th.tid * s->tick->scratch_stride;
+        double t = th.tid == 0 ? omp_get_wtime() : 0.0;
+        for (int k = 0; k < TICK_STAGE_COUNT; k++) {
+            const tick_stage *st = &TICK_STAGES[k];
+            if (st->runs && !st->runs(&ctx))
+                continue;
+            if (st->barrier_before && st->barrier_before(&ctx)) {
 #pragma omp barrier
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                ring_centre(s, p, dt);
-        }
-        PHASE_END(SIM_PHASE_CENTRES)
-
-        if (P > 1 && !contact) {
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                broadphase_bin(&s->bp, s->c0, p);
-#pragma omp single
-            broadphase_sort(&s->bp);
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                broadphase_count(&s->bp, s->c0, p, reach);
-#pragma omp single
-            oom = broadphase_reserve(&s->bp) || events_reserve(&s->ev, (size_t)s->bp.nb_start[P]);
-            if (!oom) {
-#pragma omp for schedule(static)
-                for (int p = 0; p < P; p++)
-                    broadphase_fill(&s->bp, s->c0, p, reach);
+            }
+            st->run(&ctx, &shared, &th);
+            if (th.tid == 0) { /* thread 0's clock, as the bench reports it */
+                const double now = omp_get_wtime();
+                if (st->run == stage_move) {
+                    s->phase_s[SIM_PHASE_SPRINGS] += th.t_springs;
+                    s->phase_s[SIM_PHASE_INTEGRATE] += now - t - th.t_springs;
+                } else
+                    s->phase_s[st->phase] += now - t;
+                t = now;
             }
         }
-        PHASE_END(SIM_PHASE_BROADPHASE)
-
-        /* From here each thread reads what it computed itself (its rows'
-         * centres and repulsion) or what was finished before a barrier. */
-        if (!oom)
-            for (size_t r = r0; r < r1; r++)
-                repulsion_row(s, &repulsion, r);
-        PHASE_END(SIM_PHASE_CONTACTS)
-        double t_springs = 0.0, t_integrate = 0.0;
-        if (!oom)
-            move_rows(s, in, out, r0, r1, dt, first_substep, scratch, tid == 0 ? &t_springs : NULL,
-                      &t_integrate);
-        if (tid == 0) {
-            s->phase_s[SIM_PHASE_SPRINGS] += t_springs;
-            s->phase_s[SIM_PHASE_INTEGRATE] += t_integrate;
-            t = omp_get_wtime();
-        }
-        if (contact && !oom) {
-            const size_t a = r0 * (size_t)s->N, b = r1 * (size_t)s->N;
-#pragma omp barrier
-#pragma omp single
-            contact_setup(s, in, out, dt);
-            const contact_params *kp = &s->tick->contact_params;
-            const contact_state *ks = &s->tick->contact_state;
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                contact_bound(contact, kp, ks, p, p + 1);
-#pragma omp single
-            {
-                oom = contact_plan(contact, kp, ks);
-                if (!oom && !contact_any(contact)) { /* nothing can touch */
-                    oom = contact_link(contact);
-                    any_contact = 0;
-                    nstarts = oom ? 0 : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
-                }
-            }
-            if (!oom && contact_any(contact)) {
-#pragma omp for schedule(static)
-                for (int p = 0; p < P; p++)
-                    contact_grid(contact, p, p + 1, scratch); /* move_rows is done with it */
-                /* the search gathers where rings touch: shares of equal
-                 * work, not of equal rows (each point's result is its own) */
-                int v0, v1;
-                contact_find_share(contact, tid, T, &v0, &v1);
-                contact_find(contact, v0, v1);
-#pragma omp barrier
-#pragma omp single
-                {
-                    oom = contact_link(contact) || contact_reserve(s->tick);
-                    if (!oom) {
-                        any_contact = contact_pairs(contact) > 0;
-                        nstarts = contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
-                    }
-                }
-            }
-            if (!oom && any_contact)
-                for (int it = 0; it < SIM_CONTACT_ITERATIONS; it++) {
-                    int first;
-                    const int na = contact_active(contact, (int)a, (int)b, &first);
-                    contact_gather_active(contact, it, first, first + na, s->tick->cf[0],
-                                               s->tick->cf[1], s->tick->cf[2]);
-#pragma omp barrier
-                    contact_apply(s, out, a, b, it, (float)dt);
-#pragma omp barrier
-                }
-            if (!oom) {
-                contact_positions(s, out, r0, r1, any_contact, (float)dt);
-                if (last_substep) {
-#pragma omp barrier
-#pragma omp for schedule(static)
-                    for (int p = 0; p < P; p++)
-                        contact_ring_outputs(s, p, any_contact);
-                }
-            }
-        }
-        PHASE_END(SIM_PHASE_SKIN_CONTACT)
-        if (P > 1 && !oom) { /* one ring's events wait for the end of the region */
-#pragma omp barrier
-#pragma omp for schedule(static)
-            for (int p = 0; p < P; p++)
-                events_ring(&s->ev, &s->bp, p);
-        }
-        PHASE_END(SIM_PHASE_EVENTS)
-#undef PHASE_END
     }
-    if (oom)
+    if (shared.oom)
         return -1;
-    if (P == 1) {
-        if (!gas)
+    if (ctx.P == 1) {
+        if (!ctx.gas)
             ring_centre(s, 0, dt);
         events_ring(&s->ev, &s->bp, 0);
-    }
+    } else if (ctx.contact) /* no neighbours' touches: little to do, no barrier */
+        for (int p = 0; p < ctx.P; p++)
+            events_ring(&s->ev, &s->bp, p);
+    if (ctx.contact && ctx.last) /* the pushes of the step's last substep, per ring */
+        for (int p = 0; p < ctx.P; p++)
+            contact_ring_outputs(s, p, shared.any_contact);
     events_merge(&s->ev, &s->bp, s->c0, s->v0, s->step + 1);
-    if (contact)
-        contact_events(s, nstarts);
+    if (ctx.contact)
+        contact_events(s, shared.nstarts);
     s->cur = 1 - s->cur;
-    s->step += last_substep;
+    s->step += ctx.last;
     s->time += dt;
     for (size_t r = 0; r < s->nrows; r++)
         if (s->tick->row_bad[r])

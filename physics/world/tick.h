@@ -7,7 +7,7 @@
 /* Advances sim by one step of solver.dt, reading buf[cur] and writing
  * buf[1-cur], then swaps. Flags any blown-up rows in row_bad and returns
  * nonzero when there is one, -1 when out of memory. */
-int tick_step(dinghy_sim *sim, double dt, int first_substep, int last_substep);
+int tick_step(dinghy_sim *sim, double dt, int substep);
 
 
 #endif

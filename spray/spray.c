@@ -98,11 +98,14 @@ static void move_one(spray_system *sp, const dinghy_sim *sim, const river_world 
     double v[3] = {sp->vx[i] * f->decay, sp->vy[i] * f->decay,
                    sp->vz[i] * f->decay - f->g * f->gain};
     double p[3] = {sp->x[i] + f->dt * v[0], sp->y[i] + f->dt * v[1], sp->z[i] + f->dt * v[2]};
-    spray_tubes_push(&sp->tubes, p, v, sp->def.restitution, sp->def.friction);
+    /* still inside a skin after every push-out (caught between two pressed
+     * skins): it wets the skin and is gone */
+    int trapped = spray_tubes_push(&sp->tubes, p, v, sp->def.restitution, sp->def.friction) ==
+                  SPRAY_TRAPPED;
     float age = sp->age[i] + (float)f->dt;
     dinghy_water_point w;
     sim_water_at(sim, p[0], p[1], p[2], &w);
-    int dead = !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
+    int dead = trapped || !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
                || fabs(p[0]) + fabs(p[1]) > SIM_WORLD_SIZE
                || (river && river_solid_distance(river, p[0], p[1], p[2], NULL) < 0.0);
     spray_store(sp, i, p, v);

@@ -62,7 +62,9 @@ void spray_tubes_update(spray_tubes *t, const dinghy_sim *sim, int max_rows, int
 /* Pushes a point (m) with velocity v (m/s) out of every tube it is in and
  * then out of every ring skin it is still inside (the closed mesh itself,
  * where a squashed or pressed skin leaves the round tube), applying
- * restitution and friction; returns 1 when it touched one. */
+ * restitution and friction; returns 1 when it touched one, SPRAY_TRAPPED
+ * when it is still inside a skin after every pass. */
+#define SPRAY_TRAPPED 2
 int spray_tubes_push(const spray_tubes *t, double p[3], double v[3], double restitution,
                      double friction);
 

@@ -328,5 +328,7 @@ int spray_tubes_push(const spray_tubes *t, double p[3], double v[3], double rest
         bounce_off_skin(&best, n, p, v, restitution, friction);
         touched = 1;
     }
-    return touched;
+    tube_hit last;
+    double n[3];
+    return inside_a_skin(t, p, &last, n) ? SPRAY_TRAPPED : touched;
 }

@@ -80,6 +80,25 @@ static int sets_scene(const cli_options *o)
     return 0;
 }
 
+/* --profile: the demo times each pass of its frames (app/demo.h). */
+static int profile;
+
+/* Takes --profile out of argv (into `profile`) before the other flags are
+ * parsed; argv itself stays whole for the re-execution. Fills args (room
+ * for argc + 1) and returns their count. */
+static int take_demo_flags(int argc, char **argv, char **args)
+{
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (i > 0 && strcmp(argv[i], "--profile") == 0)
+            profile = 1;
+        else
+            args[n++] = argv[i];
+    }
+    args[n] = NULL;
+    return n;
+}
+
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
 static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
@@ -90,6 +109,11 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                                           || (demo && src->path));
     /* The demo says which file it uses once its window is up, so that no
      * display stays a one-line message. */
+    if (profile && !demo) { /* as config/cli.c refuses the other flags that would do nothing */
+        fprintf(stderr, "dinghy: --profile does nothing here: only the demo window times its "
+                "frames\n");
+        return 2;
+    }
     if (!demo)
         fprintf(stderr, "dinghy: %s\n", config_note);
     if (watching && !src->path) {
@@ -160,7 +184,8 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                                    opt->steps > 0 ? opt->steps : 0, opt->obj, opt->input};
             rc = capture_run(&settings, &req);
         } else {
-            demo_options demo_opt = {opt->frames, opt->mute, config_note, opt->input, src};
+            demo_options demo_opt = {opt->frames, opt->mute, config_note, opt->input, src,
+                                     profile};
             rc = demo_run(&settings, watch, &demo_opt);
         }
     }
@@ -206,7 +231,15 @@ int main(int argc, char **argv)
 {
     cli_options opt;
     diag_list d = {0};
-    if (cli_parse(argc, argv, &opt, &d) != 0) {
+    char **args = malloc(sizeof *args * (size_t)(argc + 1));
+    if (!args) {
+        fprintf(stderr, "dinghy: out of memory\n");
+        return 2;
+    }
+    int nargs = take_demo_flags(argc, argv, args);
+    int parsed = cli_parse(nargs, args, &opt, &d);
+    free(args);
+    if (parsed != 0) {
         diag_print_prefixed(&d, "dinghy: ", stderr);
         diag_free(&d);
         cli_free(&opt);

@@ -3,6 +3,7 @@
 #include "app/demo.h"
 
 #include <errno.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,9 @@ static int renderer_for(renderer **r, input **in, render_window *win, dinghy_sim
     return *r && *in ? 0 : -1;
 }
 
+/* Frame times kept for the summary's percentile: whole ms up to this. */
+#define DEMO_FRAME_MS_MAX 1000
+
 /* Everything the demo holds while it runs; demo_open fills it, demo_close
  * frees whatever of it was made. */
 typedef struct {
@@ -125,6 +129,8 @@ typedef struct {
     double last;                 /* wall time of the last frame, s */
     /* totals over the whole run, for the summary line at exit */
     long total_frames, total_steps;
+    long frame_ms[DEMO_FRAME_MS_MAX + 1]; /* frames by their wall time, whole ms (the last:
+                                             that long or longer), for the percentile */
     double total_step_wall, total_sim, run_start;
 
     /* set up once: no allocation per frame */
@@ -209,6 +215,7 @@ static int demo_open(demo *d)
     d->in = d->r ? input_attach(d->win, render_camera(d->r)) : NULL;
     if (!d->in)
         return demo_fail(d, d->r ? "out of memory" : NULL, 4);
+    render_profile(d->r, d->opt->profile);
 
     /* the droplets: stepped with the physics, drawn by the renderer */
     d->spray = room_spray_create(&s->spray, s->scene.seed);
@@ -300,6 +307,8 @@ static int demo_reload(demo *d, const input_actions *a)
     if (rr == RELOAD_REBUILT && renderer_for(&d->r, &d->in, d->win, d->sim, d->err,
                                              sizeof d->err) != 0)
         return demo_fail(d, NULL, 4);
+    if (rr == RELOAD_REBUILT)
+        render_profile(d->r, d->opt->profile);
     if (rr == RELOAD_APPLIED || rr == RELOAD_REBUILT) {
         if (memcmp(&d->spray_now, &d->settings->spray, sizeof d->spray_now) != 0) {
             spray_destroy(d->spray); /* a new budget: a new system */
@@ -497,6 +506,10 @@ static int demo_frame(demo *d)
     double now = window_time();
     double frame_s = now - d->last;
     long steps = frame_clock_steps(&d->clock, frame_s);
+    if (d->total_frames >= 2) { /* the first frames' times hold the start-up */
+        long ms = lround(1000.0 * frame_s);
+        d->frame_ms[ms < 0 ? 0 : ms > DEMO_FRAME_MS_MAX ? DEMO_FRAME_MS_MAX : ms]++;
+    }
     d->last = now;
     if (d->paused)
         steps = a.single_step;
@@ -511,31 +524,59 @@ static int demo_frame(demo *d)
      * is one frame behind the physics. */
     demo_draw(d, &a, fw, fh, now, frame_s);
     window_flush();
+    render_profile_mark(d->r, "hud");
     long done;
     if ((rc = demo_step(d, steps, &done)) != DEMO_GO)
         return rc;
+    render_profile_mark(d->r, "physics");
     demo_sound(d, fw, now);
+    render_profile_mark(d->r, "sound");
     if (d->spray) /* this frame's splashes and hits throw droplets */
         spray_step(d->spray, d->sim, (double)done * d->settings->sim.solver.dt,
                    sim_threads(d->sim));
+    render_profile_mark(d->r, "spray step");
 
     double swap_start = omp_get_wtime();
     window_swap(d->win); /* waits for the frame the renderer drew meanwhile */
     frame_clock_waited(&d->clock, omp_get_wtime() - swap_start);
+    render_profile_mark(d->r, "swap");
+    render_profile_frame(d->r);
     return DEMO_GO;
+}
+
+/* The 99th percentile of the frame times counted, ms (0: none counted). */
+static long frame_p99(const demo *d)
+{
+    long n = 0, seen = 0;
+    for (int i = 0; i <= DEMO_FRAME_MS_MAX; i++)
+        n += d->frame_ms[i];
+    for (int i = 0; i <= DEMO_FRAME_MS_MAX; i++)
+        if ((seen += d->frame_ms[i]) * 100 >= 99 * n && n > 0)
+            return i;
+    return 0;
 }
 
 /* One line on how it went: the HUD's numbers over the whole run. */
 static void demo_summary(const demo *d)
 {
     double wall = window_time() - d->run_start;
-    printf("demo: frames %ld  wall %.2f s  %.1f frames/s  simulated %.3f s  reached %.2fx real "
-           "time  physics %.3f ms/step (%ld steps, %d threads)  render %dx%d (%.0f%%) at the end\n",
-           d->total_frames, wall, wall > 0.0 ? (double)d->total_frames / wall : 0.0, d->total_sim,
-           wall > 0.0 ? d->total_sim / wall : 0.0,
+    char fps[32], reached[32];
+    hud_two_digits(wall > 0.0 ? (double)d->total_frames / wall : 0.0, fps, sizeof fps);
+    hud_two_digits(wall > 0.0 ? d->total_sim / wall : 0.0, reached, sizeof reached);
+    long p99 = frame_p99(d);
+    printf("demo: frames %ld  wall %.2f s  %s frames/s  99%% of frames within %ld%s ms  simulated "
+           "%.3f s  reached %sx real time  physics %.3f ms/step (%ld steps, %d threads)  render "
+           "%dx%d (%.0f%%) at the end\n",
+           d->total_frames, wall, fps, p99, p99 >= DEMO_FRAME_MS_MAX ? "+" : "", d->total_sim,
+           reached,
            d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
            d->total_steps, sim_threads(d->sim), d->hs.scene_w, d->hs.scene_h,
            100.0 * d->hs.scene_scale);
+    if (d->opt->profile) {
+        char line[1024];
+        render_profile_format(d->r, line, sizeof line);
+        printf("demo: profile, ms a frame: %s\n", line);
+    }
     fflush(stdout);
 }
 

@@ -22,6 +22,8 @@ typedef struct {
     const char *input;       /* --input FILE: scripted mouse and keys (input_script.h), or NULL */
     const config_source *source; /* where the settings came from (the panel's save keeps
                                     --set values out of the file), or NULL */
+    int profile;             /* --profile: time each pass of a frame (each waits for the
+                                GL to finish) and print the means in the exit summary */
 } demo_options;
 int demo_run(dinghy_settings *settings, config_watch *watch, const demo_options *opt);
 

@@ -7,6 +7,13 @@
 /* Binding point of the "Frame" uniform block (see render.c). */
 #define FRAME_BLOCK_BINDING 0
 
+/* Toward the sun, not normalised (the frame block's sun; the ground bakes
+ * its light from it), and the C side's copies of SUN_LIGHT and DEEP_WATER
+ * below. */
+#define SUN_TOWARD {0.42f, -0.50f, 0.76f}
+#define GLSL_SUN_LIGHT {1.00, 0.95, 0.86}
+#define GLSL_DEEP_WATER {0.03, 0.20, 0.26}
+
 #define GLSL_COMMON \
 "layout(std140) uniform Frame {\n" \
 "    mat4 view_proj;\n" \
@@ -68,5 +75,12 @@
 "    v_level = a_level;\n" \
 "    gl_Position = view_proj * vec4(a_pos, 1.0);\n" \
 "}\n"
+
+/* The start of their fragment shaders: what that vertex shader passes on. */
+#define GLSL_FS_POS_NORMAL_LEVEL "#version 330 core\n" GLSL_COMMON \
+"in vec3 v_pos;\n" \
+"in vec3 v_normal;\n" \
+"in float v_level;\n" \
+"out vec4 colour;\n"
 
 #endif

@@ -1,7 +1,19 @@
 /* The HUD's text: the run's statistics and the key help. */
 #include "render/hud_text.h"
 
+#include <math.h>
 #include <stdio.h>
+
+char *hud_two_digits(double v, char *buf, size_t len)
+{
+    if (!(v > 0.0) || !isfinite(v)) {
+        snprintf(buf, len, "0");
+        return buf;
+    }
+    int decimals = 1 - (int)floor(log10(v));
+    snprintf(buf, len, "%.*f", decimals > 0 ? decimals : 0, v);
+    return buf;
+}
 
 void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
 {
@@ -10,14 +22,18 @@ void hud_format(char *buf, size_t len, const hud_stats *s, int show_help)
         snprintf(follow, sizeof follow, "ring %d", s->follow);
     else if (s->follow == -2)
         snprintf(follow, sizeof follow, "crowd");
+    char fps[32], reached[32];
+    /* behind: the physics cannot keep the asked speed, so simulated time runs slower */
+    int behind = !s->paused && s->realtime_ratio > 0.0 && s->realtime_ratio < 0.9 * s->speed;
     int n = snprintf(buf, len,
-                     "%.0f fps   %.0f steps/s   %.3f ms/step   %d substep%s   %d threads\n"
+                     "%s fps   %.0f steps/s   %.3f ms/step   %d substep%s   %d threads\n"
                      "%d rings   %zu vertices   t = %.2f s\n"
-                     "%s   speed %gx (reached %.2fx)   follow: %s",
-                     s->fps, s->steps_per_s, s->ms_per_step, s->substeps,
-                     s->substeps == 1 ? "" : "s", s->threads, s->rings, s->vertices,
-                     s->sim_time, s->paused ? "PAUSED" : "running", s->speed, s->realtime_ratio,
-                     follow);
+                     "%s   speed %gx (reached %sx%s)   follow: %s",
+                     hud_two_digits(s->fps, fps, sizeof fps), s->steps_per_s, s->ms_per_step,
+                     s->substeps, s->substeps == 1 ? "" : "s", s->threads, s->rings, s->vertices,
+                     s->sim_time, s->paused ? "PAUSED" : "running", s->speed,
+                     hud_two_digits(s->realtime_ratio, reached, sizeof reached),
+                     behind ? ": the physics is behind, time slowed" : "", follow);
     if (n >= 0 && (size_t)n < len && s->spray_budget > 0)
         n += snprintf(buf + n, len - (size_t)n, "\nspray %ld / %ld", s->spray, s->spray_budget);
     if (n >= 0 && (size_t)n < len && s->scene_w > 0)

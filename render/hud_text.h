@@ -28,7 +28,13 @@ typedef struct {
 /* Longest HUD text, bytes (render_hud and render_panel show no more). */
 #define HUD_TEXT_MAX 2048
 
-/* Writes the HUD text: the statistics, then the key help when show_help. */
+/* v (>= 0) with at least two significant digits and no exponent (0.14,
+ * 1.0, 18, 0.0073) into buf; returns buf. */
+char *hud_two_digits(double v, char *buf, size_t len);
+
+/* Writes the HUD text: the statistics, then the key help when show_help.
+ * Frames/s and the speed reached have two significant digits; a speed
+ * reached under 0.9 of the asked one says the physics is behind. */
 void hud_format(char *buf, size_t len, const hud_stats *s, int show_help);
 
 #endif

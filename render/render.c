@@ -12,6 +12,8 @@
 #include "render/gl.h"
 #include "render/glsl_common.h"
 #include "render/hud.h"
+#include "render/pass_timer.h"
+#include "render/pen.h"
 #include "render/river_water.h"
 #include "render/riverbed.h"
 #include "render/rocks.h"
@@ -24,6 +26,9 @@
 #define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
 /* A ring drawn smaller than this across (pixels) is drawn at coarse detail. */
 #define COARSE_RING_PIXELS 100.0f
+/* Ground farther than this many haze distances is lost in the haze (under
+ * 1e-4 of its colour shows): the sky's horizon is drawn there instead. */
+#define GROUND_REACH 3.0f
 
 /* The "Frame" uniform block of glsl_common.h, std140 layout. */
 typedef struct {
@@ -34,6 +39,7 @@ typedef struct {
 struct renderer {
     sky *sky;
     riverbed *bed;      /* still water: the painted bed and the flat sheet */
+    pen *pen;           /* still water: the pen's walls, when the scene has one */
     water *water;
     course_map map;     /* a river: its course, ground, rocks and water */
     int river;
@@ -58,6 +64,9 @@ struct renderer {
     float haze_distance;
     const spray_system *spray; /* drawn when attached (render_attach_spray) */
     spray_draw *spray_gl;      /* made at the first attach, for its budget */
+    pass_timer timer;          /* per-pass wall times (render_profile) */
+    float view_proj[16];       /* of the frame being drawn, column-major */
+    float eye[3];
 };
 
 renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
@@ -100,6 +109,7 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
         (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
         !(r->mesh = ring_mesh_create(sim, err, err_len)) ||
         (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
+        (!river && !(r->pen = pen_create(sim, err, err_len)) && err[0]) ||
         !(r->hud = hud_create(err, err_len)) ||
         !(r->scaled = scene_target_create(err, err_len))) {
         render_destroy(r);
@@ -130,6 +140,7 @@ void render_destroy(renderer *r)
     rocks_destroy(r->rocks);
     terrain_destroy(r->ground);
     riverbed_destroy(r->bed);
+    pen_destroy(r->pen);
     sky_destroy(r->sky);
     free(r);
 }
@@ -178,6 +189,7 @@ static void upload_frame(renderer *r, const sim_def *p, double time_s)
     mat4 vp;
     camera_view_projection(&r->camera, aspect, vp);
     memcpy(f.view_proj, vp, sizeof f.view_proj);
+    memcpy(r->view_proj, vp, sizeof r->view_proj);
     float eye[3], fwd[3], right[3], up[3], z[3] = {0.0f, 0.0f, 1.0f};
     camera_eye(&r->camera, eye);
     for (int k = 0; k < 3; k++)
@@ -190,9 +202,10 @@ static void upload_frame(renderer *r, const sim_def *p, double time_s)
         right[k] *= t * aspect;
         up[k] *= t;
     }
-    float sun[3] = {0.42f, -0.50f, 0.76f}; /* behind the default camera's right shoulder */
+    float sun[3] = SUN_TOWARD; /* behind the default camera's right shoulder */
     glm_vec3_normalize(sun);
     set4(f.eye, eye, 1.0f);
+    memcpy(r->eye, eye, sizeof r->eye);
     set4(f.sun, sun, 0.0f);
     float level = r->river ? 0.0f : (float)p->world.water.level;
     float water[3] = {level, (float)fmod(time_s, 10000.0), 1.0f / r->haze_distance};
@@ -221,33 +234,51 @@ static void draw_rings(renderer *r)
 
 void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, double time_s)
 {
+    pass_timer *t = &r->timer;
     r->width = width > 0 ? width : 1;
     r->height = height > 0 ? height : 1;
+    pass_timer_mark(t, "other", 1);
     render_follow_update(r, sim);
     upload_frame(r, sim_get_def(sim), time_s);
     ring_mesh_upload(r->mesh, sim);
+    pass_timer_mark(t, "rings upload", 1);
     glViewport(0, 0, r->width, r->height);
     glClear(GL_DEPTH_BUFFER_BIT);
-    sky_draw(r->sky);                /* fills every pixel: no colour clear needed */
+    /* Opaque things front to back (rings, rocks, ground), then the sky
+     * where nothing was drawn: a CPU rasteriser shades no pixel twice
+     * where the depth test can tell it is hidden. */
     if (r->river) {
         double s, n;
         orbit_camera *c = &r->camera;
         if (!river_station(r->map.w, c->target[0], c->target[1], &s, &n))
             s = 1e300; /* looking away from the river: every row in turn */
         river_water_update(r->river_water, sim, s);
-        terrain_draw(r->ground);
-        rocks_draw(r->rocks);
+        pass_timer_mark(t, "water upload", 1);
         draw_rings(r);
+        pass_timer_mark(t, "rings", 1);
+        rocks_draw(r->rocks);
+        pass_timer_mark(t, "rocks", 1);
+        terrain_draw(r->ground, r->view_proj, r->eye, GROUND_REACH * r->haze_distance);
+        pass_timer_mark(t, "ground", 1);
+        sky_draw(r->sky);
+        pass_timer_mark(t, "sky", 1);
         river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
-        if (r->spray) /* over the water: the droplets are above it */
-            spray_draw_draw(r->spray_gl, r->spray);
-        return;
+        pass_timer_mark(t, "water", 1);
+    } else {
+        draw_rings(r);
+        pass_timer_mark(t, "rings", 1);
+        pen_draw(r->pen);
+        pass_timer_mark(t, "pen", 1);
+        riverbed_draw(r->bed, r->view_proj, r->eye, GROUND_REACH * r->haze_distance);
+        pass_timer_mark(t, "ground", 1);
+        sky_draw(r->sky);
+        pass_timer_mark(t, "sky", 1);
+        water_draw(r->water);            /* translucent, last of the scene */
+        pass_timer_mark(t, "water", 1);
     }
-    riverbed_draw(r->bed);
-    draw_rings(r);
-    water_draw(r->water);            /* translucent, last of the scene */
     if (r->spray) /* over the water: the droplets are above it */
         spray_draw_draw(r->spray_gl, r->spray);
+    pass_timer_mark(t, "spray", 1);
 }
 
 void render_draw_scaled(renderer *r, const dinghy_sim *sim, int width, int height, int scene_w,
@@ -263,6 +294,7 @@ void render_draw_scaled(renderer *r, const dinghy_sim *sim, int width, int heigh
     }
     render_draw(r, sim, scene_w, scene_h, time_s);
     scene_target_present(r->scaled, width, height);
+    pass_timer_mark(&r->timer, "scale up", 1);
     /* the HUD, the panel and the pointer work in the window's pixels */
     r->width = width > 0 ? width : 1;
     r->height = height > 0 ? height : 1;
@@ -286,7 +318,30 @@ void render_attach_spray(renderer *r, const spray_system *sp)
 
 void render_hud(renderer *r, const char *text, float scale)
 {
+    pass_timer_mark(&r->timer, "other", 1);
     hud_draw(r->hud, text, 8.0f * scale, 8.0f * scale, r->width, r->height, scale);
+    pass_timer_mark(&r->timer, "hud", 1);
+}
+
+void render_profile(renderer *r, int on)
+{
+    r->timer.on = on;
+    pass_timer_start(&r->timer);
+}
+
+void render_profile_mark(renderer *r, const char *name)
+{
+    pass_timer_mark(&r->timer, name, 0);
+}
+
+void render_profile_frame(renderer *r)
+{
+    pass_timer_frame(&r->timer);
+}
+
+void render_profile_format(const renderer *r, char *buf, size_t len)
+{
+    pass_timer_format(&r->timer, buf, len);
 }
 
 void render_panel(renderer *r, const char *text, float scale, render_text_box *box)

@@ -97,4 +97,16 @@ void render_follow_update(renderer *r, const dinghy_sim *sim);
  * still water (where F ends its cycle through the rings). */
 int render_default_follow(const renderer *r);
 
+/* Per-pass timing (--profile): while on, every pass of a frame waits for
+ * the GL to finish it (glFinish) and its wall time is summed, so the
+ * frame no longer overlaps anything else: a mode for measuring. */
+void render_profile(renderer *r, int on);
+/* Ends a pass of the caller's own (the physics, the swap, ...), timed from
+ * the last mark; name is a string literal, kept by pointer. */
+void render_profile_mark(renderer *r, const char *name);
+/* Counts one frame (the averages are per frame). */
+void render_profile_frame(renderer *r);
+/* "name ms  name ms ...", each pass's mean wall time a frame, the largest first. */
+void render_profile_format(const renderer *r, char *buf, size_t len);
+
 #endif

@@ -10,6 +10,8 @@
 #include "render/glsl_common.h"
 #include "render/gpu_mesh.h"
 #include "render/shader.h"
+#include "render/tiling_texture.h"
+#include "render/smooth.h"
 #include "render/terrain.h"
 
 #define COLS 29        /* vertices across */
@@ -20,6 +22,7 @@
 
 struct river_water {
     gpu_mesh gpu;
+    unsigned noise;         /* the streaks' texture */
     int u_time, u_speed;
     const river_course *c;
     int rows, first, last;  /* rows; the sampled ones are first..last */
@@ -31,54 +34,63 @@ struct river_water {
     int samples;
 };
 
+#define STR2(x) #x
+#define STR(x) STR2(x)
+#define NOISE_TEXELS 512  /* a side of the streak texture */
+#define NOISE_ALONG 40.0  /* m along the flow the streak texture repeats over */
+#define NOISE_ACROSS 10.0 /* m across it */
+
+/* What changes slowly over the surface is worked out per vertex (how deep
+ * the colour, how high the ripples, the haze); only the streaks, their
+ * bump and the light on it are per pixel. */
 static const char *vs = "#version 330 core\n" GLSL_COMMON
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_normal;\n"
     "layout(location = 2) in vec2 a_flow;\n"
     "layout(location = 3) in vec2 a_white_depth;\n"
+    "uniform float u_speed; /* river speed, m/s */\n"
     "out vec3 v_pos;\n"
     "out vec3 v_normal;\n"
     "out vec2 v_flow;\n"
     "out float v_white;\n"
-    "out float v_depth;\n"
+    "out vec4 v_look; /* deep, ripple height m, far (0..0.8), clear (1 - haze) */\n"
     "void main() {\n"
     "    v_pos = a_pos;\n"
     "    v_normal = a_normal;\n"
     "    v_flow = a_flow;\n"
     "    v_white = a_white_depth.x;\n"
-    "    v_depth = a_white_depth.y;\n"
+    "    float dist = length(eye.xyz - a_pos);\n"
+    "    float rel = u_speed > 0.0 ? length(a_flow) / u_speed : 0.0;\n"
+    "    float amp = (0.010 + 0.030 * clamp(rel, 0.0, 1.5) + 0.04 * a_white_depth.x) * exp(-dist * 0.025);\n"
+    "    float d = dist * water.z;\n"
+    "    v_look = vec4(1.0 - exp(-1.6 * max(a_white_depth.y, 0.0)), amp,\n"
+    "                  0.8 * smoothstep(12.0, 50.0, dist), exp(-d * d));\n"
     "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
     "}\n";
 
-/* Flow-map foam: a streaky noise (stretched along the flow) moved by the
- * local flow velocity in two phases that fade into each other, so it
- * keeps running downstream without smearing. Its height bumps the
- * normal (ripples); where the vertices say white water, it turns to foam. */
+/* Flow-map foam: a streaky noise (stretched along the flow, read from a
+ * tiling texture) moved by the local flow velocity in two phases that fade
+ * into each other, so it keeps running downstream without smearing. Its
+ * height bumps the normal (ripples); where the vertices say white water,
+ * it turns to foam. */
 static const char *fs_head = "#version 330 core\n" GLSL_COMMON
     "uniform float u_time;  /* simulated time, s */\n"
     "uniform float u_speed; /* river speed, m/s */\n"
+    "uniform sampler2D u_noise; /* the streaks, repeating over NOISE_ALONG x NOISE_ACROSS m */\n"
     "in vec3 v_pos;\n"
     "in vec3 v_normal;\n"
     "in vec2 v_flow;\n"
     "in float v_white;\n"
-    "in float v_depth;\n"
+    "in vec4 v_look;\n"
     "out vec4 colour;\n"
-    "float hash(vec2 p) { return fract(sin(dot(p, vec2(127.1, 311.7))) * 43758.5453); }\n"
-    "float vnoise(vec2 p) {\n"
-    "    vec2 i = floor(p), f = fract(p), u = f * f * (3.0 - 2.0 * f);\n"
-    "    return mix(mix(hash(i), hash(i + vec2(1.0, 0.0)), u.x),\n"
-    "               mix(hash(i + vec2(0.0, 1.0)), hash(i + vec2(1.0, 1.0)), u.x), u.y);\n"
-    "}\n"
     "float streaks(vec2 p, vec2 dir) {\n"
     "    vec2 q = vec2(dot(p, dir), dot(p, vec2(-dir.y, dir.x)));\n"
-    "    return 0.65 * vnoise(q * vec2(0.8, 2.6)) + 0.35 * vnoise(q * vec2(2.2, 6.5) + 3.1);\n"
+    "    return texture(u_noise, q * vec2(1.0 / " STR(NOISE_ALONG) ", 1.0 / " STR(NOISE_ACROSS) ")).r;\n"
     "}\n";
 
 static const char *fs_body =
     "void main() {\n"
-    "    vec3 to_eye = eye.xyz - v_pos;\n"
-    "    float dist = length(to_eye);\n"
-    "    vec3 v = to_eye / dist;\n"
+    "    vec3 v = normalize(eye.xyz - v_pos);\n"
     "    float speed = length(v_flow);\n"
     "    vec2 dir = speed > 1e-3 ? v_flow / speed : vec2(1.0, 0.0);\n"
     "    const float T = 1.5;\n"
@@ -91,43 +103,76 @@ static const char *fs_body =
     "    /* ripples: the pattern as a small height over the surface (bump mapping) */\n"
     "    vec3 n = normalize(v_normal);\n"
     "    float rel = u_speed > 0.0 ? speed / u_speed : 0.0;\n"
-    "    float amp = (0.010 + 0.030 * clamp(rel, 0.0, 1.5) + 0.04 * v_white) * exp(-dist * 0.025);\n"
-    "    float bump = amp * pat;\n"
+    "    float bump = v_look.y * pat;\n"
     "    vec3 dpdx = dFdx(v_pos), dpdy = dFdy(v_pos);\n"
     "    vec3 r1 = cross(dpdy, n), r2 = cross(n, dpdx);\n"
     "    float det = dot(dpdx, r1);\n"
     "    vec3 grad = sign(det) * (dFdx(bump) * r1 + dFdy(bump) * r2);\n"
-    "    n = normalize(abs(det) * n - grad * 2.0);\n"
-    "    n = normalize(n + vec3(0.0, 0.0, 1e-4));\n"
+    "    n = normalize(abs(det) * n - grad * 2.0 + vec3(0.0, 0.0, 1e-4));\n"
     "    if (v.z < 0.0) n = -n; /* seen from below */\n"
-    "    float facing = max(dot(n, v), 0.0);\n"
-    "    float fresnel = 0.02 + 0.98 * pow(1.0 - facing, 5.0);\n"
+    "    float rim = 1.0 - max(dot(n, v), 0.0), rim2 = rim * rim;\n"
+    "    float fresnel = 0.02 + 0.98 * rim2 * rim2 * rim;\n"
     "    vec3 r = reflect(-v, n);\n"
-    "    r.z = abs(r.z);\n"
-    "    float deep = 1.0 - exp(-1.6 * max(v_depth, 0.0));\n"
-    "    vec3 body = mix(vec3(0.16, 0.40, 0.36), vec3(0.06, 0.33, 0.40), deep) * (0.55 + 0.45 * max(sun.z, 0.0));\n"
-    "    vec3 c = mix(body, sky_colour(r), fresnel);\n"
+    "    vec3 sky = mix(HORIZON, ZENITH, sqrt(abs(r.z))); /* the sky's gradient; its sun is the glint */\n"
+    "    vec3 body = mix(vec3(0.16, 0.40, 0.36), vec3(0.06, 0.33, 0.40), v_look.x) * (0.55 + 0.45 * max(sun.z, 0.0));\n"
+    "    vec3 c = mix(body, sky, fresnel);\n"
     "    vec3 h = normalize(sun.xyz + v);\n"
     "    float glint = pow(max(dot(n, h), 0.0), 400.0) * 2.5;\n"
     "    c += SUN_LIGHT * glint;\n"
-    "    float alpha = mix(mix(0.30, 0.62, deep), 1.0, fresnel) + glint;\n"
+    "    float alpha = mix(mix(0.30, 0.62, v_look.x), 1.0, fresnel) + glint;\n"
     "    /* faint streaks wherever the water runs, foam where it is white */\n"
     "    float streak = 0.16 * smoothstep(0.62, 0.9, pat) * clamp(rel, 0.0, 1.2);\n"
     "    float wht = clamp(v_white, 0.0, 1.0);\n"
     "    float foam = smoothstep(0.68 - 0.42 * wht, 0.84 - 0.38 * wht, pat) * smoothstep(0.02, 0.2, wht);\n"
     "    /* far off the streaks get finer than a pixel: show their cover instead */\n"
-    "    foam = mix(foam, smoothstep(0.1, 0.7, wht), 0.8 * smoothstep(12.0, 50.0, dist));\n"
+    "    foam = mix(foam, smoothstep(0.1, 0.7, wht), v_look.z);\n"
     "    vec3 foam_c = vec3(0.93, 0.96, 0.98) * (0.78 + 0.25 * max(dot(normalize(v_normal), sun.xyz), 0.0));\n"
     "    c = mix(c, foam_c, clamp(foam + streak, 0.0, 1.0));\n"
     "    alpha = max(alpha, foam) + streak;\n"
-    "    colour = vec4(haze(c, v_pos), clamp(alpha, 0.0, 1.0));\n"
+    "    colour = vec4(mix(HORIZON, c, v_look.w), clamp(alpha, 0.0, 1.0));\n"
     "}\n";
 
-static double smoothstep(double a, double b, double x)
+/* A hash of lattice point (i, j), 0..1. */
+static double lattice(unsigned i, unsigned j)
 {
-    double t = (x - a) / (b - a);
-    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
-    return t * t * (3.0 - 2.0 * t);
+    unsigned h = i * 374761393u + j * 668265263u;
+    h = (h ^ (h >> 13)) * 1274126177u;
+    return (double)((h ^ (h >> 16)) & 0xffffu) / 65535.0;
+}
+
+/* Value noise of cells nx x ny that repeats over the unit square, at (u, v) in it. */
+static double periodic_noise(double u, double v, int nx, int ny, unsigned seed)
+{
+    double x = u * nx, y = v * ny, fx = x - floor(x), fy = y - floor(y);
+    int i = (int)floor(x), j = (int)floor(y);
+    unsigned i0 = (unsigned)(((i % nx) + nx) % nx), i1 = (i0 + 1) % (unsigned)nx;
+    unsigned j0 = (unsigned)(((j % ny) + ny) % ny) + seed, j1 = (j0 - seed + 1) % (unsigned)ny + seed;
+    double sx = fx * fx * (3.0 - 2.0 * fx), sy = fy * fy * (3.0 - 2.0 * fy);
+    double a = lattice(i0, j0) + (lattice(i1, j0) - lattice(i0, j0)) * sx;
+    double b = lattice(i0, j1) + (lattice(i1, j1) - lattice(i0, j1)) * sx;
+    return a + (b - a) * sy;
+}
+
+/* The streaks: two octaves of value noise, stretched across the flow
+ * (cells of 1/0.8 x 1/2.6 m and 1/2.2 x 1/6.5 m), repeating over
+ * NOISE_ALONG x NOISE_ACROSS m; mipmapped, so that far off they fade to
+ * their mean instead of shimmering. Returns the texture, or 0. */
+static unsigned make_noise(void)
+{
+    unsigned char *texels = malloc(NOISE_TEXELS * NOISE_TEXELS);
+    if (!texels)
+        return 0;
+    int ax = (int)lround(0.8 * NOISE_ALONG), ay = (int)lround(2.6 * NOISE_ACROSS);
+    int bx = (int)lround(2.2 * NOISE_ALONG), by = (int)lround(6.5 * NOISE_ACROSS);
+    for (int j = 0; j < NOISE_TEXELS; j++)
+        for (int i = 0; i < NOISE_TEXELS; i++) {
+            double u = (i + 0.5) / NOISE_TEXELS, v = (j + 0.5) / NOISE_TEXELS;
+            double n = 0.65 * periodic_noise(u, v, ax, ay, 0u) + 0.35 * periodic_noise(u, v, bx, by, 7919u);
+            texels[j * NOISE_TEXELS + i] = (unsigned char)lround(255.0 * n);
+        }
+    unsigned tex = tiling_texture(texels, NOISE_TEXELS, 1);
+    free(texels);
+    return tex;
 }
 
 /* White water that stays where it is: round and behind each rock, at the
@@ -183,6 +228,14 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
     }
     rw->u_time = shader_uniform(rw->gpu.program, "u_time");
     rw->u_speed = shader_uniform(rw->gpu.program, "u_speed");
+    glUseProgram(rw->gpu.program);
+    glUniform1i(shader_uniform(rw->gpu.program, "u_noise"), 0);
+    if (!(rw->noise = make_noise())) {
+        snprintf(err, err_len, "out of memory for the river's water");
+        free(idx);
+        river_water_destroy(rw);
+        return NULL;
+    }
     rw->c = m->c;
     rw->rows = rows;
     course_rows(m, ROW_STEP, rw->row_s, rows);
@@ -240,9 +293,9 @@ static void sample_row(river_water *rw, const dinghy_sim *sim, int i)
         double slope = sqrt(wp.normal[0] * wp.normal[0] + wp.normal[1] * wp.normal[1]) / nz;
         double u = sqrt(wp.velocity[0] * wp.velocity[0] + wp.velocity[1] * wp.velocity[1]);
         double depth = wp.height - rw->ground[v];
-        double white = rw->white_fixed[v] + smoothstep(0.06, 0.22, slope) +
-                       (speed > 0.0 ? 0.8 * smoothstep(1.2, 1.8, u / speed) : 0.0);
-        white *= smoothstep(0.0, 0.15, depth) * (speed > 0.0 ? smoothstep(0.0, 0.5, u / speed) : 0.0);
+        double white = rw->white_fixed[v] + smooth_step(0.06, 0.22, slope) +
+                       (speed > 0.0 ? 0.8 * smooth_step(1.2, 1.8, u / speed) : 0.0);
+        white *= smooth_step(0.0, 0.15, depth) * (speed > 0.0 ? smooth_step(0.0, 0.5, u / speed) : 0.0);
         o[2] = (float)wp.height;
         o[3] = (float)wp.normal[0];
         o[4] = (float)wp.normal[1];
@@ -288,6 +341,8 @@ void river_water_draw(const river_water *rw, double time_s)
     glUseProgram(rw->gpu.program);
     glUniform1f(rw->u_time, (float)fmod(time_s, 3000.0));
     glUniform1f(rw->u_speed, (float)rw->c->speed);
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, rw->noise);
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
     glDepthMask(GL_FALSE);
@@ -321,6 +376,8 @@ void river_water_destroy(river_water *rw)
     if (!rw)
         return;
     gpu_mesh_destroy(&rw->gpu);
+    if (rw->noise)
+        glDeleteTextures(1, &rw->noise);
     free(rw->row_s);
     free(rw->ground);
     free(rw->white_fixed);

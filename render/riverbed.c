@@ -7,49 +7,19 @@
 #include <stdlib.h>
 
 #include "render/gl.h"
-#include "render/glsl_common.h"
+#include "render/ground_look.h"
 #include "render/gpu_mesh.h"
-#include "render/shader.h"
 
 #define GRID 200            /* vertices per side */
 #define BED_DEPTH 2.2f      /* channel depth below the water, m */
 #define BANK_WIDTH 7.0f     /* horizontal run of a bank, m */
+#define CHUNK 20            /* grid cells each way a chunk (mesh_chunks.h) */
+#define FLOATS GROUND_SOURCE_FLOATS
 
 struct riverbed {
     float cx, cy, half_width, level;
-    gpu_mesh gpu;
+    ground_look look;
 };
-
-static const char *vs = "#version 330 core\n" GLSL_COMMON
-    "layout(location = 0) in vec3 a_pos;\n"
-    "layout(location = 1) in vec3 a_normal;\n"
-    "out vec3 v_pos;\n"
-    "out vec3 v_normal;\n"
-    "void main() {\n"
-    "    v_pos = a_pos;\n"
-    "    v_normal = a_normal;\n"
-    "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
-    "}\n";
-
-static const char *fs = "#version 330 core\n" GLSL_COMMON
-    "in vec3 v_pos;\n"
-    "in vec3 v_normal;\n"
-    "out vec4 colour;\n"
-    "void main() {\n"
-    "    vec3 n = normalize(v_normal);\n"
-    "    float h = v_pos.z - water.x;\n"
-    "    vec2 p = v_pos.xy;\n"
-    "    float grain = 0.5 + 0.25 * sin(p.x * 5.1 + sin(p.y * 3.7)) * sin(p.y * 4.3 + sin(p.x * 2.9))\n"
-    "                + 0.25 * sin(p.x * 0.7 + p.y * 0.4) * sin(p.y * 0.9 - p.x * 0.3);\n"
-    "    vec3 sand = mix(vec3(0.55, 0.47, 0.34), vec3(0.80, 0.72, 0.54), grain);\n"
-    "    vec3 grass = mix(vec3(0.20, 0.38, 0.12), vec3(0.38, 0.56, 0.20), grain);\n"
-    "    vec3 base = mix(sand, grass, smoothstep(0.25, 0.8, h));\n"
-    "    float diffuse = max(dot(n, sun.xyz), 0.0);\n"
-    "    vec3 c = base * (0.38 + 0.72 * diffuse * SUN_LIGHT);\n"
-    "    if (h < 0.0)\n"
-    "        c = mix(c * vec3(0.70, 0.88, 0.90), DEEP_WATER, 1.0 - exp(0.55 * h));\n"
-    "    colour = vec4(haze(c, v_pos), 1.0);\n"
-    "}\n";
 
 static float smooth01(float t)
 {
@@ -81,9 +51,10 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
                           size_t err_len)
 {
     riverbed *r = calloc(1, sizeof *r);
-    float *verts = malloc(sizeof *verts * 6 * GRID * GRID);
+    float *verts = malloc(sizeof *verts * FLOATS * GRID * GRID);
+    float *look = malloc(sizeof *look * GROUND_LOOK_FLOATS * GRID * GRID);
     uint32_t *idx = malloc(sizeof *idx * 6 * (GRID - 1) * (GRID - 1));
-    if (!r || !verts || !idx) {
+    if (!r || !verts || !look || !idx) {
         snprintf(err, err_len, "out of memory for the river bed");
         goto fail;
     }
@@ -91,51 +62,67 @@ riverbed *riverbed_create(const float centre[2], float half_width, float level, 
     r->cy = centre[1];
     r->half_width = half_width;
     r->level = level;
-    r->gpu.program = shader_program("river bed", vs, fs, err, err_len);
-    if (!r->gpu.program)
+    if (!ground_look_create(&r->look, GROUND_STILL, "river bed", err, err_len))
         goto fail;
     const float e = 0.05f; /* finite-difference step for normals, m */
     for (int j = 0; j < GRID; j++)
         for (int i = 0; i < GRID; i++) {
             float x = r->cx + spread(2.0f * i / (GRID - 1) - 1.0f);
             float y = r->cy + spread(2.0f * j / (GRID - 1) - 1.0f);
-            float *v = verts + 6 * (j * GRID + i);
+            float *v = verts + FLOATS * (j * GRID + i);
             v[0] = x;
             v[1] = y;
             v[2] = riverbed_height(r, x, y);
-            v[3] = -(riverbed_height(r, x + e, y) - riverbed_height(r, x - e, y)) / (2.0f * e);
-            v[4] = -(riverbed_height(r, x, y + e) - riverbed_height(r, x, y - e)) / (2.0f * e);
-            v[5] = 1.0f;
+            float gx = (riverbed_height(r, x + e, y) - riverbed_height(r, x - e, y)) / (2.0f * e);
+            float gy = (riverbed_height(r, x, y + e) - riverbed_height(r, x, y - e)) / (2.0f * e);
+            float nl = 1.0f / sqrtf(1.0f + gx * gx + gy * gy);
+            v[3] = -gx * nl;
+            v[4] = -gy * nl;
+            v[5] = nl;
+            v[6] = level;
         }
-    size_t k = 0;
-    for (uint32_t j = 0; j + 1 < GRID; j++)
-        for (uint32_t i = 0; i + 1 < GRID; i++) {
-            uint32_t a = j * GRID + i, b = a + 1, c = a + GRID, d = c + 1;
-            idx[k++] = a; idx[k++] = b; idx[k++] = d;
-            idx[k++] = a; idx[k++] = d; idx[k++] = c;
+    size_t k = 0, first = 0;
+    int chunked = 0;
+    for (uint32_t tj = 0; tj + 1 < GRID; tj += CHUNK)
+        for (uint32_t ti = 0; ti + 1 < GRID; ti += CHUNK) {
+            for (uint32_t j = tj; j + 1 < GRID && j < tj + CHUNK; j++)
+                for (uint32_t i = ti; i + 1 < GRID && i < ti + CHUNK; i++) {
+                    uint32_t a = j * GRID + i, b = a + 1, c = a + GRID, d = c + 1;
+                    idx[k++] = a; idx[k++] = b; idx[k++] = d;
+                    idx[k++] = a; idx[k++] = d; idx[k++] = c;
+                }
+            chunked |= mesh_chunks_add(&r->look.chunks, idx, first, k, verts, FLOATS);
+            first = k;
         }
-    gpu_mesh_create(&r->gpu, verts, sizeof *verts * 6 * GRID * GRID, 0, idx, k);
-    gpu_mesh_layout_position_normal();
+    if (chunked) {
+        snprintf(err, err_len, "out of memory for the river bed");
+        goto fail;
+    }
+    ground_look_bake(verts, (size_t)GRID * GRID, look);
+    gpu_mesh_create(&r->look.near, look, sizeof *look * GROUND_LOOK_FLOATS * GRID * GRID, 0, idx, k);
+    ground_look_layout();
     glBindVertexArray(0);
     free(verts);
+    free(look);
     free(idx);
     return r;
 fail:
     free(verts);
+    free(look);
     free(idx);
     riverbed_destroy(r);
     return NULL;
 }
 
-void riverbed_draw(const riverbed *r)
+void riverbed_draw(riverbed *r, const float view_proj[16], const float eye[3], float reach)
 {
-    gpu_mesh_draw(&r->gpu, -1);
+    ground_look_draw(&r->look, view_proj, eye, reach);
 }
 
 void riverbed_destroy(riverbed *r)
 {
     if (!r)
         return;
-    gpu_mesh_destroy(&r->gpu);
+    ground_look_destroy(&r->look);
     free(r);
 }

@@ -13,7 +13,9 @@ typedef struct riverbed riverbed;
  * current GL context; NULL with a message in err on failure. */
 riverbed *riverbed_create(const float centre[2], float half_width, float level, char *err,
                           size_t err_len);
-void riverbed_draw(const riverbed *r);
+/* Draws the parts of the bed that may be in view of view_proj and nearer
+ * than reach (m) to the eye. */
+void riverbed_draw(riverbed *r, const float view_proj[16], const float eye[3], float reach);
 void riverbed_destroy(riverbed *r);
 
 /* Height of the ground at (x, y), m: below `level` in the channel, above it

@@ -27,11 +27,7 @@ struct rocks {
 static const char *vs = GLSL_VS_POS_NORMAL_LEVEL;
 
 /* Grey stone with a mottled grain, darker where the water wets it. */
-static const char *fs = "#version 330 core\n" GLSL_COMMON
-    "in vec3 v_pos;\n"
-    "in vec3 v_normal;\n"
-    "in float v_level;\n"
-    "out vec4 colour;\n"
+static const char *fs = GLSL_FS_POS_NORMAL_LEVEL
     "void main() {\n"
     "    vec3 n = normalize(v_normal);\n"
     "    vec3 p = v_pos * 6.0;\n"

@@ -40,13 +40,13 @@ sky *sky_create(char *err, size_t err_len)
 
 void sky_draw(const sky *s)
 {
-    glDisable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LEQUAL); /* at the far plane: only where nothing was drawn */
     glDepthMask(GL_FALSE);
     glUseProgram(s->program);
     glBindVertexArray(s->vao);
     glDrawArrays(GL_TRIANGLES, 0, 3);
     glDepthMask(GL_TRUE);
-    glEnable(GL_DEPTH_TEST);
+    glDepthFunc(GL_LESS);
 }
 
 void sky_destroy(sky *s)

@@ -1,5 +1,6 @@
 /* The sky: a full-screen gradient from a hazy horizon to a deep blue
- * zenith, with the sun's disc and glow. Drawn first, behind everything. */
+ * zenith, with the sun's disc and glow. Drawn after the opaque meshes, at the far
+ * plane, on the pixels they left. */
 #ifndef DINGHY_SKY_H
 #define DINGHY_SKY_H
 

@@ -8,47 +8,22 @@
 
 #include "render/gl.h"
 #include "render/glsl_common.h"
+#include "render/ground_look.h"
 #include "render/gpu_mesh.h"
-#include "render/shader.h"
 
-#define FLOATS 7          /* position, normal, water level */
+#define FLOATS GROUND_SOURCE_FLOATS /* position, normal, water level */
 #define FAR_FINE 3.0      /* far-land grid spacing over the course, m */
 #define FAR_MAX_CELL 12.0 /* largest far-land cell, m */
 #define FAR_REACH 700.0   /* far land reaches this far past the course, m */
 #define FAR_AXIS 400      /* most grid lines along one axis */
 #define ROW_STEP 1.0      /* m between the band's rows along the course */
 #define SUNK 4.0          /* land this far inside the band lies under it, m */
+#define BAND_CHUNK 8      /* rows of the band a chunk (mesh_chunks.h) */
+#define FAR_CHUNK 12      /* cells of the land each way a chunk */
 
 struct terrain {
-    gpu_mesh gpu;
+    ground_look look;
 };
-
-static const char *vs = GLSL_VS_POS_NORMAL_LEVEL;
-
-/* The still-water bed's look (sand, grass, tint under water), with the
- * water level of the place instead of one level, and pebbles on the bed. */
-static const char *fs = "#version 330 core\n" GLSL_COMMON
-    "in vec3 v_pos;\n"
-    "in vec3 v_normal;\n"
-    "in float v_level;\n"
-    "out vec4 colour;\n"
-    "void main() {\n"
-    "    vec3 n = normalize(v_normal);\n"
-    "    float h = v_pos.z - v_level;\n"
-    "    vec2 p = v_pos.xy;\n"
-    "    float grain = 0.5 + 0.25 * sin(p.x * 5.1 + sin(p.y * 3.7)) * sin(p.y * 4.3 + sin(p.x * 2.9))\n"
-    "                + 0.25 * sin(p.x * 0.7 + p.y * 0.4) * sin(p.y * 0.9 - p.x * 0.3);\n"
-    "    vec3 sand = mix(vec3(0.55, 0.47, 0.34), vec3(0.80, 0.72, 0.54), grain);\n"
-    "    vec3 pebble = mix(vec3(0.36, 0.33, 0.29), vec3(0.62, 0.58, 0.50),\n"
-    "                      smoothstep(0.2, 0.8, 0.5 + 0.5 * sin(p.x * 9.0 + 3.0 * sin(p.y * 7.0)) * sin(p.y * 8.0)));\n"
-    "    vec3 grass = mix(vec3(0.20, 0.38, 0.12), vec3(0.38, 0.56, 0.20), grain);\n"
-    "    vec3 base = mix(mix(pebble, sand, smoothstep(-0.6, 0.05, h)), grass, smoothstep(0.35, 0.9, h));\n"
-    "    float diffuse = max(dot(n, sun.xyz), 0.0);\n"
-    "    vec3 c = base * (0.38 + 0.72 * diffuse * SUN_LIGHT);\n"
-    "    if (h < 0.0)\n"
-    "        c = mix(c * vec3(0.70, 0.88, 0.90), DEEP_WATER, 1.0 - exp(0.55 * h));\n"
-    "    colour = vec4(haze(c, v_pos), 1.0);\n"
-    "}\n";
 
 int course_rows(const course_map *m, double fine, double *rows, int max)
 {
@@ -199,8 +174,7 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         snprintf(err, err_len, "out of memory for the river's ground");
         goto fail;
     }
-    t->gpu.program = shader_program("river ground", vs, fs, err, err_len);
-    if (!t->gpu.program)
+    if (!ground_look_create(&t->look, GROUND_RIVER, "river ground", err, err_len))
         goto fail;
     course_rows(m, ROW_STEP, row_s, rows);
 
@@ -301,28 +275,46 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
             v[5] = (float)nl;
         }
 
-    size_t k = 0;
-    for (uint32_t i = 0; i + 1 < (uint32_t)rows; i++)
+    /* in chunks: BAND_CHUNK rows of the band, FAR_CHUNK x FAR_CHUNK cells of the land */
+    size_t k = 0, first = 0;
+    int chunked = 0;
+    for (uint32_t i = 0; i + 1 < (uint32_t)rows; i++) {
         for (uint32_t j = 0; j + 1 < (uint32_t)cols; j++) {
             uint32_t a = i * (uint32_t)cols + j, b = a + 1, c = a + (uint32_t)cols, d = c + 1;
             idx[k++] = a; idx[k++] = c; idx[k++] = d;
             idx[k++] = a; idx[k++] = d; idx[k++] = b;
         }
+        if ((i + 1) % BAND_CHUNK == 0 || i + 2 == (uint32_t)rows) {
+            chunked |= mesh_chunks_add(&t->look.chunks, idx, first, k, verts, FLOATS);
+            first = k;
+        }
+    }
     uint32_t o = (uint32_t)band_v;
-    for (uint32_t j = 0; j + 1 < (uint32_t)ny; j++)
-        for (uint32_t i = 0; i + 1 < (uint32_t)nx; i++) {
-            uint32_t a = o + j * (uint32_t)nx + i, b = a + 1, c = a + (uint32_t)nx, d = c + 1;
-            /* wholly under the band: hidden, not drawn */
-            if (sunk[a - o] && sunk[b - o] && sunk[c - o] && sunk[d - o])
-                continue;
-            idx[k++] = a; idx[k++] = b; idx[k++] = d;
-            idx[k++] = a; idx[k++] = d; idx[k++] = c;
+    for (uint32_t tj = 0; tj + 1 < (uint32_t)ny; tj += FAR_CHUNK)
+        for (uint32_t ti = 0; ti + 1 < (uint32_t)nx; ti += FAR_CHUNK) {
+            for (uint32_t j = tj; j + 1 < (uint32_t)ny && j < tj + FAR_CHUNK; j++)
+                for (uint32_t i = ti; i + 1 < (uint32_t)nx && i < ti + FAR_CHUNK; i++) {
+                    uint32_t a = o + j * (uint32_t)nx + i, b = a + 1, c = a + (uint32_t)nx, d = c + 1;
+                    /* wholly under the band: hidden, not drawn */
+                    if (sunk[a - o] && sunk[b - o] && sunk[c - o] && sunk[d - o])
+                        continue;
+                    idx[k++] = a; idx[k++] = b; idx[k++] = d;
+                    idx[k++] = a; idx[k++] = d; idx[k++] = c;
+                }
+            chunked |= mesh_chunks_add(&t->look.chunks, idx, first, k, verts, FLOATS);
+            first = k;
         }
     size_t used_v = band_v + (size_t)nx * (size_t)ny;
-    gpu_mesh_create(&t->gpu, verts, sizeof *verts * FLOATS * used_v, 0, idx, k);
-    static const int layout[] = {3, 3, 1}; /* position, normal, water level: FLOATS */
-    gpu_mesh_layout_floats(layout, 3);
+    float *look = malloc(sizeof *look * GROUND_LOOK_FLOATS * used_v);
+    if (!look || chunked) {
+        snprintf(err, err_len, "out of memory for the river's ground");
+        goto fail;
+    }
+    ground_look_bake(verts, used_v, look);
+    gpu_mesh_create(&t->look.near, look, sizeof *look * GROUND_LOOK_FLOATS * used_v, 0, idx, k);
+    ground_look_layout();
     glBindVertexArray(0);
+    free(look);
     ok = 1;
 fail: /* the working arrays go either way; the terrain only on failure */
     free(row_s);
@@ -341,15 +333,15 @@ fail: /* the working arrays go either way; the terrain only on failure */
     return NULL;
 }
 
-void terrain_draw(const terrain *t)
+void terrain_draw(terrain *t, const float view_proj[16], const float eye[3], float reach)
 {
-    gpu_mesh_draw(&t->gpu, -1);
+    ground_look_draw(&t->look, view_proj, eye, reach);
 }
 
 void terrain_destroy(terrain *t)
 {
     if (!t)
         return;
-    gpu_mesh_destroy(&t->gpu);
+    ground_look_destroy(&t->look);
     free(t);
 }

@@ -14,7 +14,9 @@ typedef struct terrain terrain;
 /* Builds the ground for the course m. Needs a current GL context; NULL
  * with a message in err on failure. */
 terrain *terrain_create(const course_map *m, char *err, size_t err_len);
-void terrain_draw(const terrain *t);
+/* Draws the parts of the ground that may be in view of view_proj and
+ * nearer than reach (m) to the eye. */
+void terrain_draw(terrain *t, const float view_proj[16], const float eye[3], float reach);
 void terrain_destroy(terrain *t);
 
 /* Arc lengths of the rows laid along the course (shared with the water):

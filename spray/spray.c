@@ -29,6 +29,7 @@ spray_system *spray_create(const spray_def *def, uint64_t random_seed)
         ok &= (*f[k] = malloc(sizeof(float) * B)) != NULL;
     ok &= (sp->dead = malloc(B)) != NULL;
     ok &= (sp->tubes.row = malloc(sizeof(float) * 4 * R)) != NULL;
+    ok &= (sp->tubes.row_max = malloc(sizeof(float) * R)) != NULL;
     ok &= (sp->tubes.row_v = malloc(sizeof(float) * 3 * R)) != NULL;
     ok &= (sp->tubes.bound = malloc(sizeof(float) * 4 * (R / 3 + 1))) != NULL;
     ok &= (sp->spots.xy = malloc(sizeof(double) * 2 * (S + 1))) != NULL;
@@ -49,6 +50,7 @@ void spray_destroy(spray_system *sp)
         free(f[k]);
     free(sp->dead);
     free(sp->tubes.row);
+    free(sp->tubes.row_max);
     free(sp->tubes.row_v);
     free(sp->tubes.bound);
     free(sp->spots.xy);
@@ -96,11 +98,14 @@ static void move_one(spray_system *sp, const dinghy_sim *sim, const river_world 
     double v[3] = {sp->vx[i] * f->decay, sp->vy[i] * f->decay,
                    sp->vz[i] * f->decay - f->g * f->gain};
     double p[3] = {sp->x[i] + f->dt * v[0], sp->y[i] + f->dt * v[1], sp->z[i] + f->dt * v[2]};
-    spray_tubes_push(&sp->tubes, p, v, sp->def.restitution, sp->def.friction);
+    /* still inside a skin after every push-out (caught between two pressed
+     * skins): it wets the skin and is gone */
+    int trapped = spray_tubes_push(&sp->tubes, p, v, sp->def.restitution, sp->def.friction) ==
+                  SPRAY_TRAPPED;
     float age = sp->age[i] + (float)f->dt;
     dinghy_water_point w;
     sim_water_at(sim, p[0], p[1], p[2], &w);
-    int dead = !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
+    int dead = trapped || !(age < sp->ttl[i]) || !(p[2] >= w.height) /* NaN dies too */
                || fabs(p[0]) + fabs(p[1]) > SIM_WORLD_SIZE
                || (river && river_solid_distance(river, p[0], p[1], p[2], NULL) < 0.0);
     spray_store(sp, i, p, v);

@@ -19,9 +19,11 @@
  * a bounding sphere of its rows' tubes. */
 typedef struct {
     float *row;      /* 4 per row: centre x, y, z (m), tube radius (m) */
+    float *row_max;  /* per row: the farthest of its vertices from its centre, m */
     float *row_v;    /* 3 per row: mean vertex velocity, m/s */
     float *bound;    /* 4 per ring: centre x, y, z (m), reach (m) */
-    int rings, M;    /* rings held now, rows per ring */
+    int rings, M, N; /* rings held now, rows per ring, vertices per row */
+    sim_state_view skin; /* the vertices the tubes were made from (valid until the next step) */
     int ignored;     /* rings of the simulation beyond max_rows */
 } spray_tubes;
 
@@ -57,8 +59,12 @@ void spray_store(spray_system *sp, size_t i, const double p[3], const double v[3
 
 /* Tubes: rebuilds the rows and bounds from sim's state (OpenMP, threads). */
 void spray_tubes_update(spray_tubes *t, const dinghy_sim *sim, int max_rows, int threads);
-/* Pushes a point (m) with velocity v (m/s) out of every tube it is in,
- * applying restitution and friction; returns 1 when it touched one. */
+/* Pushes a point (m) with velocity v (m/s) out of every tube it is in and
+ * then out of every ring skin it is still inside (the closed mesh itself,
+ * where a squashed or pressed skin leaves the round tube), applying
+ * restitution and friction; returns 1 when it touched one, SPRAY_TRAPPED
+ * when it is still inside a skin after every pass. */
+#define SPRAY_TRAPPED 2
 int spray_tubes_push(const spray_tubes *t, double p[3], double v[3], double restitution,
                      double friction);
 

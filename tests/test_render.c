@@ -198,6 +198,19 @@ static void palette_is_bright_and_not_water_coloured(void **state)
         assert_int_equal(seen[i], 1); /* every run of rings uses every colour once */
 }
 
+/* Frames/s and the speed reached keep two significant digits. */
+static void two_digits_never_round_to_zero(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(hud_two_digits(0.14, b, sizeof b), "0.14");
+    assert_string_equal(hud_two_digits(1.0, b, sizeof b), "1.0");
+    assert_string_equal(hud_two_digits(17.7, b, sizeof b), "18");
+    assert_string_equal(hud_two_digits(0.0029, b, sizeof b), "0.0029");
+    assert_string_equal(hud_two_digits(123.4, b, sizeof b), "123");
+    assert_string_equal(hud_two_digits(0.0, b, sizeof b), "0");
+}
+
 static void hud_text_reports_state(void **state)
 {
     (void)state;
@@ -233,6 +246,16 @@ static void hud_text_reports_state(void **state)
     s.scene_auto = 1;
     hud_format(buf, sizeof buf, &s, 0);
     assert_non_null(strstr(buf, "render 960x540 (75%, auto)"));
+    assert_non_null(strstr(buf, "reached 0.48x")); /* paused: not said to be behind */
+    assert_null(strstr(buf, "behind"));
+    s.paused = 0;
+    s.speed = 1.0;
+    s.realtime_ratio = 0.0734;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "reached 0.073x: the physics is behind"));
+    s.realtime_ratio = 0.99;
+    hud_format(buf, sizeof buf, &s, 0);
+    assert_non_null(strstr(buf, "reached 0.99x)"));
 }
 
 /* ---- dynamic resolution: the controller (no GL) ---- */
@@ -964,6 +987,47 @@ static int in_picture(const renderer *r, const image *im, const double p[3], flo
            *py < im->h - 2 ? 0 : -1;
 }
 
+/* Wood: brown, red over green over blue. */
+static int wood_like(const float c[3])
+{
+    return c[0] > c[1] + 10.0f && c[1] > c[2] + 10.0f && c[0] - c[2] > 50.0f;
+}
+
+/* The pen of pile stands drawn where the physics has its walls: the outer
+ * face of each wall the camera sees shows wood, just over the water. */
+static void the_pen_of_pile_is_drawn(void **state)
+{
+    (void)state;
+    dinghy_settings s = fixed_scene();
+    s.scene.index = scene_index("pile");
+    scene_view v = open_view(&s);
+    double hx, hy;
+    assert_true(sim_pen(v.sim, &hx, &hy));
+    char err[512];
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    assert_non_null(o);
+    offscreen_bind(o);
+    render_draw(v.r, v.sim, W, H, 0.0);
+    image im = {(unsigned char *)offscreen_read(o), W, H};
+    double z = s.sim.world.water.level + 0.5 * s.sim.ring.minor_radius; /* over the water */
+    const double face[4][3] = {{-hx - 0.09, 0.0, z}, {hx + 0.09, 0.0, z},
+                               {0.0, -hy - 0.09, z}, {0.0, hy + 0.09, z}};
+    int seen = 0, wood = 0;
+    for (int k = 0; k < 4; k++) {
+        float px, py, got[3];
+        if (in_picture(v.r, &im, face[k], &px, &py) != 0)
+            continue;
+        patch(&im, px, py, got);
+        seen++;
+        wood += wood_like(got);
+        print_message("pen wall %d at (%.0f, %.0f): %.0f %.0f %.0f\n", k, px, py, got[0], got[1], got[2]);
+    }
+    assert_true(seen >= 2); /* the camera frames the pen from outside it */
+    assert_true(wood >= 1); /* the near walls' outer faces; the far ones are behind */
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
 /* The screenshot of rapids as a user takes it (--screenshot, default
  * camera following the crowd): rocks in stone grey where they stand,
  * white water at the drops and round the rocks, and rings in their
@@ -1251,6 +1315,8 @@ int main(void)
         cmocka_unit_test(clock_keeps_real_time),
         cmocka_unit_test(clock_caps_slow_frames),
         cmocka_unit_test(palette_is_bright_and_not_water_coloured),
+        cmocka_unit_test(two_digits_never_round_to_zero),
+        cmocka_unit_test(the_pen_of_pile_is_drawn),
         cmocka_unit_test(hud_text_reports_state),
         cmocka_unit_test(resolution_lowers_when_slow_and_raises_when_fast),
         cmocka_unit_test(resolution_settles_under_noise),

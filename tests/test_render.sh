@@ -42,8 +42,14 @@ if cmp -s "$tmp/rrec/frame_00000.png" "$tmp/rrec/frame_00002.png"; then bad "riv
 else ok "the river moves"; fi
 # On exit, one line with the HUD's numbers over the whole run.
 expect "demo ends with a summary line" 0 \
-    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)  render [0-9]+x[0-9]+ \([0-9]+%\) at the end$" \
+    "^demo: frames 7  wall [0-9.]+ s  [0-9.]+ frames/s  99% of frames within [0-9]+\+? ms  simulated [0-9.]+ s  reached [0-9.]+x real time  physics [0-9.]+ ms/step \([0-9]+ steps, [0-9]+ threads?\)  render [0-9]+x[0-9]+ \([0-9]+%\) at the end$" \
     -- --frames 7 --width 320 --height 200 --set scene.name=pair
+# --profile: the mean time of each pass a frame, after the summary; refused
+# where there is no demo window.
+expect "demo --profile prints where a frame goes" 0 \
+    "^demo: profile, ms a frame: .*ground [0-9.]+.*rings [0-9.]+.*physics [0-9.]+" \
+    -- --frames 5 --width 320 --height 200 --set scene.name=pair --profile
+expect "--profile headless does nothing: refused" 2 "--profile does nothing here" -- --headless --steps 1 --profile
 # A fixed scale draws the window's scene at that fraction of its size.
 expect "demo: render.resolution_scale draws the scene smaller" 0 "  render 160x100 \(50%\) at the end$" \
     -- --frames 5 --width 320 --height 200 --set scene.name=pair --set render.resolution_scale=0.5

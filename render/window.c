@@ -29,12 +29,12 @@ static window_status fail(window_status status, char *err, size_t len, const cha
 {
     if (status == WINDOW_NO_DISPLAY)
         snprintf(err, len, "no display to open a window on (%s); run the demo in a desktop session, "
-                 "or render offscreen with 'xvfb-run -a ./dinghy --screenshot out.png --steps 1500', "
+                 "or render offscreen with 'xvfb-run -a ./dinghy --screenshot out.png --steps 90', "
                  "or simulate without graphics with './dinghy --headless'",
                  last_error[0] ? last_error : "GLFW could not initialise");
     else
         snprintf(err, len, "%s: %s; dinghy needs OpenGL 3.3 (update the graphics driver, or use Mesa: "
-                 "'xvfb-run -a ./dinghy --screenshot out.png --steps 1500')", what,
+                 "'xvfb-run -a ./dinghy --screenshot out.png --steps 90')", what,
                  last_error[0] ? last_error : "no details from the driver");
     keep_errors = 0;
     return status;

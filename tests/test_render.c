@@ -391,6 +391,7 @@ static dinghy_sim *settings_sim(const dinghy_settings *s)
 static dinghy_settings fixed_scene(void)
 {
     dinghy_settings s = settings_default();
+    s.sim.solver.dt = test_sim_def().solver.dt; /* the tests count steps of 1 ms */
     s.scene.index = scene_index("grid");
     s.scene.count = 4;
     s.render.width = W;
@@ -923,6 +924,7 @@ static void render_project_matches_the_camera(void **state)
 static dinghy_settings river_scene(void)
 {
     dinghy_settings s = settings_default();
+    s.sim.solver.dt = test_sim_def().solver.dt; /* the tests count steps of 1 ms */
     s.scene.index = scene_index("rapids");
     s.render.width = W;
     s.render.height = H;

@@ -12,7 +12,7 @@ png_size() { od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256
 # No display: exit 4 at once, one line saying so and what to do instead.
 out=$(env -u DISPLAY -u WAYLAND_DISPLAY "$bin" 2>&1); rc=$?
 if [[ $rc -eq 4 && $(wc -l <<<"$out") -eq 1 && $out == *"no display"* \
-      && $out == *"xvfb-run -a ./dinghy --screenshot out.png --steps 1500"* && $out == *"--headless"* \
+      && $out == *"xvfb-run -a ./dinghy --screenshot out.png --steps 90"* && $out == *"--headless"* \
       && $out == *"desktop session"* ]]; then ok "no display: exit 4 with one line saying what to do"
 else bad "no display (exit $rc): $out"; fi
 out=$(DISPLAY=:77 "$bin" 2>&1); rc=$?

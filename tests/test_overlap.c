@@ -70,6 +70,9 @@ static sim_def free_space(void)
     d.world.water.level = -1000.0;
     d.world.air_density = 0.0;
     d.solver.damping = 0.0;
+    /* the rest torus as placed: springs hold it (a membrane with gas is
+     * placed at its inflated shape, larger than R and r say) */
+    d.ring.skin = SIM_SKIN_SPRINGS;
     return d;
 }
 

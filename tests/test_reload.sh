@@ -60,7 +60,7 @@ else bad "errors of the bad edit: $(tail -n 4 err.txt)"; fi
 if kill -0 "$pid" 2>/dev/null; then ok "the run goes on after the bad edit"; else bad "the run stopped"; fi
 
 save_by_rename 's/^stifness = 800$/stiffness = 800/; s/^damping = fast$/damping = 0.5/; s/^dt = .*$/dt = 0.0005/'
-step "next good edit applied" "dinghy: reloaded c.ini: sim.dt 0.0166667 -> 0.0005"
+step "next good edit applied" "dinghy: reloaded c.ini: sim.dt 0.016666666666666666 -> 0.0005"
 
 save_by_rename 's/^name = single$/name = pair/'
 step "structural edit rebuilds the scene" "dinghy: reloaded c.ini: scene.name single -> pair; scene rebuilt"

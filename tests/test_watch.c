@@ -229,7 +229,7 @@ static void test_reload_applies(void **state)
     for (int i = 0; i < 400 && (res = reload_poll(w, &cur, &sim, &r)) == RELOAD_NONE; i++)
         nap();
     assert_int_equal(res, RELOAD_REBUILT);
-    snprintf(expect, sizeof expect, "reloaded %s: sim.dt 0.0166667 -> 0.005, sim.substeps 0 -> 1, scene.name single -> grid, "
+    snprintf(expect, sizeof expect, "reloaded %s: sim.dt 0.016666666666666666 -> 0.005, sim.substeps 0 -> 1, scene.name single -> grid, "
              "scene.count 64 -> 4, dinghy.sides 16 -> 8, render.width 640 -> 1280; scene rebuilt",
              fx->path); /* a key left out returns to its default */
     assert_string_equal(r.summary, expect);

@@ -187,6 +187,17 @@ int overlap_pose_clear(const dinghy_sim *s, const sim_ring_pose *pose, double ma
     }
     a.R = d->major_radius;
     a.r = d->minor_radius;
+    if (s->profile) { /* placed at the cross-section sim_inflate chose (inflated: larger) */
+        const double *rho = s->profile, *z = s->profile + s->N;
+        double rm = 0.0, zm = 0.0, far = 0.0;
+        for (int n = 0; n < s->N; n++)
+            rm += rho[n], zm += z[n];
+        rm /= s->N, zm /= s->N;
+        for (int n = 0; n < s->N; n++)
+            far = fmax(far, hypot(rho[n] - rm, z[n] - zm));
+        a.R = rm;
+        a.r = far;
+    }
     const double near = a.R + a.r + whole_ring_reach(s) + margin;
     for (int q = 0; q < s->P; q++) {
         double dc[3] = {s->c0[3 * q] - a.c[0], s->c0[3 * q + 1] - a.c[1],

@@ -352,6 +352,7 @@ void cli_print_help(const char *prog)
            "  --video FILE.mp4     encode the frames to MP4 with ffmpeg (apt-get install ffmpeg)\n"
            "  --frames K           frames for --record / --video (default 150); the demo stops after K\n"
            "  --width W, --height H  picture or window size in pixels (override render.width/height)\n"
+           "  --profile            the demo: time each drawing pass, mean ms a frame in the exit summary\n"
            "  --input FILE         replay timed keys, buttons and cursor moves from FILE in the\n"
            "                       demo or the pictures (format: docs/guide/playing.md)\n"
            "  demo mouse: left drag a ring to grab it (Shift: along the water), let go to throw;\n"

@@ -49,6 +49,15 @@ dinghy_sim *test_sim(const test_params *p)
     return s;
 }
 
+dinghy_sim *test_sim_empty(const sim_def *d, int cap)
+{
+    char err[256];
+    dinghy_sim *s = sim_create(d, cap, err, sizeof err);
+    if (!s)
+        fail_msg("sim_create: %s", err);
+    return s;
+}
+
 test_params test_isolated(const char *scene)
 {
     test_params p = test_defaults();

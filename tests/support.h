@@ -47,6 +47,10 @@ long test_steps(const test_params *p, double seconds);
 /* Creates the scene's simulation or fails the test. */
 dinghy_sim *test_sim(const test_params *p);
 
+/* An empty simulation of definition d with room for cap rings (fails the
+ * test when it cannot be made). */
+dinghy_sim *test_sim_empty(const sim_def *d, int cap);
+
 /* The named scene, seed physics, with every external force and damping off. */
 test_params test_isolated(const char *scene);
 

@@ -21,15 +21,6 @@
 #include "dinghy/overlap.h"
 #include "physics/contact/inside.h"
 
-static dinghy_sim *make(const sim_def *d, int cap)
-{
-    char err[256];
-    dinghy_sim *s = sim_create(d, cap, err, sizeof err);
-    if (!s)
-        fail_msg("sim_create: %s", err);
-    return s;
-}
-
 static sim_ring_pose pose_at(double x, double y, double z, double tilt_x)
 {
     sim_ring_pose d;
@@ -86,7 +77,7 @@ static void test_checker_finds_rings_through_each_other(void **state)
     sim_def d = free_space();
     d.ring.contact = SIM_CONTACT_CENTRELINE;
     d.ring.repulsion = 0.0;
-    dinghy_sim *s = make(&d, 3);
+    dinghy_sim *s = test_sim_empty(&d, 3);
     const double R = d.ring.major_radius, r = d.ring.minor_radius;
     sim_ring_pose a = pose_at(0.0, 0.0, 0.0, 0.0), b = pose_at(2.0 * R + 2.0 * r - 0.2, 0.0, 0.0, 0.0);
     sim_ring_pose c = pose_at(0.0, 0.0, 0.0, 0.5 * 3.14159265358979);
@@ -116,7 +107,7 @@ static void test_checker_finds_rings_through_each_other(void **state)
     }
     sim_destroy(s);
     /* apart by a hair: nothing */
-    s = make(&d, 2);
+    s = test_sim_empty(&d, 2);
     sim_add_ring(s, &a);
     sim_ring_pose e = pose_at(2.0 * R + 2.0 * r + 1e-3, 0.0, 0.0, 0.0);
     sim_add_ring(s, &e);
@@ -131,7 +122,7 @@ static void test_pose_clear_threshold(void **state)
 {
     (void)state;
     sim_def d = free_space();
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     const double R = d.ring.major_radius, r = d.ring.minor_radius, h = 0.01;
     sim_ring_pose a = pose_at(0.0, 0.0, 0.0, 0.0);
     sim_add_ring(s, &a);
@@ -221,7 +212,7 @@ static void push_out_case(double dt, int deep_cm)
     sim_def d = free_space();
     d.solver.dt = dt;
     d.solver.substeps = 0;
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     const double R = d.ring.major_radius, r = d.ring.minor_radius;
     sim_ring_pose a = pose_at(0.0, 0.0, 0.0, 0.0);
     sim_ring_pose b = pose_at(2.0 * (R + r) - 0.01 * deep_cm, 0.3, 0.1, 0.2);

@@ -28,15 +28,6 @@ static sim_def free_space(void)
     return d;
 }
 
-static dinghy_sim *make(const sim_def *d, int cap)
-{
-    char err[256];
-    dinghy_sim *s = sim_create(d, cap, err, sizeof err);
-    if (!s)
-        fail_msg("sim_create: %s", err);
-    return s;
-}
-
 static void add_ring(dinghy_sim *s, double x, double y, double z, double vx)
 {
     sim_ring_pose pose;
@@ -76,7 +67,7 @@ static void free_collision(double mu)
 {
     sim_def d = free_space();
     d.ring.friction = mu;
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     const double reach = 2.0 * (d.ring.major_radius + d.ring.minor_radius);
     add_ring(s, -0.5 * reach - 0.05, 0.3, 0.0, 5.0);
     add_ring(s, 0.5 * reach + 0.05, 0.0, 0.0, 0.0);
@@ -293,7 +284,7 @@ static void test_ring_rests_on_ring(void **state)
     (void)state;
     sim_def d = test_sim_def();
     d.solver.damping = 5.0; /* settles within the run */
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     add_ring(s, 0.0, 0.0, 0.0, 0.0);
     add_ring(s, 0.0, 0.0, 2.0 * d.ring.minor_radius + d.ring.contact_thickness + 0.02, 0.0);
     if (test_quick()) { /* sanitizer build: they touch; the rest is the optimised build's */
@@ -336,7 +327,7 @@ static double slide_after(double mu, double speed)
 {
     sim_def d = test_sim_def();
     d.ring.friction = mu;
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     add_ring(s, 0.0, 0.0, 0.0, 0.0);
     add_ring(s, 0.0, 0.0, 2.0 * d.ring.minor_radius + d.ring.contact_thickness + 0.02, speed);
     assert_int_equal(sim_step(s, 100), 100); /* landed */
@@ -361,7 +352,7 @@ static void test_contact_start_event(void **state)
 {
     (void)state;
     sim_def d = free_space();
-    dinghy_sim *s = make(&d, 2);
+    dinghy_sim *s = test_sim_empty(&d, 2);
     const double reach = 2.0 * (d.ring.major_radius + d.ring.minor_radius);
     add_ring(s, -0.5 * reach - 0.05, 0.0, 0.0, 3.0);
     add_ring(s, 0.5 * reach + 0.05, 0.0, 0.0, 0.0);

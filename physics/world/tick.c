@@ -875,10 +875,10 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .first = substep == 0,
         .last = substep == s->substeps - 1,
         .search = substep == 0 || substep >= s->tick->next_search,
-        /* the river at the rows every RIVER_SAMPLE_STEPS steps (still
+        /* the river at the rows every RIVER_SAMPLE_S seconds (still
          * water needs no samples: the tick reads its level from the
          * definition) */
-        .sample = s->river && substep == 0 && s->step % RIVER_SAMPLE_STEPS == 0,
+        .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
         .P = s->P,
         .contact = s->tick->contact,

@@ -86,7 +86,10 @@ typedef struct {
                                step's first substep and held over the others, N */
     float *wfx, *wfy, *wfz; /* per vertex: the water's pressure, drag and lift (the face
                                loads but the gas), refreshed every water_every substeps
-                               and held between, N */
+                               and held between, N; with the drag's part of each taken
+                               at the refresh's velocity plus wkd times that velocity */
+    float *wkd;           /* per vertex: the drag's coefficient at the refresh, kg/s: the
+                             tick applies -wkd v at the current velocity v, implicitly */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

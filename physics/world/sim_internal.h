@@ -62,6 +62,8 @@ typedef struct {
     float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
     float *wu, *wv, *ww;  /* flow velocity, m/s */
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *wdist, *wpz;   /* the solids' signed distance at the sample's centre
+                             (wpx, wpy, wpz), m */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     float *row_v2;        /* the row's fastest squared speed after integration, m^2/s^2 */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */

@@ -40,6 +40,7 @@
 #include "physics/water/water_rows.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -313,13 +314,18 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
-    float v2max = 0.0f;
+    int32_t v2max_bits = 0; /* the largest v2 by its bits: for floats >= +0 their order */
     for (int n = 0; n < N; n++) {
         const float v2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
-        bad |= !(v2 <= limit2);
-        v2max = v2 > v2max ? v2 : v2max;
+        int32_t bits;
+        memcpy(&bits, &v2, sizeof bits);
+        bits = v2 == v2 ? bits : 0; /* NaN is never the largest, as with > */
+        bad += !(v2 <= limit2); /* counted, not or-ed: gcc vectorises the sum */
+        v2max_bits = bits > v2max_bits ? bits : v2max_bits;
         entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
     }
+    float v2max;
+    memcpy(&v2max, &v2max_bits, sizeof v2max);
     float entry_speed = 0.0f;
     if (entries) /* rare: find the fastest entry */
         for (int n = 0; n < N; n++)

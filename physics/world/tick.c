@@ -437,9 +437,10 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             }
             float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
                                     s->tick->bfz + base};
+            /* the gas in the membrane's pass over the triangles */
             membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
                            (int)nb, scratch + s->tick->membrane_offset, f, held,
-                           first_substep || !s->bend_held);
+                           first_substep || !s->bend_held, gas ? (float)s->ring_gauge[p] : 0.0f);
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
@@ -484,7 +485,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                         row[n] += w[n];
                 }
         }
-        if (gas) /* the gas every substep: its breathing mode is stiff */
+        if (gas && !membrane) /* the gas every substep: its breathing mode is stiff */
             face_gas_block(s->ring_gauge[p], s->M, s->N, in->x + base, in->y + base,
                            in->z + base, (int)a, (int)nb, f, W, h);
         hands_forces(s, in, p, a, nb, f, W, h);

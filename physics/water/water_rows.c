@@ -39,7 +39,8 @@ void water_sample_row(dinghy_sim *s, size_t r)
     }
     double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
     dinghy_water_point wp;
-    river_sample(s->river, x, y, z, s->time, &wp);
+    double d;
+    river_sample_solid(s->river, x, y, z, s->time, &wp, &d);
     double nz = wp.normal[2] > 0.05 ? wp.normal[2] : 0.05;
     s->tick->weta[r] = (float)wp.height;
     s->tick->wsx[r] = (float)(-wp.normal[0] / nz);
@@ -49,7 +50,6 @@ void water_sample_row(dinghy_sim *s, size_t r)
     s->tick->wu[r] = (float)wp.velocity[0];
     s->tick->wv[r] = (float)wp.velocity[1];
     s->tick->ww[r] = (float)wp.velocity[2];
-    double d = river_solid_distance(s->river, x, y, z, NULL);
     s->tick->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
     s->tick->wdist[r] = (float)d;
     s->tick->wpz[r] = (float)z;

@@ -1,6 +1,7 @@
 /* Determinism of the parallel tick: the same state, bit for bit, for any
  * thread count and from run to run. Also built with ThreadSanitizer. */
 #include "tests/support.h"
+#include "physics/world/team.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -176,6 +177,48 @@ static void test_hash_sees_state(void **state)
     assert_true(hash_after(&p, 1, 1) != hash_after(&p, 1, 2));
 }
 
+/* The team (sim.threads = 0): with steps on one thread clearly faster (as
+ * when another program holds a core) the steps go to one thread after a
+ * probe, and back to all when those get faster again; a set count never
+ * changes. Synthetic step times: the choice alone, not the clock. */
+static int steps_on_one(thread_team *t, long *step, long n, double one, double all)
+{
+    int ones = 0;
+    for (long k = 0; k < n; k++, (*step)++) {
+        const int used = team_for_step(t, 2, *step);
+        team_record(t, 2, *step, used, used == 1 ? one : all);
+        ones += used == 1;
+    }
+    return ones;
+}
+
+static void test_team_follows_the_faster(void **state)
+{
+    (void)state;
+    thread_team t;
+    long step = 0;
+    team_init(&t, 2, 1);
+    /* idle: all threads faster; only the probes run on one */
+    int ones = steps_on_one(&t, &step, 600, 0.010, 0.006);
+    assert_int_equal(t.current, 2);
+    assert_true(ones > 0 && ones <= 4 * 10);
+    /* a core taken: one thread twice as fast; after the next probe, one */
+    steps_on_one(&t, &step, 70, 0.010, 0.020);
+    assert_int_equal(t.current, 1);
+    ones = steps_on_one(&t, &step, 600, 0.010, 0.020);
+    assert_true(ones >= 600 - 4 * 10);
+    /* freed again: back to all within a probe period */
+    steps_on_one(&t, &step, 70, 0.010, 0.006);
+    assert_int_equal(t.current, 2);
+    /* one thread only a little faster: not enough to leave all */
+    steps_on_one(&t, &step, 200, 0.010, 0.011);
+    assert_int_equal(t.current, 2);
+    /* a set count (adapt 0) never changes */
+    team_init(&t, 2, 0);
+    step = 0;
+    assert_int_equal(steps_on_one(&t, &step, 300, 0.001, 0.020), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -188,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_same_hash_fine_mesh),
         cmocka_unit_test(test_hash_sees_state),
         cmocka_unit_test(test_pinned_hash),
+        cmocka_unit_test(test_team_follows_the_faster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "physics/world/events.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
+#include "physics/world/team.h"
 #include "physics/contact/contact.h"
 #include "physics/contact/push_out.h"
 #include "physics/seed/springs.h"
@@ -111,7 +112,9 @@ struct dinghy_sim {
     size_t V;             /* vertices per ring, M*N */
     size_t nverts;        /* P*V */
     size_t nrows;         /* P*M: one row is one segment of one ring */
-    int nthreads;
+    int nthreads;         /* the threads asked for (all cores for 0) */
+    thread_team team;     /* how many of them a step runs with (team.h) */
+    int step_threads;     /* ... this step's */
 
     torus_shape shape;    /* rest geometry shared by all rings */
     spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too

@@ -920,7 +920,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));
 
-#pragma omp parallel num_threads(s->nthreads)
+#pragma omp parallel num_threads(s->step_threads)
     {
         tick_thread th = {.tid = omp_get_thread_num(), .T = omp_get_num_threads()};
         th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;

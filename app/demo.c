@@ -584,29 +584,22 @@ static void count_frame(demo *d, double frame_s)
     }
 }
 
-/* One frame stepping the physics itself (scripted input, --profile):
- * input, reload, the hands, draw (with the HUD), step the
- * physics meanwhile, sound and spray, then show the frame. Returns
- * DEMO_GO or the exit code. */
-static int demo_frame_stepped(demo *d)
+/* The rest of a frame stepping the physics itself (scripted input,
+ * --profile), after input and reload: the hands, draw (with the HUD),
+ * step the physics meanwhile, sound and spray, then show the frame.
+ * Returns DEMO_GO or the exit code. */
+static int demo_frame_stepped(demo *d, const input_actions *a, int fw, int fh)
 {
-    input_actions a;
-    int fw, fh;
-    if (!demo_input(d, &a, &fw, &fh))
-        return 0;
-    int rc = demo_reload(d, &a);
-    if (rc != DEMO_GO)
-        return rc;
-
+    int rc;
     double now = window_time();
     double frame_s = now - d->last;
     long steps = frame_clock_steps(&d->clock, frame_s);
     count_frame(d, frame_s);
     d->last = now;
     if (d->paused)
-        steps = a.single_step;
+        steps = a->single_step;
     /* the hands act before the steps: a drag spreads over them */
-    pointer_frame(&d->pointer, &a, d->sim, render_camera(d->r), fw, fh,
+    pointer_frame(&d->pointer, a, d->sim, render_camera(d->r), fw, fh,
                (double)steps * d->settings->sim.solver.dt);
     d->hs.rings = sim_ring_count(d->sim);
     d->hs.vertices = sim_vertex_count(d->sim);
@@ -614,7 +607,7 @@ static int demo_frame_stepped(demo *d)
      * rasterised: a CPU renderer does that on its own threads, so the
      * physics and the pixels overlap instead of taking turns. The picture
      * is one frame behind the physics. */
-    demo_draw(d, &a, fw, fh, now, frame_s);
+    demo_draw(d, a, fw, fh, now, frame_s);
     window_flush();
     render_profile_mark(d->r, "hud");
     long done;
@@ -649,20 +642,14 @@ static void count_steps(demo *d, const physics_thread_status *now)
     d->status = *now;
 }
 
-/* One frame with the physics on its thread: input, reload (the physics
- * held only when the simulation changes), a blow-up's rollback, the
- * clock and the hands to the physics, then the newest states shown
- * interpolated at the frame's time, drawn, sounded and sprayed. Returns
- * DEMO_GO or the exit code. */
-static int demo_frame_threaded(demo *d)
+/* The rest of a frame with the physics on its thread, after input and
+ * reload (the physics held only when the simulation changes): a
+ * blow-up's rollback, the clock and the hands to the physics, then the
+ * newest states shown interpolated at the frame's time, drawn, sounded
+ * and sprayed. Returns DEMO_GO or the exit code. */
+static int demo_frame_threaded(demo *d, const input_actions *a, int fw, int fh)
 {
-    input_actions a;
-    int fw, fh;
-    if (!demo_input(d, &a, &fw, &fh))
-        return 0;
-    int rc = demo_reload(d, &a);
-    if (rc != DEMO_GO)
-        return rc;
+    int rc;
     physics_thread_status st;
     physics_thread_status_get(d->phys, &st);
     count_steps(d, &st);
@@ -674,15 +661,17 @@ static int demo_frame_threaded(demo *d)
     count_frame(d, frame_s);
     d->last = now;
     double dt = d->settings->sim.solver.dt;
-    physics_thread_clock(d->phys, d->clock.speed, d->paused, d->paused ? a.single_step : 0);
-    physics_thread_hands(d->phys, &a, render_camera(d->r), fw, fh,
-                         d->paused ? 0.0 : frame_s * d->clock.speed);
+    physics_thread_clock(d->phys, d->clock.speed, d->paused, d->paused ? a->single_step : 0);
+    /* a drag spreads over the simulated time a frame shows */
+    double pace = fmin(d->clock.speed, d->shown_clock.pace);
+    physics_thread_hands(d->phys, a, render_camera(d->r), fw, fh,
+                         d->paused ? 0.0 : frame_s * (pace > 0.0 ? pace : d->clock.speed));
     double was = sim_time(d->view);
     view_sim_show(d->view, physics_thread_handoff(d->phys), &d->shown_clock, frame_s,
                   d->paused ? 0.0 : d->clock.speed, dt);
     double advanced = sim_time(d->view) - was;
     hud_take_sim(&d->hs, d->view);
-    demo_draw(d, &a, fw, fh, now, frame_s);
+    demo_draw(d, a, fw, fh, now, frame_s);
     demo_sound(d, fw, now); /* the events of the newest state, the first time it shows */
     if (d->spray) /* its splashes and hits throw droplets */
         spray_step(d->spray, d->view, advanced > 0.0 ? advanced : 0.0, sim_threads(d->view));
@@ -690,9 +679,17 @@ static int demo_frame_threaded(demo *d)
     return DEMO_GO;
 }
 
+/* One frame: input and reload, then the rest of it, stepped or threaded. */
 static int demo_frame(demo *d)
 {
-    return d->phys ? demo_frame_threaded(d) : demo_frame_stepped(d);
+    input_actions a;
+    int fw, fh;
+    if (!demo_input(d, &a, &fw, &fh))
+        return 0;
+    int rc = demo_reload(d, &a);
+    if (rc != DEMO_GO)
+        return rc;
+    return d->phys ? demo_frame_threaded(d, &a, fw, fh) : demo_frame_stepped(d, &a, fw, fh);
 }
 
 /* The 99th percentile of the frame times counted, ms (0: none counted). */

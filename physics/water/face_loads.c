@@ -56,7 +56,8 @@ size_t face_loads_scratch_floats(int N, int max_rows)
     return QUAD_FLOATS * quads_len(N, max_rows)               /* corner forces */
          + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
          + 2 * (size_t)(max_rows + 1) * (size_t)(N + 2)       /* cut flags */
-         + 2 * FACE_WATER * quads_len(N, max_rows);           /* faces' flow velocity */
+         + 2 * FACE_WATER * quads_len(N, max_rows)            /* faces' flow velocity */
+         + 2 * quads_len(N, max_rows);                        /* faces' drag coefficients */
 }
 
 /* Padded vertex rows: r[j][1 + n] for j = x, y, z, vx, vy, vz, eta, n =
@@ -119,10 +120,11 @@ static padded_row row_of(const padded_row *base, size_t S, int r)
  * unit normal n and (wet or dry) area A moving at u relative to a fluid of
  * density rho, clamped so that one step never reverses u (scaled so the
  * drag part alone would just stop it; the lift is across u); branch-free,
- * for the vectorised loop. */
-static inline void face_drag(float nx, float ny, float nz, float A, float ux, float uy,
-                             float uz, float rho, float cd, float cl, float clamp, float *dx,
-                             float *dy, float *dz)
+ * for the vectorised loop. Returns the drag's part as a coefficient, kg/s:
+ * a third of the drag is -(that) u. */
+static inline float face_drag(float nx, float ny, float nz, float A, float ux, float uy,
+                              float uz, float rho, float cd, float cl, float clamp, float *dx,
+                              float *dy, float *dz)
 {
     float u2 = ux * ux + uy * uy + uz * uz, ul = sqrtf(u2);
     float iu = 1.0f / (ul > 0.0f ? ul : 1.0f);
@@ -133,6 +135,7 @@ static inline void face_drag(float nx, float ny, float nz, float A, float ux, fl
     *dx += f * (cd * ux * iu + cl * (nx - c * ux * iu));
     *dy += f * (cd * uy * iu + cl * (ny - c * uy * iu));
     *dz += f * (cd * uz * iu + cl * (nz - c * uz * iu));
+    return -f * cd * iu;
 }
 
 /* The fraction of a face's area under water, exact for a depth linear over
@@ -210,8 +213,8 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
                                  float *restrict o1, float *restrict o2, float *restrict o3,
                                  float *restrict o4, float *restrict o5, float *restrict o6,
                                  float *restrict o7, float *restrict o8, float *restrict cut,
-                                 const float *restrict fu, const float *restrict fv,
-                                 const float *restrict fw)
+                                 float *restrict okd, const float *restrict fu,
+                                 const float *restrict fv, const float *restrict fw)
 {
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, lift3 = k->rho_g_t / 3.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
@@ -253,20 +256,22 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = lift3 * area * all;
+        float kd;
         if (whole) {
             cut_face_pressure(da, db, dc, wa, wb, wc, s12 * buoy, &fa, &fb, &fc);
             float wf = wet_fraction(da, db, dc, wa, wb, wc);
             dz = lift3 * area * wf;
-            face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd, cl,
-                      clamp, &dx, &dy, &dz);
-            face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz, ra_,
-                      cd, cl, clamp, &dx, &dy, &dz);
+            kd = face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd,
+                           cl, clamp, &dx, &dy, &dz);
+            kd += face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz,
+                            ra_, cd, cl, clamp, &dx, &dy, &dz);
         } else {
             int in_water = all > 0.0f;
-            face_drag(nx * ia, ny * ia, nz * ia, area * drag, in_water ? uwx : vfx,
-                      in_water ? uwy : vfy, in_water ? uwz : vfz, in_water ? rw : ra_, cd, cl,
-                      clamp, &dx, &dy, &dz);
+            kd = face_drag(nx * ia, ny * ia, nz * ia, area * drag, in_water ? uwx : vfx,
+                           in_water ? uwy : vfy, in_water ? uwz : vfz, in_water ? rw : ra_, cd,
+                           cl, clamp, &dx, &dy, &dz);
         }
+        okd[n] = kd;
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
         o1[n] = gy + fa * ny;
@@ -285,16 +290,16 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
  * faces' flow velocity (FACE_WATER arrays; unread on still water). */
 static void triangle_row(const face_loads_consts *k, int count, size_t S, const padded_row *ra, int oa,
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
-                         float *cut, float *const wf[FACE_WATER])
+                         float *cut, float *kd, float *const wf[FACE_WATER])
 {
     if (k->flow)
         triangle_loop(k, 0, count, 0, 1, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut, wf[0], wf[1], wf[2]);
+                      cut, kd, wf[0], wf[1], wf[2]);
     else
         triangle_loop(k, 0, count, 0, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut, NULL, NULL, NULL);
+                      cut, kd, NULL, NULL, NULL);
 }
 
 /* Cut faces gathered for one vectorised pass of the whole variant. */
@@ -306,9 +311,10 @@ static void triangle_row(const face_loads_consts *k, int count, size_t S, const 
  * vectorised pass over their gathered corners, written back to out (nine
  * arrays Q floats apart). */
 static void fix_listed(const face_loads_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
-                       const int *list, int count, float *out, float *const wf[FACE_WATER])
+                       const int *list, int count, float *out, float *kd,
+                       float *const wf[FACE_WATER])
 {
-    float buf[(3 * ROW_ARRAYS + FACE_WATER + 10) * CUT_CHUNK];
+    float buf[(3 * ROW_ARRAYS + FACE_WATER + 11) * CUT_CHUNK];
     padded_row corner[3] = {0};
     const int off[3] = {0, ob, oc};
     const int arrays = k->flow ? ROW_ARRAYS : STATE_ARRAYS; /* still water: no water arrays */
@@ -325,19 +331,22 @@ static void fix_listed(const face_loads_consts *k, const padded_row *rows, int o
         for (int e = 0; e < count; e++)
             water[j * CUT_CHUNK + e] = wf[j][list[e]];
     float *o = water + FACE_WATER * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
+    float *okd = flags + CUT_CHUNK;
     if (k->flow)
         triangle_loop(k, 0, count, 1, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags, water, water + CUT_CHUNK, water + 2 * CUT_CHUNK);
+                      flags, okd, water, water + CUT_CHUNK, water + 2 * CUT_CHUNK);
     else
         triangle_loop(k, 0, count, 1, 0, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags, NULL, NULL, NULL);
+                      flags, okd, NULL, NULL, NULL);
     for (int j = 0; j < 9; j++)
         for (int e = 0; e < count; e++)
             out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
+    for (int e = 0; e < count; e++)
+        kd[list[e]] = okd[e];
 }
 
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows
@@ -345,7 +354,7 @@ static void fix_listed(const face_loads_consts *k, const padded_row *rows, int o
  * copy of n = N-1 at slot 0. The list is built without a branch per face
  * (a branch on the flag is mispredicted about as often as a face is cut). */
 static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
-                    int oc, const float *cut, float *out, float *const wf[FACE_WATER])
+                    int oc, const float *cut, float *out, float *kd, float *const wf[FACE_WATER])
 {
     const int S = N + 2;
     int list[CUT_CHUNK], count = 0;
@@ -354,17 +363,17 @@ static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const p
             list[count] = q * S + j;
             count += cut[q * S + j] != 0.0f;
             if (count == CUT_CHUNK) {
-                fix_listed(k, rows, ob, oc, Q, list, count, out, wf);
+                fix_listed(k, rows, ob, oc, Q, list, count, out, kd, wf);
                 count = 0;
             }
         }
     if (count)
-        fix_listed(k, rows, ob, oc, Q, list, count, out, wf);
+        fix_listed(k, rows, ob, oc, Q, list, count, out, kd, wf);
 }
 
 void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
                       const float *z, const float *vx, const float *vy, const float *vz, int a,
-                      int nb, float *scratch, float *const f[3], int W, int h)
+                      int nb, float *scratch, float *const f[3], float *kd, int W, int h)
 {
     const size_t S = (size_t)N + 2, Q = quads_len(N, nb), R = rows_len(N, nb);
     float *ql = scratch;     /* array j at ql + j Q: face n of quad row q at q S + 1 + n */
@@ -376,6 +385,7 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
         {cut[1] + Q, cut[1] + 2 * Q, cut[1] + 3 * Q},
         {cut[1] + 4 * Q, cut[1] + 5 * Q, cut[1] + 6 * Q},
     };
+    float *const kf[2] = {cut[1] + 7 * Q, cut[1] + 8 * Q}; /* per face, by triangle type */
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
     for (int r = 0; r <= nb + 1; r++) {
         padded_row row = row_of(&rows, S, r);
@@ -389,13 +399,14 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
      * and (m,n) (m+1,n+1) (m,n+1), in one loop over the block each */
     const int faces = (nb + 1) * (int)S;
     float *t2 = ql + 9 * Q;
-    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0], wf[0]);
-    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1], wf[1]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0], kf[0],
+                 wf[0]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1], kf[1], wf[1]);
     /* a face changes from the fast variant only where the surface cuts
      * it, and only with water forces on */
     if (k->rho_g > 0.0f || k->drag) {
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql, wf[0]);
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2, wf[1]);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql, kf[0], wf[0]);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2, kf[1], wf[1]);
     }
     /* each vertex gathers its six corners (gather_corners); quad row a + i
      * is row i + 1 of the arrays, n - 1 = -1 the wrapped slot 0 */
@@ -412,6 +423,12 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
                                t2b + L, f[c] + (size_t)i * W + h);
             }
     }
+    if (kd) /* each vertex's six faces' drag coefficients, as the corners above */
+        for (int i = 0; i < nb; i++) {
+            const size_t L = (size_t)i * S + 1;
+            gather_corners(0, (size_t)N, kf[0] + S + L, kf[1] + S + L, kf[1] + S - 1 + L,
+                           kf[0] + L, kf[0] - 1 + L, kf[1] - 1 + L, kd + (size_t)i * N);
+        }
 }
 
 /* Twice six times the volume of the two tetrahedra from the origin to

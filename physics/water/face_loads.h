@@ -42,10 +42,15 @@ size_t face_loads_scratch_floats(int N, int max_rows);
 /* Adds the face loads (N) on rows a .. a+nb-1 of one ring of M x N
  * vertices (state arrays of that ring: x, y, z in m, vx, vy, vz in m/s) to
  * f[c][r * W + h + n] (the spring kernel's block layout, or the membrane's:
- * W = N + 2, h = 1, whose slots between rows then get junk). */
+ * W = N + 2, h = 1, whose slots between rows then get junk). With kd (not
+ * NULL), also adds to kd[r * N + n] each vertex's drag coefficient, kg/s:
+ * the sum over its six faces of k_f, where a face's drag on each corner
+ * is -k_f u (u its velocity relative to the fluid): how fast the drag
+ * answers a change of the vertex's velocity, for the tick to hold the
+ * loads and still damp at once (docs/physics.md section 5). */
 void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
                       const float *z, const float *vx, const float *vy, const float *vz, int a,
-                      int nb, float *scratch, float *const f[3], int W, int h);
+                      int nb, float *scratch, float *const f[3], float *kd, int W, int h);
 
 /* Adds the gas's gauge pressure (Pa) on the faces round each vertex of
  * rows a .. a+nb-1 to f[c][r * W + h + n], N: a third of each face's

@@ -49,7 +49,7 @@ typedef struct {
  * defines the simulation (as Jolt's SoftBodyUpdateContext): written by
  * the tick, read within the step (and by the measurements of the state
  * the step leaves). The water samples are the one exception that lives
- * on: kept between samples every RIVER_SAMPLE_STEPS steps (a checkpoint
+ * on: kept between samples every RIVER_SAMPLE_S seconds (a checkpoint
  * does not keep them). Per row unless said; every array here
  * and in dinghy_sim is listed once, in sim_layout.c's table. */
 typedef struct {
@@ -57,7 +57,7 @@ typedef struct {
     float *cvx, *cvy, *cvz; /* segment mean velocities, m/s */
     float *gx, *gy, *gz;  /* repulsion force on each vertex of a row, N */
     /* The water each row sits in, sampled at the row's centre every
-     * RIVER_SAMPLE_STEPS steps: the surface as a plane through (wpx, wpy,
+     * RIVER_SAMPLE_S seconds: the surface as a plane through (wpx, wpy,
      * weta) with slopes wsx, wsy, and the flow velocity there. */
     float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
     float *wu, *wv, *ww;  /* flow velocity, m/s */
@@ -86,7 +86,10 @@ typedef struct {
                                step's first substep and held over the others, N */
     float *wfx, *wfy, *wfz; /* per vertex: the water's pressure, drag and lift (the face
                                loads but the gas), refreshed every water_every substeps
-                               and held between, N */
+                               and held between, N; with the drag's part of each taken
+                               at the refresh's velocity plus wkd times that velocity */
+    float *wkd;           /* per vertex: the drag's coefficient at the refresh, kg/s: the
+                             tick applies -wkd v at the current velocity v, implicitly */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

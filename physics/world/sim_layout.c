@@ -51,6 +51,8 @@ const layout_array layout_arrays[] = {
     TICK(wfx, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wfy, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wfz, float, 1, LAYOUT_PER_VERTEX, 0),
+    /* the drag's coefficient per vertex, held with them (4 B per vertex) */
+    TICK(wkd, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),

@@ -211,6 +211,7 @@ typedef struct {
     float gx, gy, gz;  /* the row's repulsion force per vertex, N */
     float eta, sx, sy, px, py; /* the row's water surface: a plane, m and slopes */
     float wu, wv, ww;  /* the row's flow velocity, m/s */
+    int held_drag;     /* 1: the water's drag is held as a coefficient (euler_run's kd) */
 } euler_consts;
 
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
@@ -221,6 +222,7 @@ static void euler_run(const euler_consts *k, int N,
                       const float *restrict x, const float *restrict y, const float *restrict z,
                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
                       const float *restrict fx, const float *restrict fy, const float *restrict fz,
+                      const float *restrict kd,
                       float *restrict ox, float *restrict oy, float *restrict oz,
                       float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
@@ -245,9 +247,12 @@ static void euler_run(const euler_consts *k, int N,
         float ay = ((fy[n] + pf * py) + gy) * inv_m;
         float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
         float damp = damp_air - drag_step * wet; /* the water drags */
-        float nvx = (vx[n] + ax * dt) * damp;
-        float nvy = (vy[n] + ay * dt) * damp;
-        float nvz = (vz[n] + az * dt) * damp;
+        /* the faces' drag -kd v at the new velocity (backward Euler: f
+         * holds kd times the refresh's velocity; without it, 1 exactly) */
+        float implicit = k->held_drag ? 1.0f / (1.0f + dt * inv_m * kd[n]) : 1.0f;
+        float nvx = ((vx[n] + ax * dt) * implicit) * damp;
+        float nvy = ((vy[n] + ay * dt) * implicit) * damp;
+        float nvz = ((vz[n] + az * dt) * implicit) * damp;
         if (flow) { /* damped toward the water's flow, not to rest: (v - w) damp + w */
             float toward = 1.0f - damp;
             nvx += toward * wu;
@@ -294,8 +299,10 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *z = in->z + v0;
     const float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
     const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
+    /* (fx stands in for kd when unread: a valid address for a vectorised load) */
+    const float *kd = k.held_drag ? s->tick->wkd + v0 : fx;
     euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
-              out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
+              kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
     if (s->pen.on && !s->tick->contact) /* with skin contact: after it */
@@ -334,12 +341,17 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 
 /* The water's pressure, drag and lift are refreshed at least every
  * WATER_HOLD_S seconds of substeps and held between (the gas, stiff, is
- * not). The drag, held, is a damper that acts late: held 3.9 ms it let a
- * ring falling through the water flap (its terminal speed 8% low, 30% at
- * 4.9 ms), at 2.9 ms it was within 0.4% (tests/test_water.c); 2 ms is a
- * tenth of the water's own stability bound sqrt(2 m / (rho g a)) (19 ms
- * for the default ring's vertex); docs/physics.md section 1. */
-#define WATER_HOLD_S 0.002
+ * not). The drag is held as a force at the refresh's velocity and a
+ * coefficient kd (kg/s) applied implicitly at the current one: held as a
+ * bare force it was a damper acting late, and at 3.9 ms it let a ring
+ * falling through the water flap (its terminal speed 8% low). With kd the
+ * terminal speed holds within 0.3% up to 16 ms; the held pressure then
+ * sets the bound: a floating ring of springs settled within 0.4% of
+ * Archimedes up to 6 ms, and 1.8-1.9% off at 7 and 8 ms (the held buoyancy
+ * feeds its bobbing); 4 ms has margin (tests/test_water.c; a fifth of the
+ * water's own stability bound sqrt(2 m / (rho g a)), 19 ms for the default
+ * ring's vertex); docs/physics.md section 1. */
+#define WATER_HOLD_S 0.004
 
 /* Substeps of dt between refreshes of the water's loads (>= 1). */
 static int water_substeps(const dinghy_sim *s, double dt)
@@ -375,7 +387,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .rho_air = (float)d->world.air_density,
         .cd = (float)w->drag_coefficient,
         .cl = (float)w->lift_coefficient,
-        .dt = (float)(dt * held_for), /* the drag's clamp: the time the force is held */
+        .dt = (float)(dt * held_for), /* the drag clamp: the time the force is held */
         .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
         .flow = s->river != NULL,
     };
@@ -389,6 +401,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .level = (float)w->level,
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
         .flow = s->river != NULL,
+        .held_drag = exact,
     };
     /* the membrane skin: its constants from the material, once per call
      * (the material is live) */
@@ -435,13 +448,24 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             loads.u = s->tick->wu + rows;
             loads.v = s->tick->wv + rows;
             loads.w = s->tick->ww + rows;
-            float *const wf[3] = {s->tick->wfx + base + a * s->N, s->tick->wfy + base + a * s->N,
-                                  s->tick->wfz + base + a * s->N};
+            const size_t first = base + a * s->N, count = nb * (size_t)s->N;
+            float *const wf[3] = {s->tick->wfx + first, s->tick->wfy + first,
+                                  s->tick->wfz + first};
+            float *kd = s->tick->wkd + first;
             for (int c = 0; c < 3; c++)
-                memset(wf[c], 0, sizeof(float) * nb * (size_t)s->N);
+                memset(wf[c], 0, sizeof(float) * count);
+            memset(kd, 0, sizeof(float) * count);
             face_loads_block(&loads, s->M, s->N, in->x + base, in->y + base, in->z + base,
                              in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                             scratch + s->tick->face_loads_offset, wf, s->N, 0);
+                             scratch + s->tick->face_loads_offset, wf, kd, s->N, 0);
+            /* held: the drag at the refresh's velocity plus kd times it, so
+             * that the integration's -kd v at the new velocity answers at
+             * once (a held drag, a damper acting late, let a falling ring
+             * flap: WATER_HOLD_S) */
+            const float *const v[3] = {in->vx + first, in->vy + first, in->vz + first};
+            for (int c = 0; c < 3; c++)
+                for (size_t i = 0; i < count; i++)
+                    wf[c][i] += kd[i] * v[c][i];
         }
         if (exact) { /* held, or just refreshed */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
@@ -498,7 +522,6 @@ static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer 
         const int left = s->substeps - substep, k = reach < (double)left ? (int)reach : left;
         t->search_ahead = k * dt;
         t->next_search = substep + k;
-        if (getenv("DBG")) fprintf(stderr, "dbg step %ld sub %d vmax %.2f k %d\n", s->step, substep, sqrt(v2), k);
     }
     const sim_ring_def *ring = &s->def.ring;
     t->contact_params = contact_params_default(dt);
@@ -875,10 +898,10 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .first = substep == 0,
         .last = substep == s->substeps - 1,
         .search = substep == 0 || substep >= s->tick->next_search,
-        /* the river at the rows every RIVER_SAMPLE_STEPS steps (still
+        /* the river at the rows every RIVER_SAMPLE_S seconds (still
          * water needs no samples: the tick reads its level from the
          * definition) */
-        .sample = s->river && substep == 0 && s->step % RIVER_SAMPLE_STEPS == 0,
+        .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
         .P = s->P,
         .contact = s->tick->contact,

@@ -121,7 +121,8 @@ typedef struct {
     reload_guard guard;          /* the last good state, for a rollback */
     audio *snd;                  /* NULL: no sound */
     panel *pn;
-    pointer_state pointer;             /* the hands: grab, throw, puncture */
+    pointer_state pointer;       /* the hands: grab, throw, puncture (with phys: its
+                                    thread's between pauses, through the hooks) */
     frame_clock clock;
     resolution_control res;      /* the scene's automatic scale (dynamic resolution) */
     int dynamic_res;             /* 1: a CPU renderer, whose scale follows the frame time */
@@ -230,6 +231,29 @@ static void demo_close(demo *d)
     window_close(d->win);
 }
 
+/* On the physics thread, between steps: a frame's hands (f), or after a
+ * step none (the held and punctured rings' notes follow the state). */
+static void thread_hands(void *ctx, dinghy_sim *sim, const physics_thread_hands_frame *f,
+                         char *note, size_t note_len)
+{
+    demo *d = ctx;
+    static const input_actions none;
+    static const orbit_camera no_camera;
+    if (f)
+        pointer_frame(&d->pointer, &f->a, sim, &f->camera, f->w, f->h, f->step_time);
+    else
+        pointer_frame(&d->pointer, &none, sim, &no_camera, 1, 1, 0.0);
+    snprintf(note, note_len, "%s", d->pointer.note);
+}
+
+/* On the physics thread, after a good step: the rollback's checkpoint.
+ * The demo's thread changes the settings only while the physics waits. */
+static void thread_stepped(void *ctx, dinghy_sim *sim)
+{
+    demo *d = ctx;
+    reload_guard_frame(&d->guard, sim, d->settings);
+}
+
 /* The script, the window, the simulation, the renderer and its input,
  * the spray, the rollback guard, the sound and the panel. Returns DEMO_GO,
  * or the exit code after one line on stderr (the caller closes d). */
@@ -292,8 +316,8 @@ static int demo_open(demo *d)
     if (d->opt->source)
         panel_set_source(d->pn, d->opt->source);
     display_clock_init(&d->shown_clock);
-    if (threaded && !(d->phys = physics_thread_start(d->sim, &d->guard, s, d->err,
-                                                     sizeof d->err)))
+    physics_thread_hooks hooks = {thread_hands, thread_stepped, d};
+    if (threaded && !(d->phys = physics_thread_start(d->sim, &hooks, d->err, sizeof d->err)))
         return demo_fail(d, NULL, 2);
     return DEMO_GO;
 }
@@ -335,7 +359,7 @@ static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
         sim_hold(d);
         pointer_init(&d->pointer);
         if (d->phys)
-            physics_thread_hands_reset(d->phys);
+            physics_thread_clear_note(d->phys);
         if (d->spray)
             spray_clear(d->spray);
         scene_rebuild(d->sim, &d->settings->scene); /* and no events left */
@@ -664,8 +688,9 @@ static int demo_frame_threaded(demo *d, const input_actions *a, int fw, int fh)
     physics_thread_clock(d->phys, d->clock.speed, d->paused, d->paused ? a->single_step : 0);
     /* a drag spreads over the simulated time a frame shows */
     double pace = fmin(d->clock.speed, d->shown_clock.pace);
-    physics_thread_hands(d->phys, a, render_camera(d->r), fw, fh,
-                         d->paused ? 0.0 : frame_s * (pace > 0.0 ? pace : d->clock.speed));
+    physics_thread_hands_frame hands = {*a, *render_camera(d->r), fw, fh,
+        d->paused ? 0.0 : frame_s * (pace > 0.0 ? pace : d->clock.speed)};
+    physics_thread_hands(d->phys, &hands);
     double was = sim_time(d->view);
     view_sim_show(d->view, physics_thread_handoff(d->phys), &d->shown_clock, frame_s,
                   d->paused ? 0.0 : d->clock.speed, dt);

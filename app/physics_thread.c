@@ -10,13 +10,7 @@
 
 #include "dinghy/health.h"
 
-/* One frame's hands, as the demo's thread saw them. */
-typedef struct {
-    input_actions a;
-    orbit_camera camera;
-    int w, h;
-    double step_time;  /* s */
-} hands_frame;
+typedef physics_thread_hands_frame hands_frame;
 
 struct physics_thread {
     pthread_t thread;
@@ -26,9 +20,8 @@ struct physics_thread {
     handoff off;
     /* the thread's own between pauses */
     dinghy_sim *sim;
-    reload_guard *guard;
-    const dinghy_settings *settings;
-    pointer_state pointer;
+    physics_thread_hooks hooks;
+    char note[sizeof ((physics_thread_status *)0)->note];
     hands_frame todo[PHYSICS_THREAD_HANDS]; /* taken from `hands` to apply */
     /* shared, under lock */
     hands_frame hands[PHYSICS_THREAD_HANDS];
@@ -102,10 +95,8 @@ static void step_done(physics_thread *t, double now, double spent)
  * state handed off. Returns the wall time the step took, s; sets *blew. */
 static double work(physics_thread *t, int nhands, int step, int *blew)
 {
-    for (int i = 0; i < nhands; i++) {
-        const hands_frame *h = &t->todo[i];
-        pointer_frame(&t->pointer, &h->a, t->sim, &h->camera, h->w, h->h, h->step_time);
-    }
+    for (int i = 0; t->hooks.hands && i < nhands; i++)
+        t->hooks.hands(t->hooks.ctx, t->sim, &t->todo[i], t->note, sizeof t->note);
     double t0 = wall_now();
     /* every call, even of no steps, hands out only its own events */
     sim_step(t->sim, step ? 1 : 0);
@@ -113,8 +104,10 @@ static double work(physics_thread *t, int nhands, int step, int *blew)
     *blew = step && sim_blowup(t->sim).happened;
     if (*blew) /* a blown-up state is not shown: the demo rolls back */
         return spent;
-    if (step)
-        reload_guard_frame(t->guard, t->sim, t->settings);
+    if (step && t->hooks.stepped)
+        t->hooks.stepped(t->hooks.ctx, t->sim);
+    if (step && t->hooks.hands) /* what the hands hold changes with the step */
+        t->hooks.hands(t->hooks.ctx, t->sim, NULL, t->note, sizeof t->note);
     sim_snapshot_take(t->sim, handoff_begin_write(&t->off));
     handoff_publish(&t->off);
     return spent;
@@ -132,6 +125,11 @@ static void *thread_main(void *arg)
             continue;
         }
         t->is_parked = 0;
+        if (t->status.blew_up) { /* nothing more on a blown-up state: the demo rolls back */
+            t->nhands = 0;
+            pthread_cond_wait(&t->wake, &t->lock);
+            continue;
+        }
         double until, now = wall_now();
         int step = step_due(t, now, &until);
         int nhands = t->nhands;
@@ -148,15 +146,15 @@ static void *thread_main(void *arg)
         pthread_mutex_lock(&t->lock);
         if (step)
             step_done(t, wall_now(), spent);
-        t->status.blew_up = blew;
-        memcpy(t->status.note, t->pointer.note, sizeof t->status.note);
+        t->status.blew_up |= blew;
+        memcpy(t->status.note, t->note, sizeof t->status.note);
     }
     pthread_mutex_unlock(&t->lock);
     return NULL;
 }
 
-physics_thread *physics_thread_start(dinghy_sim *sim, reload_guard *guard,
-                                     const dinghy_settings *s, char *err, size_t err_len)
+physics_thread *physics_thread_start(dinghy_sim *sim, const physics_thread_hooks *hooks,
+                                     char *err, size_t err_len)
 {
     physics_thread *t = calloc(1, sizeof *t);
     if (!t || handoff_init(&t->off, sim) != 0) {
@@ -165,12 +163,10 @@ physics_thread *physics_thread_start(dinghy_sim *sim, reload_guard *guard,
         return NULL;
     }
     t->sim = sim;
-    t->guard = guard;
-    t->settings = s;
+    t->hooks = *hooks;
     t->speed = 1.0;
     t->due = -1.0;
     t->republish = 1; /* the first state at once */
-    pointer_init(&t->pointer);
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -272,34 +268,25 @@ static int folds_into(const input_actions *a, const hands_frame *last)
         && !a->puncture && !a->burst && last->a.grabbing && !last->a.grab_release;
 }
 
-void physics_thread_hands(physics_thread *t, const input_actions *a, const orbit_camera *camera,
-                          int w, int h, double step_time)
+void physics_thread_hands(physics_thread *t, const physics_thread_hands_frame *f)
 {
-    if (!any_hands(a))
+    if (!any_hands(&f->a))
         return;
     pthread_mutex_lock(&t->lock);
     hands_frame *last = t->nhands > 0 ? &t->hands[t->nhands - 1] : NULL;
-    if (last && folds_into(a, last)) {
-        memcpy(last->a.cursor, a->cursor, sizeof a->cursor);
-        last->a.along_water = a->along_water;
-        last->camera = *camera;
-        last->w = w;
-        last->h = h;
-    } else if (t->nhands < PHYSICS_THREAD_HANDS) {
-        hands_frame *f = &t->hands[t->nhands++];
-        f->a = *a;
-        f->camera = *camera;
-        f->w = w;
-        f->h = h;
-        f->step_time = step_time;
+    if (last && folds_into(&f->a, last))
+        *last = *f;
+    else if (t->nhands < PHYSICS_THREAD_HANDS) {
+        t->hands[t->nhands++] = *f;
     }
     pthread_cond_signal(&t->wake);
     pthread_mutex_unlock(&t->lock);
 }
 
-void physics_thread_hands_reset(physics_thread *t)
+/* Called between pause and resume: the thread does not touch its note then. */
+void physics_thread_clear_note(physics_thread *t)
 {
-    pointer_init(&t->pointer);
+    t->note[0] = '\0';
     pthread_mutex_lock(&t->lock);
     t->status.note[0] = '\0';
     pthread_mutex_unlock(&t->lock);

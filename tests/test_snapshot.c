@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +17,6 @@
 #include "app/handoff.h"
 #include "app/physics_thread.h"
 #include "app/view_sim.h"
-#include "config/settings.h"
 #include "dinghy/snapshot.h"
 
 /* Two rings thrown at each other: they move, so consecutive states differ. */
@@ -201,9 +201,34 @@ static void test_handoff_between_threads(void **state)
     sim_destroy(sim);
 }
 
+/* The hooks of the physics thread's test: a drop (D) adds a ring above
+ * the water; every call and every good step is counted (on that thread). */
+typedef struct {
+    long hands, stepped;
+} hook_counts;
+
+static void drop_hook(void *ctx, dinghy_sim *sim, const physics_thread_hands_frame *f, char *note,
+                      size_t note_len)
+{
+    hook_counts *c = ctx;
+    c->hands++;
+    if (!f || !f->a.drop)
+        return;
+    sim_ring_pose pose = {{0.0, 0.0, 3.0}, {1, 0, 0, 0, 1, 0, 0, 0, 1}, {0.0, 0.0, 0.0}};
+    sim_add_ring(sim, &pose);
+    snprintf(note, note_len, "dropped");
+}
+
+static void stepped_hook(void *ctx, dinghy_sim *sim)
+{
+    (void)sim;
+    ((hook_counts *)ctx)->stepped++;
+}
+
 /* The physics thread itself: it steps on its own, a reader shows its
- * states meanwhile, and between pause and resume the simulation is the
- * caller's (here rebuilt: time starts again). */
+ * states meanwhile, the hands posted here act there, and between pause
+ * and resume the simulation is the caller's (here rebuilt: time starts
+ * again). */
 static void test_physics_thread(void **state)
 {
     (void)state;
@@ -211,12 +236,11 @@ static void test_physics_thread(void **state)
     p.scene.index = scene_index("pair");
     dinghy_sim *sim = test_sim_empty(&p.def, 3); /* room for one dropped in */
     scene_rebuild(sim, &p.scene);
-    dinghy_settings s = settings_default();
-    reload_guard guard;
-    assert_int_equal(reload_guard_init(&guard, sim, &s), 0);
     dinghy_sim *view = view_of(sim);
     char err[256];
-    physics_thread *t = physics_thread_start(sim, &guard, &s, err, sizeof err);
+    hook_counts counts = {0, 0};
+    physics_thread_hooks hooks = {drop_hook, stepped_hook, &counts};
+    physics_thread *t = physics_thread_start(sim, &hooks, err, sizeof err);
     assert_non_null(t);
     physics_thread_clock(t, 8.0, 0, 0);
     display_clock c;
@@ -230,18 +254,19 @@ static void test_physics_thread(void **state)
     assert_true(st.steps >= 10);
     assert_false(st.blew_up);
     /* a drop-in from this thread: applied by the physics between steps */
-    input_actions a = {0};
-    a.drop = 1;
-    a.cursor[0] = a.cursor[1] = 50.0f;
-    orbit_camera cam = {{0.0f, 0.0f, 0.0f}, 0.0f, 0.8f, 10.0f, 0.8f};
+    physics_thread_hands_frame drop = {0};
+    drop.a.drop = 1;
     int rings = sim_ring_count(view);
-    physics_thread_hands(t, &a, &cam, 100, 100, 0.0);
+    physics_thread_hands(t, &drop);
     for (int i = 0; i < 2000 && sim_ring_count(view) == rings; i++) {
         view_sim_show(view, physics_thread_handoff(t), &c, 0.005, 8.0, sim_get_def(view)->solver.dt);
         sleep_ms(1);
     }
     assert_int_equal(sim_ring_count(view), rings + 1);
+    physics_thread_status_get(t, &st);
+    assert_string_equal(st.note, "dropped");
     physics_thread_pause(t);
+    assert_true(counts.stepped >= 10 && counts.hands > counts.stepped); /* after each, and the drop */
     assert_true(sim_time(sim) > 0.0);
     scene_rebuild(sim, &p.scene);
     assert_true(sim_time(sim) == 0.0);
@@ -255,7 +280,6 @@ static void test_physics_thread(void **state)
     assert_true(sim_time(view) <= sim_time(sim)); /* the new run's */
     assert_int_equal(physics_thread_resume(t, sim), 0);
     physics_thread_stop(t);
-    reload_guard_free(&guard);
     sim_destroy(view);
     sim_destroy(sim);
 }

@@ -217,6 +217,22 @@ void river_sample(const river_world *w, double x, double y, double z, double t, 
 {
     river_frame f;
     river_frame_at(w, x, y, &f);
+    river_sample_frame(w, &f, x, y, z, t, out);
+}
+
+void river_sample_solid(const river_world *w, double x, double y, double z, double t,
+                        dinghy_water_point *out, double *solid)
+{
+    river_frame f;
+    river_frame_at(w, x, y, &f);
+    river_sample_frame(w, &f, x, y, z, t, out);
+    *solid = river_solid_frame(w, &f, x, y, z, NULL);
+}
+
+void river_sample_frame(const river_world *w, const river_frame *fp, double x, double y, double z,
+                        double t, dinghy_water_point *out)
+{
+    const river_frame f = *fp;
     double xi = f.n / f.w, y2 = 2.0 * xi, y4 = y2 * y2 * y2 * y2;
     double jac = 1.0 - f.k * f.n;
     jac = 1.0 / (jac > 0.05 ? jac : 0.05);

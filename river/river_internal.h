@@ -123,6 +123,13 @@ void river_curve_at(const river_world *w, double s, double c[2], double t[2]);
 /* Ground height at the frame's point and its horizontal gradient. */
 double river_ground_frame(const river_world *w, const river_frame *f, double grad[2]);
 
+/* river_sample and river_solid_distance at (x, y, z), given the frame
+ * river_frame_at gives at (x, y): what both compute after it. */
+void river_sample_frame(const river_world *w, const river_frame *f, double x, double y, double z,
+                        double t, dinghy_water_point *out);
+double river_solid_frame(const river_world *w, const river_frame *f, double x, double y,
+                         double z, double grad[3]);
+
 /* Recomputes the live-derived wave quantities (river_flow.c). */
 void river_live_update(river_world *w);
 

@@ -45,6 +45,13 @@ double river_solid_distance(const river_world *w, double x, double y, double z, 
 {
     river_frame f;
     river_frame_at(w, x, y, &f);
+    return river_solid_frame(w, &f, x, y, z, grad);
+}
+
+double river_solid_frame(const river_world *w, const river_frame *fp, double x, double y,
+                         double z, double grad[3])
+{
+    const river_frame f = *fp;
     double gg[2];
     double G = river_ground_frame(w, &f, gg);
     double nl = 1.0 / sqrt(1.0 + gg[0] * gg[0] + gg[1] * gg[1]);

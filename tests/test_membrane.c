@@ -266,7 +266,7 @@ static void ring_forces(const membrane_rest *rest, const membrane_consts *k, con
         for (size_t i = 0; i < 3 * (size_t)max_rows * W; i++)
             blk[i] = 0.0f;
         float *const f[3] = {blk, blk + (size_t)max_rows * W, blk + 2 * (size_t)max_rows * W};
-        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, NULL, 0);
+        membrane_block(rest, k, g->x, g->y, g->z, a, nb, scratch, f, NULL, 0, 0.0f);
         for (int r = 0; r < nb; r++)
             for (int n = 0; n < N; n++) {
                 const size_t id = (size_t)(a + r) * N + n, at = (size_t)r * W + h + n;

@@ -66,6 +66,12 @@ int river_set_live(river_world *w, double speed, double waves);
 void river_sample(const river_world *w, double x, double y, double z, double t,
                   dinghy_water_point *out);
 
+/* river_sample, and river_solid_distance (without its gradient) into
+ * *solid (m), at the same point: the same values, the channel frame
+ * found once (the tick samples both at each row's centre). */
+void river_sample_solid(const river_world *w, double x, double y, double z, double t,
+                        dinghy_water_point *out, double *solid);
+
 /* Channel coordinates of (x, y): s (m) and n (m), see above. Returns 1 when
  * the point lies in the mapped band round the course (|n| up to well beyond
  * the bank tops), 0 when farther (s, n are then a rough estimate). */

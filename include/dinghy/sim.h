@@ -133,9 +133,15 @@ void sim_checkpoint_save(const dinghy_sim *sim, sim_checkpoint *cp);
 int sim_checkpoint_restore(dinghy_sim *sim, const sim_checkpoint *cp);
 void sim_checkpoint_free(sim_checkpoint *cp);
 
-/* Changes the number of threads for later steps; 0 = all cores. */
+/* Changes the number of threads for later steps; 0 = all cores, and then
+ * each step runs on all of them or on one, whichever the last probes
+ * measured faster (another program busy on a core stalls every barrier;
+ * a probe of the other count, 4 steps, every 60 steps). The state's bits
+ * are the same either way. sim_threads: the count asked for (all cores
+ * resolved); sim_step_threads: the last step's. */
 void sim_set_threads(dinghy_sim *sim, int threads);
 int sim_threads(const dinghy_sim *sim);
+int sim_step_threads(const dinghy_sim *sim);
 
 /* Substeps each step is cut into (sim_def_substeps of the definition in force). */
 int sim_substeps(const dinghy_sim *sim);

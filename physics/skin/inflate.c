@@ -91,7 +91,7 @@ int membrane_inflated_profile(const membrane_rest *rest, const membrane_material
         write_rows(M, N, rho, z, x, y, zz);
         for (int c = 0; c < 3; c++)
             memset(f[c], 0, sizeof(float) * S);
-        membrane_block(rest, &k, x, y, zz, 0, 1, work, f, NULL, 1);
+        membrane_block(rest, &k, x, y, zz, 0, 1, work, f, NULL, 1, 0.0f);
         double worst = 0.0, power = 0.0;
         for (int n = 0; n < N; n++) {
             fx[n] = f[0][1 + n];

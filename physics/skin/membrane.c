@@ -376,8 +376,10 @@ size_t membrane_scratch_floats(int N, int max_rows)
 }
 
 /* One triangle kind over positions L0 .. L1-1 of the padded rows (corners
- * at L, L + ob, L + oc); rest data and outputs at L - S. */
-static void tri_loop(const membrane_consts *k, size_t L0, size_t L1, size_t S, ptrdiff_t ob,
+ * at L, L + ob, L + oc); rest data and outputs at L - S. With the gas's
+ * gauge g (Pa), each corner also gets g/3 times the face's area vector
+ * (e1 x e2)/2: the gas's pressure, in the same pass. */
+static void tri_loop(const membrane_consts *k, float gauge, size_t L0, size_t L1, size_t S, ptrdiff_t ob,
                      ptrdiff_t oc, const float *restrict px, const float *restrict py,
                      const float *restrict pz, const float *restrict A0,
                      const float *restrict d00, const float *restrict d01,
@@ -386,22 +388,27 @@ static void tri_loop(const membrane_consts *k, size_t L0, size_t L1, size_t S, p
                      float *restrict o4, float *restrict o5, float *restrict o6,
                      float *restrict o7, float *restrict o8)
 {
-    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial;
+    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial, g6 = gauge * (1.0f / 6.0f);
     for (size_t L = L0; L < L1; L++) {
         const size_t i = L - S;
         float fbx, fby, fbz, fcx, fcy, fcz;
         tri_force(c1, c2, Y, A0[i], d00[i], d01[i], d10[i], d11[i], px[L], py[L], pz[L],
                   px[L + ob], py[L + ob], pz[L + ob], px[L + oc], py[L + oc], pz[L + oc], &fbx,
                   &fby, &fbz, &fcx, &fcy, &fcz);
-        o0[i] = -(fbx + fcx);
-        o1[i] = -(fby + fcy);
-        o2[i] = -(fbz + fcz);
-        o3[i] = fbx;
-        o4[i] = fby;
-        o5[i] = fbz;
-        o6[i] = fcx;
-        o7[i] = fcy;
-        o8[i] = fcz;
+        /* the gas: g/3 of the area vector (e1 x e2)/2 on each corner */
+        const float e1x = px[L + ob] - px[L], e1y = py[L + ob] - py[L], e1z = pz[L + ob] - pz[L];
+        const float e2x = px[L + oc] - px[L], e2y = py[L + oc] - py[L], e2z = pz[L + oc] - pz[L];
+        const float gx = g6 * (e1y * e2z - e1z * e2y), gy = g6 * (e1z * e2x - e1x * e2z);
+        const float gz = g6 * (e1x * e2y - e1y * e2x);
+        o0[i] = gx - (fbx + fcx);
+        o1[i] = gy - (fby + fcy);
+        o2[i] = gz - (fbz + fcz);
+        o3[i] = fbx + gx;
+        o4[i] = fby + gy;
+        o5[i] = fbz + gz;
+        o6[i] = fcx + gx;
+        o7[i] = fcy + gy;
+        o8[i] = fcz + gz;
     }
 }
 
@@ -475,7 +482,7 @@ static void add_row(float *restrict f, const float *restrict g, int N)
 
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], float *const held[3], int fresh)
+                    float *const f[3], float *const held[3], int fresh, float gauge)
 {
     const int M = rest->M, N = rest->N;
     const size_t S = (size_t)N + 2, VL = verts_len(N, nb), TQ = tris_len(N, nb);
@@ -507,7 +514,7 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
         const ptrdiff_t ob = kd == MEMBRANE_T1 ? s : s + 1, oc = kd == MEMBRANE_T1 ? s + 1 : 1;
         float *o = tri_out + (size_t)kd * TRI_OUT * TQ;
         float *const *R = rest->tri[kd];
-        tri_loop(k, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], R[0], R[1], R[2], R[3], R[4], o,
+        tri_loop(k, gauge, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], R[0], R[1], R[2], R[3], R[4], o,
                  o + TQ, o + 2 * TQ, o + 3 * TQ, o + 4 * TQ, o + 5 * TQ, o + 6 * TQ, o + 7 * TQ,
                  o + 8 * TQ);
     }

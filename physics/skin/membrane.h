@@ -183,10 +183,14 @@ size_t membrane_scratch_floats(int N, int max_rows);
  * evaluated and their sums stored there, else the stored sums are added
  * and the hinges (about two thirds of the kernel's cost) skipped. The
  * tick refreshes them on a step's first substep only: bending, far softer
- * than the stretch, is sub-cycled at the step (docs/physics.md section 8). */
+ * than the stretch, is sub-cycled at the step (docs/physics.md section 8).
+ *
+ * gauge (Pa, p - p_air of the gas inside; 0: none) adds the gas's pressure
+ * in the same pass over the triangles: a third of each face's area vector
+ * times the gauge on each of its corners (docs/physics.md section 3). */
 void membrane_block(const membrane_rest *rest, const membrane_consts *k, const float *x,
                     const float *y, const float *z, int a, int nb, float *scratch,
-                    float *const f[3], float *const held[3], int fresh);
+                    float *const f[3], float *const held[3], int fresh, float gauge);
 
 /* One triangle's forces (N) on corners a, b, c (p[corner][component], m),
  * rest area A0 (m^2) and Dm^-1 (row-major, 1/m): the kernel's own code. */

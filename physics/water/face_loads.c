@@ -174,7 +174,7 @@ static inline void cut_face_pressure(float da, float db, float dc, float wa, flo
     float ka = wa + wb + wc;
     /* the odd corner out: the lone wet one (ka = 1) or the lone dry one (ka = 2) */
     float oa = ka == 1.0f ? wa : 1.0f - wa, ob = ka == 1.0f ? wb : 1.0f - wb;
-    int odd_a = oa > 0.0f, odd_b = !odd_a && ob > 0.0f;
+    int odd_a = oa > 0.0f, odd_b = (oa <= 0.0f) & (ob > 0.0f); /* & not &&: no branch */
     /* i, j, k in winding order from the odd corner: (a b c), (b c a), (c a b) */
     float di = odd_a ? da : odd_b ? db : dc, dj = odd_a ? db : odd_b ? dc : da;
     float dk = odd_a ? dc : odd_b ? da : db;

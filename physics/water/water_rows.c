@@ -34,11 +34,13 @@ void water_sample_row(dinghy_sim *s, size_t r)
         s->tick->wsx[r] = s->tick->wsy[r] = s->tick->wpx[r] = s->tick->wpy[r] = 0.0f;
         s->tick->wu[r] = s->tick->wv[r] = s->tick->ww[r] = 0.0f;
         s->tick->wnear[r] = 0;
+        s->tick->wdist[r] = INFINITY;
         return;
     }
     double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
     dinghy_water_point wp;
-    river_sample(s->river, x, y, z, s->time, &wp);
+    double d;
+    river_sample_solid(s->river, x, y, z, s->time, &wp, &d);
     double nz = wp.normal[2] > 0.05 ? wp.normal[2] : 0.05;
     s->tick->weta[r] = (float)wp.height;
     s->tick->wsx[r] = (float)(-wp.normal[0] / nz);
@@ -48,8 +50,9 @@ void water_sample_row(dinghy_sim *s, size_t r)
     s->tick->wu[r] = (float)wp.velocity[0];
     s->tick->wv[r] = (float)wp.velocity[1];
     s->tick->ww[r] = (float)wp.velocity[2];
-    double d = river_solid_distance(s->river, x, y, z, NULL);
     s->tick->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
+    s->tick->wdist[r] = (float)d;
+    s->tick->wpz[r] = (float)z;
 }
 
 double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
@@ -67,19 +70,23 @@ float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, floa
     float hit = 0.0f;
     const int N = s->N;
     /* The row whole clear of the solids? Its vertices lie within R of the
-     * centre, and the distance changes by at most about |dx| (1 for a rock,
-     * near it for the ground: SOLID_LIPSCHITZ allows for the bed's curvature
-     * and the slope's normalisation), so one distance at the centre clears
-     * all N when d > SOLID_LIPSCHITZ R. Skips the same vertices the loop
-     * would: the bits do not change. */
-    const float cx = s->tick->cx[r], cy = s->tick->cy[r], cz = s->tick->cz[r];
+     * centre, which lies D from where the distance d was sampled, and the
+     * distance changes by at most about as much as the position (1 for a
+     * rock, near it for the ground: SOLID_LIPSCHITZ allows for the bed's
+     * curvature and the slope's normalisation), so the sample clears all N
+     * when d > SOLID_LIPSCHITZ (R + D). Skips only vertices the loop would:
+     * the bits do not change. */
+    const tick_context *t = s->tick;
+    const float cx = t->cx[r], cy = t->cy[r], cz = t->cz[r];
     float R2 = 0.0f;
     for (int n = 0; n < N; n++) {
         const float dx = x[n] - cx, dy = y[n] - cy, dz = z[n] - cz;
         const float d2 = dx * dx + dy * dy + dz * dz;
         R2 = d2 > R2 ? d2 : R2;
     }
-    if (river_solid_distance(s->river, cx, cy, cz, NULL) > SOLID_LIPSCHITZ * sqrt(R2) + SOLID_SLACK)
+    const float Dx = cx - t->wpx[r], Dy = cy - t->wpy[r], Dz = cz - t->wpz[r];
+    const float reach = sqrtf(R2) + sqrtf(Dx * Dx + Dy * Dy + Dz * Dz);
+    if (t->wdist[r] > SOLID_LIPSCHITZ * reach + SOLID_SLACK)
         return 0.0f;
     for (int n = 0; n < N; n++) {
         double g[3];

@@ -231,7 +231,7 @@ int sim_overlap_count(const dinghy_sim *s, sim_overlap_info *first)
         *first = (sim_overlap_info){-1, -1, -1, 0.0};
     push_out_work *w = push_out_create(s->P, s->M, s->N);
     push_out_mesh m = current_mesh(s);
-    long n = w ? push_out_find(w, &m, s->nthreads) : -1;
+    long n = w ? push_out_find(w, &m, s->step_threads) : -1;
     if (n > 0 && first) {
         long count;
         const push_out_hit *h = push_out_hits(w, &count);
@@ -246,7 +246,7 @@ int overlap_push_out(dinghy_sim *s)
     if (!s->push_out || s->P < 2) /* made with the simulation for skin contact */
         return 0;
     push_out_mesh m = current_mesh(s);
-    long n = push_out_find(s->push_out, &m, s->nthreads);
+    long n = push_out_find(s->push_out, &m, s->step_threads);
     if (n <= 0)
         return (int)n;
     sim_buffer *b = &s->buf[s->cur];

@@ -154,6 +154,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->N = ring->sides;
     s->V = (size_t)s->M * s->N;
     s->nthreads = resolve_threads(def->solver.threads);
+    team_init(&s->team, s->nthreads, def->solver.threads == 0);
+    s->step_threads = s->nthreads;
     size_t n = s->V * (size_t)s->cap;
     int fail = torus_shape_init(&s->shape, s->M, s->N, ring->band, ring->major_radius,
                                 ring->minor_radius);
@@ -303,9 +305,14 @@ void ring_table_remove(dinghy_sim *s, int ring)
 void sim_set_threads(dinghy_sim *s, int threads)
 {
     int t = resolve_threads(threads);
-    if (ensure_scratch(s, t) == 0)
+    if (ensure_scratch(s, t) == 0) {
         s->nthreads = t;
+        team_init(&s->team, t, threads == 0);
+        s->step_threads = t;
+    }
 }
+
+int sim_step_threads(const dinghy_sim *s) { return s->step_threads; }
 
 int sim_threads(const dinghy_sim *s) { return s->nthreads; }
 

@@ -6,6 +6,7 @@
 #include "physics/world/events.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
+#include "physics/world/team.h"
 #include "physics/contact/contact.h"
 #include "physics/contact/push_out.h"
 #include "physics/seed/springs.h"
@@ -62,6 +63,8 @@ typedef struct {
     float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
     float *wu, *wv, *ww;  /* flow velocity, m/s */
     unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
+    float *wdist, *wpz;   /* the solids' signed distance at the sample's centre
+                             (wpx, wpy, wpz), m */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     float *row_v2;        /* the row's fastest squared speed after integration, m^2/s^2 */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
@@ -109,7 +112,9 @@ struct dinghy_sim {
     size_t V;             /* vertices per ring, M*N */
     size_t nverts;        /* P*V */
     size_t nrows;         /* P*M: one row is one segment of one ring */
-    int nthreads;
+    int nthreads;         /* the threads asked for (all cores for 0) */
+    thread_team team;     /* how many of them a step runs with (team.h) */
+    int step_threads;     /* ... this step's */
 
     torus_shape shape;    /* rest geometry shared by all rings */
     spring_plan springs;  /* the spring kernel's offsets and rest lengths, shared too

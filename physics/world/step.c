@@ -3,6 +3,7 @@
 #include "physics/world/sim_internal.h"
 
 #include <math.h>
+#include <omp.h>
 #include <stdio.h>
 
 #include "physics/water/endless_run.h"
@@ -71,11 +72,15 @@ long sim_step(dinghy_sim *s, long steps)
     const double dt = s->def.solver.dt / s->substeps;
     for (; done < steps; done++) {
         int rc = 0;
+        const long step = s->step;
+        s->step_threads = team_for_step(&s->team, s->nthreads, step);
+        const double t0 = omp_get_wtime();
         for (int k = 0; k < s->substeps && rc == 0; k++)
             rc = tick_step(s, dt, k);
         if (rc == 0)
             rc = overlap_push_out(s); /* vertices inside another ring's skin, out */
         hands_advance(s, s->def.solver.dt);
+        team_record(&s->team, s->nthreads, step, s->step_threads, omp_get_wtime() - t0);
         if (rc == 0 && s->river) {
             water_hit_events(s);
             water_endless_run(s);

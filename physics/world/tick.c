@@ -40,6 +40,7 @@
 #include "physics/water/water_rows.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <omp.h>
 #include <stdlib.h>
@@ -313,13 +314,18 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     /* Health and splashes, in a loop of their own so the one above stays
      * simple enough to vectorise. NaN fails the speed comparison too. */
     int entries = 0, bad = 0;
-    float v2max = 0.0f;
+    int32_t v2max_bits = 0; /* the largest v2 by its bits: for floats >= +0 their order */
     for (int n = 0; n < N; n++) {
         const float v2 = ovx[n] * ovx[n] + ovy[n] * ovy[n] + ovz[n] * ovz[n];
-        bad |= !(v2 <= limit2);
-        v2max = v2 > v2max ? v2 : v2max;
+        int32_t bits;
+        memcpy(&bits, &v2, sizeof bits);
+        bits = v2 == v2 ? bits : 0; /* NaN is never the largest, as with > */
+        bad += !(v2 <= limit2); /* counted, not or-ed: gcc vectorises the sum */
+        v2max_bits = bits > v2max_bits ? bits : v2max_bits;
         entries += (z[n] > level) & (oz[n] <= level) & (ovz[n] < splash);
     }
+    float v2max;
+    memcpy(&v2max, &v2max_bits, sizeof v2max);
     float entry_speed = 0.0f;
     if (entries) /* rare: find the fastest entry */
         for (int n = 0; n < N; n++)
@@ -431,9 +437,10 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             }
             float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
                                     s->tick->bfz + base};
+            /* the gas in the membrane's pass over the triangles */
             membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
                            (int)nb, scratch + s->tick->membrane_offset, f, held,
-                           first_substep || !s->bend_held);
+                           first_substep || !s->bend_held, gas ? (float)s->ring_gauge[p] : 0.0f);
         } else
             spring_block(plan, k, in->x + base, in->y + base, in->z + base, (int)a, (int)nb,
                          scratch, f);
@@ -478,7 +485,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                         row[n] += w[n];
                 }
         }
-        if (gas) /* the gas every substep: its breathing mode is stiff */
+        if (gas && !membrane) /* the gas every substep: its breathing mode is stiff */
             face_gas_block(s->ring_gauge[p], s->M, s->N, in->x + base, in->y + base,
                            in->z + base, (int)a, (int)nb, f, W, h);
         hands_forces(s, in, p, a, nb, f, W, h);
@@ -913,7 +920,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));
 
-#pragma omp parallel num_threads(s->nthreads)
+#pragma omp parallel num_threads(s->step_threads)
     {
         tick_thread th = {.tid = omp_get_thread_num(), .T = omp_get_num_threads()};
         th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;

@@ -1,0 +1,58 @@
+/* The team of threads a step runs with; see team.h. */
+#include "physics/world/team.h"
+
+/* Steps between probes of the other count (1 s at the 60 Hz step), steps
+ * a probe lasts (the first warms the caches and is not counted), and how
+ * much faster one thread must be to be kept: measured steps vary with
+ * what the rings do, so one thread wins only clearly. */
+#define TEAM_PROBE_EVERY 60
+#define TEAM_PROBE_STEPS 4
+#define TEAM_FIRST_PROBE 8
+#define TEAM_ONE_WINS 0.85
+/* Weight of the newest step in the running mean of the current count. */
+#define TEAM_NEW 0.25
+
+void team_init(thread_team *t, int threads, int adapt)
+{
+    *t = (thread_team){0};
+    t->adapt = adapt && threads > 1;
+    t->current = threads;
+    t->next_probe = TEAM_FIRST_PROBE;
+}
+
+int team_for_step(thread_team *t, int threads, long step)
+{
+    if (!t->adapt || threads <= 1)
+        return threads;
+    if (t->current != 1 && t->current != threads)
+        t->current = threads; /* the count changed (sim_set_threads) */
+    if (t->probe_left == 0 && step >= t->next_probe) {
+        t->probe_left = TEAM_PROBE_STEPS;
+        t->probe_sum = 0.0;
+        t->probe_counted = 0;
+    }
+    const int other = t->current == 1 ? threads : 1;
+    return t->probe_left > 0 ? other : t->current;
+}
+
+void team_record(thread_team *t, int threads, long step, int used, double seconds)
+{
+    if (!t->adapt || threads <= 1 || !(seconds >= 0.0))
+        return;
+    const int k = used == 1 ? 0 : 1;
+    if (t->probe_left == 0) { /* a step of the current count */
+        t->mean[k] = t->mean[k] > 0.0 ? (1.0 - TEAM_NEW) * t->mean[k] + TEAM_NEW * seconds
+                                      : seconds;
+        return;
+    }
+    if (t->probe_left < TEAM_PROBE_STEPS) { /* not the probe's first step */
+        t->probe_sum += seconds;
+        t->probe_counted++;
+    }
+    if (--t->probe_left > 0)
+        return;
+    t->mean[k] = t->probe_sum / t->probe_counted;
+    t->next_probe = step + TEAM_PROBE_EVERY;
+    if (t->mean[0] > 0.0 && t->mean[1] > 0.0)
+        t->current = t->mean[0] < TEAM_ONE_WINS * t->mean[1] ? 1 : threads;
+}

@@ -660,6 +660,8 @@ typedef struct {
     int sample;            /* the river is sampled at the rows on this substep */
     int gas;               /* gas inflation: the rings' volumes, gauges and leaks */
     int P;                 /* rings */
+    int by_rings;          /* each thread owns whole rings (P >= threads): the
+                              stages up to the move need no barrier */
     contact_kernel *contact; /* skin contact (NULL: the centre-line model) */
     repulsion_consts repulsion; /* the centre-line model's law */
     double reach;          /* the centre-line model's broad-phase reach, m */
@@ -702,7 +704,13 @@ static void stage_centres(const step_context *c, step_shared *sh, tick_thread *t
 /* Ring centres, volumes, gauges and leaks: rings. */
 static void stage_ring_centres(const step_context *c, step_shared *sh, tick_thread *th)
 {
-    (void)sh, (void)th;
+    (void)sh;
+    if (c->by_rings) { /* own rings, from own rows: no barrier either side */
+        const size_t M = (size_t)c->s->M;
+        for (size_t p = th->r0 / M; p < th->r1 / M; p++)
+            ring_centre(c->s, (int)p, c->dt);
+        return;
+    }
 #pragma omp for schedule(static)
     for (int p = 0; p < c->P; p++)
         ring_centre(c->s, p, c->dt);
@@ -740,13 +748,21 @@ static void stage_repulsion(const step_context *c, step_shared *sh, tick_thread 
             repulsion_row(c->s, &c->repulsion, r);
 }
 
-/* The skin, the water, the gas, the hand and the integration: chunks of
- * rows taken as threads come free (whole rings when there are enough), so
- * a thread slowed by another program's work on its core takes fewer. Any
- * split gives the same bits. */
+/* The skin, the water, the gas, the hand and the integration: each
+ * thread's own rings when there are at least as many rings as threads
+ * (their centres and gauges it found itself: no barrier since the step's
+ * start; a core taken by another program is the team's to answer, team.h),
+ * else chunks of rows taken as threads come free. Any split gives the same
+ * bits. */
 static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
 {
     dinghy_sim *s = c->s;
+    if (c->by_rings) { /* own rings, whose centres and gauges this thread found */
+        if (!sh->oom_neighbours)
+            move_rows(s, c->in, c->out, th->r0, th->r1, c->dt, c->substep, th->scratch,
+                      th->tid == 0 ? &th->t_springs : NULL, &th->t_integrate);
+        return;
+    }
     const size_t T = (size_t)th->T, nrows = s->nrows;
     const size_t chunk = (size_t)c->P >= 4 * T ? (size_t)s->M
                        : (nrows / (4 * T) > 0 ? nrows / (4 * T) : 1);
@@ -863,7 +879,15 @@ static int with_contact(const step_context *c) { return c->contact != NULL; }
 /* The move stage reads rows' centres and repulsion other threads wrote:
  * after a barrier, unless the ring centres' stage ended with one and no
  * repulsion ran since. */
-static int move_waits(const step_context *c) { return !with_rings_or_gas(c) || with_repulsion(c); }
+static int move_waits(const step_context *c)
+{
+    return with_repulsion(c) || (!c->by_rings && !with_rings_or_gas(c));
+}
+/* Rings' centres from rows other threads found, unless each owns its rings. */
+static int ring_centres_wait(const step_context *c) { return !c->by_rings; }
+/* The broad phase reads every ring's centre: after a barrier when the ring
+ * centres' stage ended without one. */
+static int broadphase_waits(const step_context *c) { return c->by_rings; }
 
 /* A stage: what it is, where its time counts, whether it runs this
  * substep and whether a barrier comes first (it reads what other threads
@@ -882,8 +906,8 @@ typedef struct {
  * taken after the region. */
 static const tick_stage TICK_STAGES[] = {
     {"centres", SIM_PHASE_CENTRES, NULL, NULL, stage_centres},
-    {"ring centres", SIM_PHASE_CENTRES, with_rings_or_gas, always, stage_ring_centres},
-    {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, NULL, stage_broadphase},
+    {"ring centres", SIM_PHASE_CENTRES, with_rings_or_gas, ring_centres_wait, stage_ring_centres},
+    {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, broadphase_waits, stage_broadphase},
     {"repulsion", SIM_PHASE_CONTACTS, with_repulsion, NULL, stage_repulsion},
     {"move", SIM_PHASE_SPRINGS, NULL, move_waits, stage_move},
     {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search},
@@ -911,6 +935,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
         .P = s->P,
+        .by_rings = s->P >= s->step_threads,
         .contact = s->tick->contact,
         .repulsion = repulsion_consts_of(ring),
         .reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range,
@@ -923,8 +948,13 @@ int tick_step(dinghy_sim *s, double dt, int substep)
 #pragma omp parallel num_threads(s->step_threads)
     {
         tick_thread th = {.tid = omp_get_thread_num(), .T = omp_get_num_threads()};
-        th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;
-        th.r1 = s->nrows * (size_t)(th.tid + 1) / (size_t)th.T;
+        if (ctx.by_rings) { /* whole rings: P T-ths, in rows */
+            th.r0 = (size_t)ctx.P * (size_t)th.tid / (size_t)th.T * (size_t)s->M;
+            th.r1 = (size_t)ctx.P * (size_t)(th.tid + 1) / (size_t)th.T * (size_t)s->M;
+        } else {
+            th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;
+            th.r1 = s->nrows * (size_t)(th.tid + 1) / (size_t)th.T;
+        }
         th.scratch = s->tick->scratch + (size_t)th.tid * s->tick->scratch_stride;
         double t = th.tid == 0 ? omp_get_wtime() : 0.0;
         for (int k = 0; k < TICK_STAGE_COUNT; k++) {

@@ -165,6 +165,7 @@ TEST_LAYERS_test_panel  = app config shared spray core river
 TEST_LAYERS_test_audio  = audio $(TEST_LAYERS_CORE)
 TEST_LAYERS_test_render = $(LAYERS)
 TEST_LAYERS_test_pointer = $(LAYERS)
+TEST_LAYERS_test_snapshot = app shared core river
 test_layers = $(or $(TEST_LAYERS_$(1)),$(TEST_LAYERS_CORE))
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 UNIT = $(filter-out test_render test_audio,$(TESTS))
@@ -204,7 +205,7 @@ define run_jobs
 +@bash tests/run.sh "$(MAKE)" $(TEST_JOBS) $(TEST_LOGS) $(2)
 endef
 
-TSAN_UNIT  = test_parallel test_spray
+TSAN_UNIT  = test_parallel test_spray test_snapshot
 UNIT_BINS  = $(addprefix $(B)/rel/,$(UNIT))
 ASAN_BINS  = $(addprefix $(B)/asan/,$(UNIT))
 TSAN_BINS  = $(addprefix $(B)/tsan/,$(TSAN_UNIT))

@@ -1,5 +1,7 @@
-/* The demo loop: physics on its own fixed-dt clock, a frame drawn per
- * vsync, keys and statistics. */
+/* The demo loop: a frame drawn per vsync, keys and statistics; the physics
+ * on a thread of its own (app/physics_thread.h) whose finished states the
+ * frame draws interpolated, or, for scripted input and --profile, stepped
+ * within the frame on its fixed-dt clock. */
 #include "app/demo.h"
 
 #include <errno.h>
@@ -30,6 +32,9 @@
 #include "app/pointer.h"
 #include "app/scene_room.h"
 #include "app/reload.h"
+#include "app/display_clock.h"
+#include "app/physics_thread.h"
+#include "app/view_sim.h"
 
 /* Frame statistics over a window of about half a second, for the HUD. */
 typedef struct {
@@ -104,7 +109,11 @@ typedef struct {
     const demo_options *opt;
     render_window *win;
     input_script *script;        /* --input, or NULL */
-    dinghy_sim *sim;
+    dinghy_sim *sim;             /* the simulation that steps */
+    physics_thread *phys;        /* its thread, or NULL: stepped within the frame */
+    dinghy_sim *view;            /* with phys: the state shown (a view), else NULL */
+    display_clock shown_clock;   /* with phys: the simulated time shown */
+    physics_thread_status status;/* with phys: what it reported this frame */
     renderer *r;
     input *in;
     spray_system *spray;         /* the droplets, or NULL */
@@ -112,7 +121,8 @@ typedef struct {
     reload_guard guard;          /* the last good state, for a rollback */
     audio *snd;                  /* NULL: no sound */
     panel *pn;
-    pointer_state pointer;             /* the hands: grab, throw, puncture */
+    pointer_state pointer;       /* the hands: grab, throw, puncture (with phys: its
+                                    thread's between pauses, through the hooks) */
     frame_clock clock;
     resolution_control res;      /* the scene's automatic scale (dynamic resolution) */
     int dynamic_res;             /* 1: a CPU renderer, whose scale follows the frame time */
@@ -143,6 +153,39 @@ typedef struct {
  * the exit code. */
 enum { DEMO_GO = -1 };
 
+/* The simulation the frame reads (draws, sounds, sprays): the view of the
+ * physics thread's states, else the one stepped in the frame. */
+static dinghy_sim *shown(const demo *d) { return d->view ? d->view : d->sim; }
+
+/* With the physics thread: stops it between two steps, so that this
+ * thread may change d->sim (a reset, a reload, a rollback). */
+static void sim_hold(demo *d)
+{
+    if (d->phys)
+        physics_thread_pause(d->phys);
+}
+
+/* After sim_hold: a new view when d->sim is no longer `was`, and the
+ * physics goes on with d->sim. Returns 0, or -1 with err. */
+static int sim_release(demo *d, const dinghy_sim *was)
+{
+    if (!d->phys)
+        return 0;
+    if (d->sim != was) {
+        dinghy_sim *view = view_sim_create(d->sim, d->err, sizeof d->err);
+        if (!view)
+            return -1;
+        sim_destroy(d->view);
+        d->view = view;
+    }
+    display_clock_init(&d->shown_clock);
+    if (physics_thread_resume(d->phys, d->sim) != 0) {
+        snprintf(d->err, sizeof d->err, "out of memory for the physics' states");
+        return -1;
+    }
+    return 0;
+}
+
 /* The HUD's numbers that come from the simulation's make-up: after the
  * simulation is made, rebuilt or rolled back. */
 static void hud_take_sim(hud_stats *hs, const dinghy_sim *sim)
@@ -159,7 +202,7 @@ static void demo_resync(demo *d)
 {
     render_attach_spray(d->r, d->spray);
     frame_clock_init(&d->clock, d->settings->sim.solver.dt);
-    hud_take_sim(&d->hs, d->sim);
+    hud_take_sim(&d->hs, shown(d));
 }
 
 /* Prints err and returns code: for a failed step. */
@@ -172,6 +215,7 @@ static int demo_fail(const demo *d, const char *msg, int code)
 /* Frees whatever demo_open made (each free takes NULL). */
 static void demo_close(demo *d)
 {
+    physics_thread_stop(d->phys); /* first: it steps d->sim */
     reload_guard_free(&d->guard);
     if (d->r)
         render_attach_spray(d->r, NULL);
@@ -182,8 +226,32 @@ static void demo_close(demo *d)
     reload_report_free(&d->rep);
     input_detach(d->in);
     render_destroy(d->r);
+    sim_destroy(d->view);
     sim_destroy(d->sim);
     window_close(d->win);
+}
+
+/* On the physics thread, between steps: a frame's hands (f), or after a
+ * step none (the held and punctured rings' notes follow the state). */
+static void thread_hands(void *ctx, dinghy_sim *sim, const physics_thread_hands_frame *f,
+                         char *note, size_t note_len)
+{
+    demo *d = ctx;
+    static const input_actions none;
+    static const orbit_camera no_camera;
+    if (f)
+        pointer_frame(&d->pointer, &f->a, sim, &f->camera, f->w, f->h, f->step_time);
+    else
+        pointer_frame(&d->pointer, &none, sim, &no_camera, 1, 1, 0.0);
+    snprintf(note, note_len, "%s", d->pointer.note);
+}
+
+/* On the physics thread, after a good step: the rollback's checkpoint.
+ * The demo's thread changes the settings only while the physics waits. */
+static void thread_stepped(void *ctx, dinghy_sim *sim)
+{
+    demo *d = ctx;
+    reload_guard_frame(&d->guard, sim, d->settings);
 }
 
 /* The script, the window, the simulation, the renderer and its input,
@@ -211,7 +279,13 @@ static int demo_open(demo *d)
         fprintf(stderr, "dinghy: note: OpenGL renders on the CPU (%s): the physics and the "
                 "rasteriser share the %d cores; set sim.threads or --threads to choose\n",
                 window_renderer_name(), omp_get_num_procs());
-    d->r = render_create(d->sim, d->err, sizeof d->err);
+    /* The physics steps on a thread of its own, but for scripted input
+     * and --profile: a script's events are due at simulated times, and
+     * --profile times each pass of the frame, the physics one of them. */
+    int threaded = !d->opt->input && !d->opt->profile;
+    if (threaded && !(d->view = view_sim_create(d->sim, d->err, sizeof d->err)))
+        return demo_fail(d, NULL, 2);
+    d->r = render_create(shown(d), d->err, sizeof d->err);
     d->in = d->r ? input_attach(d->win, render_camera(d->r)) : NULL;
     if (!d->in)
         return demo_fail(d, d->r ? "out of memory" : NULL, 4);
@@ -231,7 +305,7 @@ static int demo_open(demo *d)
     /* Only a CPU renderer pays for every pixel: a GPU draws at the window's size. */
     resolution_init(&d->res);
     d->dynamic_res = window_software_renderer();
-    hud_take_sim(&d->hs, d->sim);
+    hud_take_sim(&d->hs, shown(d));
     d->hs.follow = -1;
     d->show_help = 1;
     d->last = window_time();
@@ -241,6 +315,10 @@ static int demo_open(demo *d)
         return demo_fail(d, "out of memory", 2);
     if (d->opt->source)
         panel_set_source(d->pn, d->opt->source);
+    display_clock_init(&d->shown_clock);
+    physics_thread_hooks hooks = {thread_hands, thread_stepped, d};
+    if (threaded && !(d->phys = physics_thread_start(d->sim, &hooks, d->err, sizeof d->err)))
+        return demo_fail(d, NULL, 2);
     return DEMO_GO;
 }
 
@@ -270,7 +348,7 @@ static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
     if (a->follow_next) { /* cycles 0, 1, ..., P-1, then the crowd (river) or off */
         int now_following = render_following(r);
         int next = (now_following < 0 ? -1 : now_following) + a->follow_next;
-        render_follow(r, next < sim_ring_count(d->sim) ? next : render_default_follow(r));
+        render_follow(r, next < sim_ring_count(shown(d)) ? next : render_default_follow(r));
     } else if (a->panned) {
         render_follow(r, RENDER_FOLLOW_FREE);
     }
@@ -278,33 +356,30 @@ static int demo_input(demo *d, input_actions *a, int *fw, int *fh)
         render_follow(r, render_following(r) == RENDER_FOLLOW_FREE ? RENDER_FOLLOW_CROWD
                                                                    : RENDER_FOLLOW_FREE);
     if (a->reset) {
+        sim_hold(d);
         pointer_init(&d->pointer);
+        if (d->phys)
+            physics_thread_clear_note(d->phys);
         if (d->spray)
             spray_clear(d->spray);
         scene_rebuild(d->sim, &d->settings->scene); /* and no events left */
         d->clock.backlog = 0.0;
+        if (sim_release(d, d->sim) != 0)
+            return 0; /* cannot happen: the same simulation */
     }
     if (a->toggle_panel % 2)
         d->show_panel = !d->show_panel;
     return 1;
 }
 
-/* Hot reload: a save of the config file, or a change on the panel,
- * applies on this frame (one path: reload_apply). Returns DEMO_GO or the
- * exit code. */
-static int demo_reload(demo *d, const input_actions *a)
+/* After a reload or a panel edit that did something (rr): the report,
+ * and for a new scene or new settings the renderer, the spray, the sound
+ * and the clock. Returns DEMO_GO or the exit code. */
+static int demo_reloaded(demo *d, reload_result rr)
 {
-    dinghy_settings before = *d->settings;
-    reload_result rr = d->watch ? reload_poll(d->watch, d->settings, &d->sim, &d->rep)
-                                : RELOAD_NONE;
-    if (rr == RELOAD_NONE && d->show_panel)
-        rr = pointer_panel(d->pn, a, &d->panel_box, d->settings, &d->sim, &d->rep, d->watch);
-    reload_guard_edited(&d->guard, d->sim, &before, d->settings, rr);
-    if (rr == RELOAD_NONE)
-        return DEMO_GO;
     reload_report_print(&d->rep, stderr);
     d->show_reload_errors = rr == RELOAD_REJECTED;
-    if (rr == RELOAD_REBUILT && renderer_for(&d->r, &d->in, d->win, d->sim, d->err,
+    if (rr == RELOAD_REBUILT && renderer_for(&d->r, &d->in, d->win, shown(d), d->err,
                                              sizeof d->err) != 0)
         return demo_fail(d, NULL, 4);
     if (rr == RELOAD_REBUILT)
@@ -321,13 +396,38 @@ static int demo_reload(demo *d, const input_actions *a)
     return DEMO_GO;
 }
 
+/* Hot reload: a save of the config file, or a change on the panel,
+ * applies on this frame (one path: reload_apply); the physics thread
+ * waits between two steps meanwhile, only when the simulation changes.
+ * Returns DEMO_GO or the exit code. */
+static int demo_reload(demo *d, const input_actions *a)
+{
+    static dinghy_settings before, next; /* large; one demo at a time */
+    before = *d->settings;
+    reload_result rr = d->watch ? reload_poll_look(d->watch, d->settings, &next, &d->rep)
+                                : RELOAD_NONE;
+    int panel_edit = d->show_panel && a->panel_change + (int)lroundf(a->panel_scroll) != 0;
+    int hold = rr == RELOAD_APPLIED || panel_edit;
+    dinghy_sim *was = d->sim;
+    if (hold)
+        sim_hold(d);
+    if (rr == RELOAD_APPLIED)
+        rr = reload_poll_finish(d->watch, d->settings, &next, &d->sim, &d->rep);
+    if (rr == RELOAD_NONE && d->show_panel)
+        rr = pointer_panel(d->pn, a, &d->panel_box, d->settings, &d->sim, &d->rep, d->watch);
+    reload_guard_edited(&d->guard, d->sim, &before, d->settings, rr);
+    if (hold && sim_release(d, was) != 0)
+        return demo_fail(d, NULL, 2);
+    return rr == RELOAD_NONE ? DEMO_GO : demo_reloaded(d, rr);
+}
+
 /* The HUD: the statistics, the key help, and the notes of the moment (a
  * rejected reload's errors, the hands' last action, a rollback). */
 static void demo_hud(demo *d, double now)
 {
     hud_stats *hs = &d->hs;
-    stats_update(&d->sw, hs, now, sim_time(d->sim));
-    hs->sim_time = sim_time(d->sim);
+    stats_update(&d->sw, hs, now, sim_time(shown(d)));
+    hs->sim_time = sim_time(shown(d));
     hs->paused = d->paused;
     hs->speed = d->clock.speed;
     hs->follow = render_following(d->r);
@@ -338,9 +438,10 @@ static void demo_hud(demo *d, double now)
     hud_format(text, len, hs, d->show_help);
     if (d->show_reload_errors)
         hud_append_reload(text, len, &d->rep);
-    if (d->pointer.note[0]) {
+    const char *note = d->phys ? d->status.note : d->pointer.note;
+    if (note[0]) {
         size_t used = strlen(text);
-        snprintf(text + used, len - used, "\n\n%s", d->pointer.note);
+        snprintf(text + used, len - used, "\n\n%s", note);
     }
     if (d->rollback_note[0] && now < d->rollback_until) {
         size_t used = strlen(text);
@@ -363,7 +464,7 @@ static void demo_capture(demo *d, int fw, int fh, double now)
     if (o) {
         float scale = 1.5f * window_ui_scale(d->win);
         offscreen_bind(o);
-        render_draw(d->r, d->sim, fw, fh, now);
+        render_draw(d->r, shown(d), fw, fh, now);
         render_hud(d->r, d->text, scale);
         if (d->show_panel)
             render_panel(d->r, d->panel_text, scale, NULL);
@@ -408,7 +509,7 @@ static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double no
         return;
     int sw, sh;
     demo_scene_size(d, fw, fh, frame_s, &sw, &sh);
-    render_draw_scaled(d->r, d->sim, fw, fh, sw, sh, now);
+    render_draw_scaled(d->r, shown(d), fw, fh, sw, sh, now);
     d->sw.frames++;
     d->total_frames++;
     demo_hud(d, now);
@@ -428,6 +529,7 @@ static void demo_draw(demo *d, const input_actions *a, int fw, int fh, double no
 static int demo_rollback(demo *d)
 {
     char line[2048];
+    sim_hold(d);
     dinghy_sim *was = d->sim;
     double blew_at = sim_blowup(d->sim).time;
     reload_guard_result g = reload_guard_rollback(&d->guard, &d->sim, d->settings, 1, line,
@@ -443,7 +545,12 @@ static int demo_rollback(demo *d)
              g == GUARD_SAME_SETTINGS ? ", paused (same settings)" :
              " and the settings before the edit");
     d->rollback_until = window_time() + 10.0;
-    if (d->sim != was && renderer_for(&d->r, &d->in, d->win, d->sim, d->err, sizeof d->err) != 0)
+    if (d->phys) /* paused before its first step from the good state */
+        physics_thread_clock(d->phys, d->clock.speed, d->paused, 0);
+    if (sim_release(d, was) != 0)
+        return demo_fail(d, NULL, 2);
+    if (d->sim != was && renderer_for(&d->r, &d->in, d->win, shown(d), d->err,
+                                      sizeof d->err) != 0)
         return demo_fail(d, NULL, 4);
     demo_resync(d);
     return DEMO_GO;
@@ -480,41 +587,43 @@ static void demo_sound(demo *d, int fw, double now)
     if (!d->snd)
         return;
     size_t n;
-    const sim_event *ev = sim_events(d->sim, &n, NULL);
+    const dinghy_sim *sim = shown(d);
+    const sim_event *ev = sim_events(sim, &n, NULL);
     event_pans(d->r, ev, n, fw, d->pan);
-    audio_scene sc = audio_scene_of(d->sim);
+    audio_scene sc = audio_scene_of(sim);
     const float *look = render_camera(d->r)->target; /* the water where the camera looks */
     double at[3] = {look[0], look[1], look[2]};
-    audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(d->sim, at, &sc),
+    audio_frame_info fi = {now, sc.size, sc.vertices, audio_water_level(sim, at, &sc),
                            audio_hiss_level(sc.leak)};
     audio_frame(d->snd, &fi, ev, d->pan, n);
 }
 
-/* One frame: input, reload, the hands, draw (with the HUD), step the
- * physics meanwhile, sound and spray, then show the frame. Returns
- * DEMO_GO or the exit code. */
-static int demo_frame(demo *d)
+/* Counts a frame of frame_s seconds for the percentile (not the first
+ * two: their times hold the start-up). */
+static void count_frame(demo *d, double frame_s)
 {
-    input_actions a;
-    int fw, fh;
-    if (!demo_input(d, &a, &fw, &fh))
-        return 0;
-    int rc = demo_reload(d, &a);
-    if (rc != DEMO_GO)
-        return rc;
-
-    double now = window_time();
-    double frame_s = now - d->last;
-    long steps = frame_clock_steps(&d->clock, frame_s);
-    if (d->total_frames >= 2) { /* the first frames' times hold the start-up */
+    if (d->total_frames >= 2) {
         long ms = lround(1000.0 * frame_s);
         d->frame_ms[ms < 0 ? 0 : ms > DEMO_FRAME_MS_MAX ? DEMO_FRAME_MS_MAX : ms]++;
     }
+}
+
+/* The rest of a frame stepping the physics itself (scripted input,
+ * --profile), after input and reload: the hands, draw (with the HUD),
+ * step the physics meanwhile, sound and spray, then show the frame.
+ * Returns DEMO_GO or the exit code. */
+static int demo_frame_stepped(demo *d, const input_actions *a, int fw, int fh)
+{
+    int rc;
+    double now = window_time();
+    double frame_s = now - d->last;
+    long steps = frame_clock_steps(&d->clock, frame_s);
+    count_frame(d, frame_s);
     d->last = now;
     if (d->paused)
-        steps = a.single_step;
+        steps = a->single_step;
     /* the hands act before the steps: a drag spreads over them */
-    pointer_frame(&d->pointer, &a, d->sim, render_camera(d->r), fw, fh,
+    pointer_frame(&d->pointer, a, d->sim, render_camera(d->r), fw, fh,
                (double)steps * d->settings->sim.solver.dt);
     d->hs.rings = sim_ring_count(d->sim);
     d->hs.vertices = sim_vertex_count(d->sim);
@@ -522,7 +631,7 @@ static int demo_frame(demo *d)
      * rasterised: a CPU renderer does that on its own threads, so the
      * physics and the pixels overlap instead of taking turns. The picture
      * is one frame behind the physics. */
-    demo_draw(d, &a, fw, fh, now, frame_s);
+    demo_draw(d, a, fw, fh, now, frame_s);
     window_flush();
     render_profile_mark(d->r, "hud");
     long done;
@@ -542,6 +651,70 @@ static int demo_frame(demo *d)
     render_profile_mark(d->r, "swap");
     render_profile_frame(d->r);
     return DEMO_GO;
+}
+
+/* The physics thread's steps since the last frame into the statistics. */
+static void count_steps(demo *d, const physics_thread_status *now)
+{
+    long steps = now->steps - d->status.steps;
+    double wall = now->step_wall - d->status.step_wall;
+    d->sw.steps += steps;
+    d->sw.step_wall += wall;
+    d->total_steps += steps;
+    d->total_step_wall += wall;
+    d->total_sim += (double)steps * d->settings->sim.solver.dt;
+    d->status = *now;
+}
+
+/* The rest of a frame with the physics on its thread, after input and
+ * reload (the physics held only when the simulation changes): a
+ * blow-up's rollback, the clock and the hands to the physics, then the
+ * newest states shown interpolated at the frame's time, drawn, sounded
+ * and sprayed. Returns DEMO_GO or the exit code. */
+static int demo_frame_threaded(demo *d, const input_actions *a, int fw, int fh)
+{
+    int rc;
+    physics_thread_status st;
+    physics_thread_status_get(d->phys, &st);
+    count_steps(d, &st);
+    if (st.blew_up && (rc = demo_rollback(d)) != DEMO_GO)
+        return rc;
+
+    double now = window_time();
+    double frame_s = now - d->last;
+    count_frame(d, frame_s);
+    d->last = now;
+    double dt = d->settings->sim.solver.dt;
+    physics_thread_clock(d->phys, d->clock.speed, d->paused, d->paused ? a->single_step : 0);
+    /* a drag spreads over the simulated time a frame shows */
+    double pace = fmin(d->clock.speed, d->shown_clock.pace);
+    physics_thread_hands_frame hands = {*a, *render_camera(d->r), fw, fh,
+        d->paused ? 0.0 : frame_s * (pace > 0.0 ? pace : d->clock.speed)};
+    physics_thread_hands(d->phys, &hands);
+    double was = sim_time(d->view);
+    view_sim_show(d->view, physics_thread_handoff(d->phys), &d->shown_clock, frame_s,
+                  d->paused ? 0.0 : d->clock.speed, dt);
+    double advanced = sim_time(d->view) - was;
+    hud_take_sim(&d->hs, d->view);
+    demo_draw(d, a, fw, fh, now, frame_s);
+    demo_sound(d, fw, now); /* the events of the newest state, the first time it shows */
+    if (d->spray) /* its splashes and hits throw droplets */
+        spray_step(d->spray, d->view, advanced > 0.0 ? advanced : 0.0, sim_threads(d->view));
+    window_swap(d->win);
+    return DEMO_GO;
+}
+
+/* One frame: input and reload, then the rest of it, stepped or threaded. */
+static int demo_frame(demo *d)
+{
+    input_actions a;
+    int fw, fh;
+    if (!demo_input(d, &a, &fw, &fh))
+        return 0;
+    int rc = demo_reload(d, &a);
+    if (rc != DEMO_GO)
+        return rc;
+    return d->phys ? demo_frame_threaded(d, &a, fw, fh) : demo_frame_stepped(d, &a, fw, fh);
 }
 
 /* The 99th percentile of the frame times counted, ms (0: none counted). */
@@ -570,7 +743,7 @@ static void demo_summary(const demo *d)
            d->total_frames, wall, fps, p99, p99 >= DEMO_FRAME_MS_MAX ? "+" : "", d->total_sim,
            reached,
            d->total_steps ? 1000.0 * d->total_step_wall / (double)d->total_steps : 0.0,
-           d->total_steps, sim_threads(d->sim), d->hs.scene_w, d->hs.scene_h,
+           d->total_steps, sim_threads(shown(d)), d->hs.scene_w, d->hs.scene_h,
            100.0 * d->hs.scene_scale);
     if (d->opt->profile) {
         char line[1024];

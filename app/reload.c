@@ -32,10 +32,17 @@ static reload_result reject(reload_report *r, const char *path, const char *why)
 reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim **sim,
                           reload_report *r)
 {
+    dinghy_settings next;
+    reload_result rr = reload_poll_look(w, current, &next, r);
+    return rr == RELOAD_APPLIED ? reload_poll_finish(w, current, &next, sim, r) : rr;
+}
+
+reload_result reload_poll_look(config_watch *w, const dinghy_settings *current,
+                               dinghy_settings *next, reload_report *r)
+{
     clear(r);
     const char *path = config_watch_path(w);
-    dinghy_settings next;
-    switch (config_watch_poll(w, current, &next, &r->errors, NULL, 0)) {
+    switch (config_watch_poll(w, current, next, &r->errors, NULL, 0)) {
     case CONFIG_WATCH_NONE:
         return r->result = RELOAD_NONE;
     case CONFIG_WATCH_SAME:
@@ -46,11 +53,17 @@ reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim 
     case CONFIG_WATCH_CHANGED:
         break;
     }
+    return RELOAD_APPLIED;
+}
+
+reload_result reload_poll_finish(config_watch *w, dinghy_settings *current,
+                                 const dinghy_settings *next, dinghy_sim **sim, reload_report *r)
+{
     /* the save's warnings (keys that do nothing) name their lines: they
      * stand for reload_apply's, which name only the file */
     diag_list saved = {0};
     diag_move_warnings(&saved, &r->errors);
-    reload_result rr = reload_apply(current, &next, sim, r, path);
+    reload_result rr = reload_apply(current, next, sim, r, config_watch_path(w));
     diag_drop_warnings(&r->errors);
     diag_move_warnings(&r->errors, &saved);
     diag_free(&saved);

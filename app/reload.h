@@ -37,6 +37,16 @@ typedef struct {
 reload_result reload_poll(config_watch *w, dinghy_settings *current, dinghy_sim **sim,
                           reload_report *r);
 
+/* reload_poll in two halves, for a caller that must stop the physics
+ * before the simulation changes (the demo's physics thread): the look
+ * (no simulation) fills r and returns RELOAD_NONE, RELOAD_SAME or
+ * RELOAD_REJECTED, or RELOAD_APPLIED with the new settings in *next, which
+ * reload_poll_finish then applies (its result as reload_poll's). */
+reload_result reload_poll_look(config_watch *w, const dinghy_settings *current,
+                               dinghy_settings *next, reload_report *r);
+reload_result reload_poll_finish(config_watch *w, dinghy_settings *current,
+                                 const dinghy_settings *next, dinghy_sim **sim, reload_report *r);
+
 /* Applies the settings *next to *current and the running simulation *sim,
  * whoever made them (a saved file, the tuning panel). First the config
  * layer's checks across keys (config_check; each problem goes to

@@ -2,7 +2,8 @@
  * and reading the state. The other concerns have their own headers:
  * dinghy/events.h (contact starts, splashes, hits), dinghy/hands.h (grab,
  * throw, puncture, ray casts), dinghy/health.h (blow-ups, ring faults),
- * dinghy/profile.h (the tick's phase timers).
+ * dinghy/profile.h (the tick's phase timers), dinghy/snapshot.h (copies
+ * of the state to show on another thread).
  *
  * A simulation holds P rings, each an M x N torus grid of point masses
  * (M segments round the ring, N vertices round the tube). Vertex (m, n) of

@@ -211,7 +211,7 @@ static void test_team_follows_the_faster(void **state)
     steps_on_one(&t, &step, 70, 0.010, 0.006);
     assert_int_equal(t.current, 2);
     /* one thread only a little faster: not enough to leave all */
-    steps_on_one(&t, &step, 200, 0.010, 0.011);
+    steps_on_one(&t, &step, 200, 0.010, 0.0102);
     assert_int_equal(t.current, 2);
     /* a set count (adapt 0) never changes */
     team_init(&t, 2, 0);

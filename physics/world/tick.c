@@ -351,10 +351,10 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
  * coefficient kd (kg/s) applied implicitly at the current one: held as a
  * bare force it was a damper acting late, and at 3.9 ms it let a ring
  * falling through the water flap (its terminal speed 8% low). With kd the
- * terminal speed holds within 0.3% up to 16 ms; the held pressure then
- * sets the bound: a floating ring of springs settled within 0.4% of
- * Archimedes up to 6 ms, and 1.8-1.9% off at 7 and 8 ms (the held buoyancy
- * feeds its bobbing); 4 ms has margin (tests/test_water.c; a fifth of the
+ * terminal speed held within 0.6% at every hold tried up to 16 ms; the
+ * held pressure then sets the bound: a floating ring of springs settled
+ * within 0.4% of Archimedes up to 6 ms, and 1.8-1.9% off at 7 and 8 ms
+ * (the held buoyancy feeds its bobbing); 4 ms has margin (tests/test_water.c; a fifth of the
  * water's own stability bound sqrt(2 m / (rho g a)), 19 ms for the default
  * ring's vertex); docs/physics.md section 1. */
 #define WATER_HOLD_S 0.004

@@ -33,7 +33,6 @@ void water_sample_row(dinghy_sim *s, size_t r)
         s->tick->weta[r] = (float)s->def.world.water.level;
         s->tick->wsx[r] = s->tick->wsy[r] = s->tick->wpx[r] = s->tick->wpy[r] = 0.0f;
         s->tick->wu[r] = s->tick->wv[r] = s->tick->ww[r] = 0.0f;
-        s->tick->wnear[r] = 0;
         s->tick->wdist[r] = INFINITY;
         return;
     }
@@ -50,7 +49,6 @@ void water_sample_row(dinghy_sim *s, size_t r)
     s->tick->wu[r] = (float)wp.velocity[0];
     s->tick->wv[r] = (float)wp.velocity[1];
     s->tick->ww[r] = (float)wp.velocity[2];
-    s->tick->wnear[r] = d < s->def.ring.minor_radius + NEAR_MARGIN;
     s->tick->wdist[r] = (float)d;
     s->tick->wpz[r] = (float)z;
 }
@@ -65,7 +63,7 @@ double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
 float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, float *vx,
                          float *vy, float *vz, size_t r)
 {
-    if (!s->river || !s->tick->wnear[r])
+    if (!s->river || !(s->tick->wdist[r] < s->def.ring.minor_radius + NEAR_MARGIN))
         return 0.0f;
     float hit = 0.0f;
     const int N = s->N;

@@ -62,7 +62,6 @@ typedef struct {
      * weta) with slopes wsx, wsy, and the flow velocity there. */
     float *weta, *wsx, *wsy, *wpx, *wpy; /* m, 1, 1, m, m */
     float *wu, *wv, *ww;  /* flow velocity, m/s */
-    unsigned char *wnear; /* 1: a solid (rock, bank, bed) is near: contacts per vertex */
     float *wdist, *wpz;   /* the solids' signed distance at the sample's centre
                              (wpx, wpy, wpz), m */
     float *row_hit;       /* fastest speed into a solid this step, m/s */

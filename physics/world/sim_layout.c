@@ -56,7 +56,6 @@ const layout_array layout_arrays[] = {
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),
-    TICK(wnear, unsigned char, 1, LAYOUT_PER_ROW, 0),
     TICK(wdist, float, 1, LAYOUT_PER_ROW, 0),
     TICK(wpz, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),

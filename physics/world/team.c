@@ -25,8 +25,6 @@ int team_for_step(thread_team *t, int threads, long step)
 {
     if (!t->adapt || threads <= 1)
         return threads;
-    if (t->current != 1 && t->current != threads)
-        t->current = threads; /* the count changed (sim_set_threads) */
     if (t->probe_left == 0 && step >= t->next_probe) {
         t->probe_left = TEAM_PROBE_STEPS;
         t->probe_sum = 0.0;

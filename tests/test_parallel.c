@@ -1,6 +1,8 @@
 /* Determinism of the parallel tick: the same state, bit for bit, for any
  * thread count and from run to run. Also built with ThreadSanitizer. */
 #include "tests/support.h"
+#include "physics/world/balance.h"
+#include "physics/world/sim_internal.h"
 #include "physics/world/team.h"
 
 #include <inttypes.h>
@@ -219,6 +221,75 @@ static void test_team_follows_the_faster(void **state)
     assert_int_equal(steps_on_one(&t, &step, 300, 0.001, 0.020), 0);
 }
 
+/* The rings' split (balance.h) follows the threads' speeds: a thread
+ * that takes 1.3 times as long a ring is given 28 of 64 rings, whatever
+ * the split it started from; every thread keeps a ring; unmeasured
+ * threads share equally. Synthetic times: the split alone. */
+static void test_split_follows_speeds(void **state)
+{
+    (void)state;
+    ring_balance b;
+    balance_init(&b);
+    balance_prepare(&b, 2, 64);
+    assert_int_equal(b.first[1], 32);
+    for (int step = 0; step < 40; step++) {
+        balance_prepare(&b, 2, 64);
+        const double per_ring[2] = {1.3e-4, 1.0e-4};
+        for (int t = 0; t < 2; t++) {
+            int p0, p1;
+            balance_rings(&b, t, &p0, &p1);
+            balance_add(&b, t, (p1 - p0) * per_ring[t]);
+        }
+        balance_record(&b);
+    }
+    assert_int_equal(b.first[1], 28);
+    assert_int_equal(b.first[2], 64);
+    /* a ring more or fewer: the split made anew from the same speeds */
+    balance_prepare(&b, 2, 65);
+    assert_int_equal(b.first[1], 28);
+    /* one thread far slower still keeps a ring, and so does the last */
+    b.cost[0] = 1.0;
+    b.cost[1] = 1e-9;
+    balance_prepare(&b, 2, 9);
+    assert_int_equal(b.first[1], 1);
+    b.cost[0] = 1e-9;
+    b.cost[1] = 1.0;
+    balance_prepare(&b, 2, 8);
+    assert_int_equal(b.first[1], 7);
+    /* three threads, the third unmeasured: equal shares */
+    balance_prepare(&b, 3, 9);
+    assert_int_equal(b.first[1], 3);
+    assert_int_equal(b.first[2], 6);
+}
+
+/* Any split gives the same bits: thread 0 made a thousand times slower a
+ * ring than thread 1 is left one ring of 9, and the state is the one
+ * thread's. */
+static void test_same_hash_uneven_split(void **state)
+{
+    (void)state;
+    test_params p = test_physical();
+    p.scene.index = scene_index("packed");
+    p.scene.count = 9;
+    p.scene.height = 0.3;
+    const long steps = test_quick() ? 30 : 150;
+    const uint64_t h1 = hash_after(&p, 1, steps);
+    test_params q = p;
+    q.def.solver.threads = 2;
+    dinghy_sim *s = test_sim(&q);
+    int fewest = 9;
+    for (long k = 0; k < steps; k++) {
+        ring_balance *b = &s->tick->balance;
+        b->cost[0] = 1.0;
+        b->cost[1] = 1e-3;
+        assert_int_equal(sim_step(s, 1), 1);
+        fewest = b->first[1] < fewest ? b->first[1] : fewest;
+    }
+    assert_int_equal(fewest, 1);
+    assert_true(sim_hash(s) == h1);
+    sim_destroy(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +303,8 @@ int main(void)
         cmocka_unit_test(test_hash_sees_state),
         cmocka_unit_test(test_pinned_hash),
         cmocka_unit_test(test_team_follows_the_faster),
+        cmocka_unit_test(test_split_follows_speeds),
+        cmocka_unit_test(test_same_hash_uneven_split),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include "physics/skin/membrane.h"
 #include "physics/world/shape.h"
 #include "physics/world/team.h"
+#include "physics/world/balance.h"
 #include "physics/contact/contact.h"
 #include "physics/contact/push_out.h"
 #include "physics/seed/springs.h"
@@ -99,6 +100,7 @@ typedef struct {
     float *cf[3], *cs[3];
     size_t contact_cap;
     contact_start starts[SIM_CONTACT_STARTS]; /* this substep's contact starts */
+    ring_balance balance; /* the rings' shares among the threads (balance.h) */
 } tick_context;
 
 /* The simulation's state. Its per-ring and per-row arrays are allocated,

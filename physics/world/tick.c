@@ -899,21 +899,22 @@ typedef struct {
     int (*runs)(const step_context *c);           /* NULL: always */
     int (*barrier_before)(const step_context *c); /* NULL: never */
     void (*run)(const step_context *c, step_shared *sh, tick_thread *th);
+    int own_rings;      /* works on the thread's own rings: timed for the split (balance.h) */
 } tick_stage;
 
 /* The substep, in order. One ring without gas needs no barrier after the
  * centres: each thread goes on with its own rows, and the ring's centre is
  * taken after the region. */
 static const tick_stage TICK_STAGES[] = {
-    {"centres", SIM_PHASE_CENTRES, NULL, NULL, stage_centres},
-    {"ring centres", SIM_PHASE_CENTRES, with_rings_or_gas, ring_centres_wait, stage_ring_centres},
-    {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, broadphase_waits, stage_broadphase},
-    {"repulsion", SIM_PHASE_CONTACTS, with_repulsion, NULL, stage_repulsion},
-    {"move", SIM_PHASE_SPRINGS, NULL, move_waits, stage_move},
-    {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search},
-    {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, always, stage_contact_solve},
-    {"positions", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_positions},
-    {"events", SIM_PHASE_EVENTS, with_repulsion, always, stage_events},
+    {"centres", SIM_PHASE_CENTRES, NULL, NULL, stage_centres, 1},
+    {"ring centres", SIM_PHASE_CENTRES, with_rings_or_gas, ring_centres_wait, stage_ring_centres, 1},
+    {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, broadphase_waits, stage_broadphase, 0},
+    {"repulsion", SIM_PHASE_CONTACTS, with_repulsion, NULL, stage_repulsion, 1},
+    {"move", SIM_PHASE_SPRINGS, NULL, move_waits, stage_move, 1},
+    {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search, 0},
+    {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, always, stage_contact_solve, 0},
+    {"positions", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_positions, 1},
+    {"events", SIM_PHASE_EVENTS, with_repulsion, always, stage_events, 0},
 };
 #define TICK_STAGE_COUNT ((int)(sizeof TICK_STAGES / sizeof TICK_STAGES[0]))
 
@@ -945,12 +946,18 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));
 
+    ring_balance *balance = &s->tick->balance;
+    if (ctx.by_rings)
+        balance_prepare(balance, s->step_threads, ctx.P);
+
 #pragma omp parallel num_threads(s->step_threads)
     {
         tick_thread th = {.tid = omp_get_thread_num(), .T = omp_get_num_threads()};
-        if (ctx.by_rings) { /* whole rings: P T-ths, in rows */
-            th.r0 = (size_t)ctx.P * (size_t)th.tid / (size_t)th.T * (size_t)s->M;
-            th.r1 = (size_t)ctx.P * (size_t)(th.tid + 1) / (size_t)th.T * (size_t)s->M;
+        if (ctx.by_rings) { /* whole rings, shared by the threads' speeds (balance.h) */
+            int p0, p1;
+            balance_rings(balance, th.tid, &p0, &p1);
+            th.r0 = (size_t)p0 * (size_t)s->M;
+            th.r1 = (size_t)p1 * (size_t)s->M;
         } else {
             th.r0 = s->nrows * (size_t)th.tid / (size_t)th.T;
             th.r1 = s->nrows * (size_t)(th.tid + 1) / (size_t)th.T;
@@ -964,7 +971,10 @@ int tick_step(dinghy_sim *s, double dt, int substep)
             if (st->barrier_before && st->barrier_before(&ctx)) {
 #pragma omp barrier
             }
+            const double started = ctx.by_rings && st->own_rings ? omp_get_wtime() : 0.0;
             st->run(&ctx, &shared, &th);
+            if (ctx.by_rings && st->own_rings)
+                balance_add(balance, th.tid, omp_get_wtime() - started);
             if (th.tid == 0) { /* thread 0's clock, as the bench reports it */
                 const double now = omp_get_wtime();
                 if (st->run == stage_move) {
@@ -978,6 +988,8 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     }
     if (shared.oom_neighbours || shared.oom_search || shared.oom_link)
         return -1;
+    if (ctx.by_rings && ctx.last) /* the next step's split from this step's times */
+        balance_record(balance);
     if (ctx.P == 1) {
         if (!ctx.gas)
             ring_centre(s, 0, dt);

@@ -200,10 +200,13 @@ static void test_team_follows_the_faster(void **state)
     thread_team t;
     long step = 0;
     team_init(&t, 2, 1);
-    /* idle: all threads faster; only the probes run on one */
+    /* idle: all threads faster; only the probes run on one, ever less
+     * often (60, 120, 240 steps apart, then 480) */
     int ones = steps_on_one(&t, &step, 600, 0.010, 0.006);
     assert_int_equal(t.current, 2);
-    assert_true(ones > 0 && ones <= 4 * 10);
+    assert_true(ones >= 4 * 3 && ones <= 4 * 4);
+    ones = steps_on_one(&t, &step, 960, 0.010, 0.006);
+    assert_true(ones >= 4 && ones <= 4 * 2);
     /* a core taken: one thread twice as fast; after the next probe, one */
     steps_on_one(&t, &step, 70, 0.010, 0.020);
     assert_int_equal(t.current, 1);

@@ -7,6 +7,13 @@
  * what the rings do, so one thread wins only by 5% (with another program
  * busy on a core, 2 threads on the rapids took 9% longer than 1). */
 #define TEAM_PROBE_EVERY 60
+/* While all threads keep winning, the probes of one thread (each costs
+ * its steps' slowness) come ever less often, up to every 8 s; a current
+ * mean step TEAM_SLOWER times the one chosen on (another program taking
+ * a core) probes at once. One thread keeps probing every second: all
+ * threads getting faster again shows in no time of its own. */
+#define TEAM_PROBE_MAX 480
+#define TEAM_SLOWER 1.25
 #define TEAM_PROBE_STEPS 4
 #define TEAM_FIRST_PROBE 8
 #define TEAM_ONE_WINS 0.95
@@ -19,6 +26,7 @@ void team_init(thread_team *t, int threads, int adapt)
     t->adapt = adapt && threads > 1;
     t->current = threads;
     t->next_probe = TEAM_FIRST_PROBE;
+    t->every = TEAM_PROBE_EVERY;
 }
 
 int team_for_step(thread_team *t, int threads, long step)
@@ -42,6 +50,9 @@ void team_record(thread_team *t, int threads, long step, int used, double second
     if (t->probe_left == 0) { /* a step of the current count */
         t->mean[k] = t->mean[k] > 0.0 ? (1.0 - TEAM_NEW) * t->mean[k] + TEAM_NEW * seconds
                                       : seconds;
+        if (k == 1 && t->at_probe > 0.0 && t->mean[1] > TEAM_SLOWER * t->at_probe
+            && t->next_probe > step + 1)
+            t->next_probe = step + 1;
         return;
     }
     if (t->probe_left < TEAM_PROBE_STEPS) { /* not the probe's first step */
@@ -51,7 +62,11 @@ void team_record(thread_team *t, int threads, long step, int used, double second
     if (--t->probe_left > 0)
         return;
     t->mean[k] = t->probe_sum / t->probe_counted;
-    t->next_probe = step + TEAM_PROBE_EVERY;
+    const int before = t->current;
     if (t->mean[0] > 0.0 && t->mean[1] > 0.0)
         t->current = t->mean[0] < TEAM_ONE_WINS * t->mean[1] ? 1 : threads;
+    const long longer = 2 * t->every < TEAM_PROBE_MAX ? 2 * t->every : TEAM_PROBE_MAX;
+    t->every = t->current == before && t->current != 1 ? longer : TEAM_PROBE_EVERY;
+    t->next_probe = step + t->every;
+    t->at_probe = t->mean[t->current == 1 ? 0 : 1];
 }

@@ -12,6 +12,8 @@ typedef struct {
     int current;        /* threads of the steps between probes */
     double mean[2];     /* recent wall seconds a step on one thread, on all (0: unknown) */
     long next_probe;    /* the step the next probe of the other count starts on */
+    long every;         /* steps from one probe to the next */
+    double at_probe;    /* the current count's mean step when last chosen, s */
     int probe_left;     /* steps left of the probe under way (0: none) */
     double probe_sum;   /* its steps' seconds so far (its first step is not counted) */
     int probe_counted;  /* its steps counted */

@@ -775,6 +775,16 @@ static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
     }
 }
 
+/* A thread's own rings [own_first, own_end) when it owns whole rings. */
+static int own_first(const step_context *c, const tick_thread *th)
+{
+    return (int)(th->r0 / (size_t)c->s->M);
+}
+static int own_end(const step_context *c, const tick_thread *th)
+{
+    return (int)(th->r1 / (size_t)c->s->M);
+}
+
 /* The skin contact's search: setup, bound (rings), plan (serial), grid
  * (rings), find (points, shares of equal work). */
 static void stage_contact_search(const step_context *c, step_shared *sh, tick_thread *th)
@@ -785,9 +795,16 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
     contact_setup(s, c->in, c->out, c->dt, c->substep, 1);
     const contact_params *kp = &s->tick->contact_params;
     const contact_state *ks = &s->tick->contact_state;
+    if (c->by_rings) { /* own rings, timed for the split */
+        const double t0 = omp_get_wtime();
+        contact_bound(contact, kp, ks, own_first(c, th), own_end(c, th));
+        balance_add(&s->tick->balance, th->tid, omp_get_wtime() - t0);
+#pragma omp barrier
+    } else {
 #pragma omp for schedule(static)
-    for (int p = 0; p < c->P; p++)
-        contact_bound(contact, kp, ks, p, p + 1);
+        for (int p = 0; p < c->P; p++)
+            contact_bound(contact, kp, ks, p, p + 1);
+    }
 #pragma omp single
     {
         sh->oom_search = contact_plan(contact, kp, ks);
@@ -799,9 +816,16 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
         }
     }
     if (!sh->oom_search && s->tick->contact_found) {
+        if (c->by_rings) { /* own rings, timed for the split; move is done with the scratch */
+            const double t0 = omp_get_wtime();
+            contact_grid(contact, own_first(c, th), own_end(c, th), th->scratch);
+            balance_add(&s->tick->balance, th->tid, omp_get_wtime() - t0);
+#pragma omp barrier
+        } else {
 #pragma omp for schedule(static)
-        for (int p = 0; p < c->P; p++)
-            contact_grid(contact, p, p + 1, th->scratch); /* move is done with it */
+            for (int p = 0; p < c->P; p++)
+                contact_grid(contact, p, p + 1, th->scratch);
+        }
         int v0, v1;
         contact_find_share(contact, th->tid, th->T, &v0, &v1);
         contact_find(contact, v0, v1);

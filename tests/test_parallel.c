@@ -129,11 +129,13 @@ static void test_same_hash_fine_mesh(void **state)
 /* the defaults: exact water, gas, skin contact, and the membrane skin of a
  * rubber inner tube at 2 kPa, its bending held over a step's substeps, a
  * tension field, the water its own rubber displaces and a two-sided self-
- * contact, at the default step of 1/60 s: 20 substeps, the contact found
+ * contact, at the default step of 1/60 s: 18 substeps (at the bound, no
+ * margin beyond it), the contact found
  * once a search window, the water's loads held 4 ms with the drag's
  * answer to the current velocity implicit, the gas every substep in the
  * membrane's pass over the triangles; each ring placed at its inflated
- * shape with its gas at the gauge (was 0x97217df9d68113ea with the gas
+ * shape with its gas at the gauge (was 0xc561250a86304f68 at 20
+ * substeps, 0.9 of the bound, 0x97217df9d68113ea with the gas
  * summed per vertex as a fan, 0xc72a4f752142928e with the water's loads held 2 ms as bare forces,
  * 0xd05d500bf4189afb with them held 4 ms, 0xaf1c057f50760a99
  * placed at the rest shape with the gas of the linear swelling,
@@ -142,7 +144,7 @@ static void test_same_hash_fine_mesh(void **state)
  * the two-sided self-contact, 0xd7c44f7df42498f1 with the bending every
  * substep, and 0x063615dbd733adb0 with the springs skin at 500 Pa and the
  * centre-line repulsion) */
-#define PINNED_HASH_PHYSICAL 0xc561250a86304f68ull
+#define PINNED_HASH_PHYSICAL 0x2807b0c8f1fcd18dull
 
 static void check_pinned(test_params p, uint64_t want, double dt)
 {

@@ -256,14 +256,14 @@ static void test_stable_dt_formula(void **state)
     double k = 25.0 * p.def.ring.stiffness, kb = m * p.def.world.water.buoyancy;
     assert_true(fabs(sim_def_spring_dt(&p.def) - sqrt(2.0 * m / k)) < 1e-15);
     assert_true(fabs(sim_def_stable_dt(&p.def) - sqrt(2.0 * m / (k + kb))) < 1e-15);
-    /* automatic substeps: as many as the bound needs, with a 0.9 margin,
-     * and none longer than SIM_MAX_SUBSTEP */
+    /* automatic substeps: as many as the bound needs, and none longer
+     * than SIM_MAX_SUBSTEP */
     p.def.solver.dt = 10.0 * sim_def_stable_dt(&p.def);
-    const double sub = fmin(0.9 * sim_def_stable_dt(&p.def), SIM_MAX_SUBSTEP);
-    assert_int_equal(sim_def_substeps(&p.def), (int)ceil(p.def.solver.dt / sub));
-    p.def.ring.stiffness *= 100.0; /* a bound below the cap: ceil(10 / 0.9) */
-    p.def.solver.dt = 10.0 * sim_def_stable_dt(&p.def);
-    assert_int_equal(sim_def_substeps(&p.def), 12);
+    const double sub = fmin(sim_def_stable_dt(&p.def), SIM_MAX_SUBSTEP);
+    assert_int_equal(sim_def_substeps(&p.def), (int)ceil(p.def.solver.dt / sub * (1.0 - 1e-12)));
+    p.def.ring.stiffness *= 100.0; /* a bound below the cap: 10.5 bounds in a step, 11 */
+    p.def.solver.dt = 10.5 * sim_def_stable_dt(&p.def);
+    assert_int_equal(sim_def_substeps(&p.def), 11);
     p.def.solver.substeps = 3;
     assert_int_equal(sim_def_substeps(&p.def), 3);
 }

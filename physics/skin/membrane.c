@@ -497,7 +497,9 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
         const size_t m = (size_t)(((a - 2 + r) % M + M) % M), first = m * (size_t)N;
         for (int c = 0; c < 3; c++) {
             float *row = pv[c] + (size_t)r * S;
-            memcpy(row + 1, src[c] + first, sizeof(float) * (size_t)N);
+            const float *restrict from = src[c] + first;
+            for (int n = 0; n < N; n++) /* inline: see INLINE_COPIES in the Makefile */
+                row[1 + n] = from[n];
             row[0] = src[c][first + (size_t)N - 1];
             row[N + 1] = src[c][first];
         }

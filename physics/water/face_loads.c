@@ -73,7 +73,10 @@ static void pad_row(const face_loads_consts *k, const padded_row *out, int N,
 {
     const size_t first = (size_t)m * (size_t)N;
     for (int j = 0; j < STATE_ARRAYS; j++) {
-        memcpy(out->r[j] + 1, src[j] + first, sizeof(float) * (size_t)N);
+        float *restrict to = out->r[j] + 1;
+        const float *restrict from = src[j] + first;
+        for (int n = 0; n < N; n++) /* inline: see INLINE_COPIES in the Makefile */
+            to[n] = from[n];
         out->r[j][0] = src[j][first + (size_t)N - 1];
         out->r[j][N + 1] = src[j][first];
     }
@@ -548,7 +551,8 @@ void face_gas_block(float gauge, int M, int N, const float *x, const float *y, c
             const size_t first = (size_t)((m - 1 + r + M) % M) * (size_t)N;
             for (int c = 0; c < 3; c++) {
                 float *row = pad[r][c];
-                memcpy(row + 1, src[c] + first, sizeof(float) * (size_t)N);
+                for (int n = 0; n < N; n++)
+                    row[1 + n] = src[c][first + (size_t)n];
                 row[0] = src[c][first + (size_t)N - 1];
                 row[N + 1] = src[c][first];
             }

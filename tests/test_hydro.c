@@ -398,7 +398,7 @@ static void test_face_loads_cut_faces_match_clipper(void **state)
         k.m_face = 0.01f;
         memset(fx, 0, sizeof fx), memset(fy, 0, sizeof fy), memset(fz, 0, sizeof fz);
         float *const f[3] = {fx, fy, fz};
-        face_loads_block(&k, M, N, px, py, pz, zero, zero, zero, 0, M, scratch, f, NULL, N, 0);
+        face_loads_block(&k, M, N, px, py, pz, zero, zero, zero, 0, M, scratch, f, NULL, NULL, N, 0);
         double worst = 0.0, largest = 0.0;
         for (int v = 0; v < NV; v++) {
             const double got[3] = {fx[v], fy[v], fz[v]};

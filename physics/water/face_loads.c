@@ -57,7 +57,8 @@ size_t face_loads_scratch_floats(int N, int max_rows)
          + ROW_ARRAYS * rows_len(N, max_rows)                 /* padded rows */
          + 2 * (size_t)(max_rows + 1) * (size_t)(N + 2)       /* cut flags */
          + 2 * FACE_WATER * quads_len(N, max_rows)            /* faces' flow velocity */
-         + 2 * quads_len(N, max_rows);                        /* faces' drag coefficients */
+         + 2 * quads_len(N, max_rows)                         /* faces' drag coefficients */
+         + 2 * quads_len(N, max_rows);                        /* faces' buoyancy stiffness */
 }
 
 /* Padded vertex rows: r[j][1 + n] for j = x, y, z, vx, vy, vz, eta, n =
@@ -216,10 +217,11 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
                                  float *restrict o1, float *restrict o2, float *restrict o3,
                                  float *restrict o4, float *restrict o5, float *restrict o6,
                                  float *restrict o7, float *restrict o8, float *restrict cut,
-                                 float *restrict okd, const float *restrict fu,
+                                 float *restrict okd, float *restrict okz, const float *restrict fu,
                                  const float *restrict fv, const float *restrict fw)
 {
     const float g = k->gauge / 3.0f, s12 = -k->rho_g / 12.0f, lift3 = k->rho_g_t / 3.0f;
+    const float kz3 = k->rho_g / 3.0f;
     const float drag = k->drag ? 1.0f : 0.0f, buoy = k->rho_g > 0.0f ? 1.0f : 0.0f;
     const float cd = k->cd, cl = k->cl, rw = k->rho_water, ra_ = k->rho_air;
     const float clamp = k->dt / k->m_face, level = k->level;
@@ -259,11 +261,12 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
         float area = sqrtf(nx * nx + ny * ny + nz * nz);
         float ia = 1.0f / (area > 0.0f ? area : 1.0f);
         float dx = 0.0f, dy = 0.0f, dz = lift3 * area * all;
-        float kd;
+        float kd, wet_z = kz3 * nz * wet; /* a corner's d F_z / dz, N/m (see kz) */
         if (whole) {
             cut_face_pressure(da, db, dc, wa, wb, wc, s12 * buoy, &fa, &fb, &fc);
             float wf = wet_fraction(da, db, dc, wa, wb, wc);
             dz = lift3 * area * wf;
+            wet_z = kz3 * nz * wf * buoy;
             kd = face_drag(nx * ia, ny * ia, nz * ia, area * drag * wf, uwx, uwy, uwz, rw, cd,
                            cl, clamp, &dx, &dy, &dz);
             kd += face_drag(nx * ia, ny * ia, nz * ia, area * drag * (1.0f - wf), vfx, vfy, vfz,
@@ -275,6 +278,7 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
                            cl, clamp, &dx, &dy, &dz);
         }
         okd[n] = kd;
+        okz[n] = wet_z;
         float gx = g * nx + dx, gy = g * ny + dy, gz = g * nz + dz;
         o0[n] = gx + fa * nx;
         o1[n] = gy + fa * ny;
@@ -293,16 +297,16 @@ static ALWAYS_INLINE void triangle_loop(const face_loads_consts *restrict k, int
  * faces' flow velocity (FACE_WATER arrays; unread on still water). */
 static void triangle_row(const face_loads_consts *k, int count, size_t S, const padded_row *ra, int oa,
                          const padded_row *rb, int ob, const padded_row *rc, int oc, float *out,
-                         float *cut, float *kd, float *const wf[FACE_WATER])
+                         float *cut, float *kd, float *kz, float *const wf[FACE_WATER])
 {
     if (k->flow)
         triangle_loop(k, 0, count, 0, 1, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut, kd, wf[0], wf[1], wf[2]);
+                      cut, kd, kz, wf[0], wf[1], wf[2]);
     else
         triangle_loop(k, 0, count, 0, 0, ra, oa, rb, ob, rc, oc, out, out + S, out + 2 * S,
                       out + 3 * S, out + 4 * S, out + 5 * S, out + 6 * S, out + 7 * S, out + 8 * S,
-                      cut, kd, NULL, NULL, NULL);
+                      cut, kd, kz, NULL, NULL, NULL);
 }
 
 /* Cut faces gathered for one vectorised pass of the whole variant. */
@@ -314,10 +318,10 @@ static void triangle_row(const face_loads_consts *k, int count, size_t S, const 
  * vectorised pass over their gathered corners, written back to out (nine
  * arrays Q floats apart). */
 static void fix_listed(const face_loads_consts *k, const padded_row *rows, int ob, int oc, size_t Q,
-                       const int *list, int count, float *out, float *kd,
+                       const int *list, int count, float *out, float *kd, float *kz,
                        float *const wf[FACE_WATER])
 {
-    float buf[(3 * ROW_ARRAYS + FACE_WATER + 11) * CUT_CHUNK];
+    float buf[(3 * ROW_ARRAYS + FACE_WATER + 12) * CUT_CHUNK];
     padded_row corner[3] = {0};
     const int off[3] = {0, ob, oc};
     const int arrays = k->flow ? ROW_ARRAYS : STATE_ARRAYS; /* still water: no water arrays */
@@ -334,22 +338,24 @@ static void fix_listed(const face_loads_consts *k, const padded_row *rows, int o
         for (int e = 0; e < count; e++)
             water[j * CUT_CHUNK + e] = wf[j][list[e]];
     float *o = water + FACE_WATER * CUT_CHUNK, *flags = o + 9 * CUT_CHUNK;
-    float *okd = flags + CUT_CHUNK;
+    float *okd = flags + CUT_CHUNK, *okz = okd + CUT_CHUNK;
     if (k->flow)
         triangle_loop(k, 0, count, 1, 1, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags, okd, water, water + CUT_CHUNK, water + 2 * CUT_CHUNK);
+                      flags, okd, okz, water, water + CUT_CHUNK, water + 2 * CUT_CHUNK);
     else
         triangle_loop(k, 0, count, 1, 0, &corner[0], 0, &corner[1], 0, &corner[2], 0, o,
                       o + CUT_CHUNK, o + 2 * CUT_CHUNK, o + 3 * CUT_CHUNK, o + 4 * CUT_CHUNK,
                       o + 5 * CUT_CHUNK, o + 6 * CUT_CHUNK, o + 7 * CUT_CHUNK, o + 8 * CUT_CHUNK,
-                      flags, okd, NULL, NULL, NULL);
+                      flags, okd, okz, NULL, NULL, NULL);
     for (int j = 0; j < 9; j++)
         for (int e = 0; e < count; e++)
             out[(size_t)j * Q + (size_t)list[e]] = o[j * CUT_CHUNK + e];
-    for (int e = 0; e < count; e++)
+    for (int e = 0; e < count; e++) {
         kd[list[e]] = okd[e];
+        kz[list[e]] = okz[e];
+    }
 }
 
 /* Redoes the faces of one triangle type flagged as cut in nq quad rows
@@ -357,7 +363,8 @@ static void fix_listed(const face_loads_consts *k, const padded_row *rows, int o
  * copy of n = N-1 at slot 0. The list is built without a branch per face
  * (a branch on the flag is mispredicted about as often as a face is cut). */
 static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const padded_row *rows, int ob,
-                    int oc, const float *cut, float *out, float *kd, float *const wf[FACE_WATER])
+                    int oc, const float *cut, float *out, float *kd, float *kz,
+                    float *const wf[FACE_WATER])
 {
     const int S = N + 2;
     int list[CUT_CHUNK], count = 0;
@@ -366,17 +373,18 @@ static void fix_cut(const face_loads_consts *k, int N, int nq, size_t Q, const p
             list[count] = q * S + j;
             count += cut[q * S + j] != 0.0f;
             if (count == CUT_CHUNK) {
-                fix_listed(k, rows, ob, oc, Q, list, count, out, kd, wf);
+                fix_listed(k, rows, ob, oc, Q, list, count, out, kd, kz, wf);
                 count = 0;
             }
         }
     if (count)
-        fix_listed(k, rows, ob, oc, Q, list, count, out, kd, wf);
+        fix_listed(k, rows, ob, oc, Q, list, count, out, kd, kz, wf);
 }
 
 void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
                       const float *z, const float *vx, const float *vy, const float *vz, int a,
-                      int nb, float *scratch, float *const f[3], float *kd, int W, int h)
+                      int nb, float *scratch, float *const f[3], float *kd, float *kz, int W,
+                      int h)
 {
     const size_t S = (size_t)N + 2, Q = quads_len(N, nb), R = rows_len(N, nb);
     float *ql = scratch;     /* array j at ql + j Q: face n of quad row q at q S + 1 + n */
@@ -389,6 +397,7 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
         {cut[1] + 4 * Q, cut[1] + 5 * Q, cut[1] + 6 * Q},
     };
     float *const kf[2] = {cut[1] + 7 * Q, cut[1] + 8 * Q}; /* per face, by triangle type */
+    float *const zf[2] = {cut[1] + 9 * Q, cut[1] + 10 * Q}; /* the same */
     const float *const src[STATE_ARRAYS] = {x, y, z, vx, vy, vz};
     for (int r = 0; r <= nb + 1; r++) {
         padded_row row = row_of(&rows, S, r);
@@ -403,13 +412,14 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
     const int faces = (nb + 1) * (int)S;
     float *t2 = ql + 9 * Q;
     triangle_row(k, faces, Q, &rows, 0, &rows, (int)S, &rows, (int)S + 1, ql, cut[0], kf[0],
-                 wf[0]);
-    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1], kf[1], wf[1]);
+                 zf[0], wf[0]);
+    triangle_row(k, faces, Q, &rows, 0, &rows, (int)S + 1, &rows, 1, t2, cut[1], kf[1], zf[1],
+                 wf[1]);
     /* a face changes from the fast variant only where the surface cuts
      * it, and only with water forces on */
     if (k->rho_g > 0.0f || k->drag) {
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql, kf[0], wf[0]);
-        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2, kf[1], wf[1]);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S, (int)S + 1, cut[0], ql, kf[0], zf[0], wf[0]);
+        fix_cut(k, N, nb + 1, Q, &rows, (int)S + 1, 1, cut[1], t2, kf[1], zf[1], wf[1]);
     }
     /* each vertex gathers its six corners (gather_corners); quad row a + i
      * is row i + 1 of the arrays, n - 1 = -1 the wrapped slot 0 */
@@ -431,6 +441,12 @@ void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, 
             const size_t L = (size_t)i * S + 1;
             gather_corners(0, (size_t)N, kf[0] + S + L, kf[1] + S + L, kf[1] + S - 1 + L,
                            kf[0] + L, kf[0] - 1 + L, kf[1] - 1 + L, kd + (size_t)i * N);
+        }
+    if (kz) /* each vertex's six faces' buoyancy stiffness, the same way */
+        for (int i = 0; i < nb; i++) {
+            const size_t L = (size_t)i * S + 1;
+            gather_corners(0, (size_t)N, zf[0] + S + L, zf[1] + S + L, zf[1] + S - 1 + L,
+                           zf[0] + L, zf[0] - 1 + L, zf[1] - 1 + L, kz + (size_t)i * N);
         }
 }
 

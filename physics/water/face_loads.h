@@ -47,10 +47,18 @@ size_t face_loads_scratch_floats(int N, int max_rows);
  * the sum over its six faces of k_f, where a face's drag on each corner
  * is -k_f u (u its velocity relative to the fluid): how fast the drag
  * answers a change of the vertex's velocity, for the tick to hold the
- * loads and still damp at once (docs/physics.md section 5). */
+ * loads and still damp at once (docs/physics.md section 5). With kz (not
+ * NULL), also adds to kz[r * N + n] each vertex's buoyancy stiffness
+ * dF_z/dz, N/m: rho g times the sum over its six faces of a third of the
+ * z component of the wet part's area vector (negative where the ring
+ * floats: a ring risen by dz loses rho g dz times its waterline's area of
+ * lift). It is how the water's pressure on the vertex changes when the
+ * ring moves up or down, for the tick to hold the pressure and still
+ * answer a bob at once (docs/physics.md section 4). */
 void face_loads_block(const face_loads_consts *k, int M, int N, const float *x, const float *y,
                       const float *z, const float *vx, const float *vy, const float *vz, int a,
-                      int nb, float *scratch, float *const f[3], float *kd, int W, int h);
+                      int nb, float *scratch, float *const f[3], float *kd, float *kz, int W,
+                      int h);
 
 /* Adds the gas's gauge pressure (Pa) on the faces round each vertex of
  * rows a .. a+nb-1 to f[c][r * W + h + n], N: a third of each face's

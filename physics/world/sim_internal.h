@@ -93,6 +93,9 @@ typedef struct {
                                at the refresh's velocity plus wkd times that velocity */
     float *wkd;           /* per vertex: the drag's coefficient at the refresh, kg/s: the
                              tick applies -wkd v at the current velocity v, implicitly */
+    float *wkz, *wz0;     /* per vertex: the buoyancy's dF_z/dz at the refresh, N/m, and the
+                             height it was taken at, m: the tick adds wkz (z - wz0) to the
+                             held force (face_loads.h) */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

@@ -346,18 +346,19 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
 }
 
 /* The water's pressure, drag and lift are refreshed at least every
- * WATER_HOLD_S seconds of substeps and held between (the gas, stiff, is
- * not). The drag is held as a force at the refresh's velocity and a
- * coefficient kd (kg/s) applied implicitly at the current one: held as a
- * bare force it was a damper acting late, and at 3.9 ms it let a ring
- * falling through the water flap (its terminal speed 8% low). With kd the
- * terminal speed held within 0.6% at every hold tried up to 16 ms; the
- * held pressure then sets the bound: a floating ring of springs settled
- * within 0.4% of Archimedes up to 6 ms, and 1.8-1.9% off at 7 and 8 ms
- * (the held buoyancy feeds its bobbing); 4 ms has margin (tests/test_water.c; a fifth of the
- * water's own stability bound sqrt(2 m / (rho g a)), 19 ms for the default
- * ring's vertex); docs/physics.md section 1. */
-#define WATER_HOLD_S 0.004
+ * WATER_HOLD_S seconds of substeps (once a step at the default 1/60 s) and
+ * held between (the gas, stiff, is not). Each is held with how it answers
+ * the state between refreshes: the drag as a force at the refresh's
+ * velocity and a coefficient kd (kg/s) applied implicitly at the current
+ * one (held as a bare force it was a damper acting late, and at 3.9 ms it
+ * let a ring falling through the water flap: its terminal speed 8% low);
+ * the pressure's up component with its stiffness kz (N/m) times the
+ * vertex's rise since the refresh (held bare, a spring acting late: a
+ * floating ring of springs held 16.7 ms bobbed out to a third of its
+ * displacement; with kz it settles within 0.01% of Archimedes, and the
+ * terminal speed is within 0.6%; tests/test_water.c); docs/physics.md
+ * section 1. */
+#define WATER_HOLD_S (1.0 / 60.0)
 
 /* Substeps of dt between refreshes of the water's loads (>= 1). */
 static int water_substeps(const dinghy_sim *s, double dt)
@@ -458,13 +459,17 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             const size_t first = base + a * s->N, count = nb * (size_t)s->N;
             float *const wf[3] = {s->tick->wfx + first, s->tick->wfy + first,
                                   s->tick->wfz + first};
-            float *kd = s->tick->wkd + first;
+            float *kd = s->tick->wkd + first, *kz = s->tick->wkz + first;
             for (int c = 0; c < 3; c++)
                 memset(wf[c], 0, sizeof(float) * count);
             memset(kd, 0, sizeof(float) * count);
+            memset(kz, 0, sizeof(float) * count);
             face_loads_block(&loads, s->M, s->N, in->x + base, in->y + base, in->z + base,
                              in->vx + base, in->vy + base, in->vz + base, (int)a, (int)nb,
-                             scratch + s->tick->face_loads_offset, wf, kd, s->N, 0);
+                             scratch + s->tick->face_loads_offset, wf, kd, kz, s->N, 0);
+            /* the heights the pressure was taken at: the held pressure
+             * follows each vertex's rise and fall from there (kz) */
+            memcpy(s->tick->wz0 + first, in->z + first, sizeof(float) * count);
             /* held: the drag at the refresh's velocity plus kd times it, so
              * that the integration's -kd v at the new velocity answers at
              * once (a held drag, a damper acting late, let a falling ring
@@ -477,13 +482,22 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         if (exact) { /* held, or just refreshed */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
                                         s->tick->wfz + base};
-            for (int c = 0; c < 3; c++)
+            for (int c = 0; c < 2; c++)
                 for (size_t i = 0; i < nb; i++) {
                     float *restrict row = f[c] + i * (size_t)W + (size_t)h;
                     const float *restrict w = wf[c] + (a + i) * (size_t)s->N;
                     for (int n = 0; n < s->N; n++)
                         row[n] += w[n];
                 }
+            /* up: the held force plus kz times the rise since the refresh */
+            for (size_t i = 0; i < nb; i++) {
+                const size_t v = base + (a + i) * (size_t)s->N;
+                float *restrict row = f[2] + i * (size_t)W + (size_t)h;
+                const float *restrict w = s->tick->wfz + v, *restrict kz = s->tick->wkz + v;
+                const float *restrict z = in->z + v, *restrict z0 = s->tick->wz0 + v;
+                for (int n = 0; n < s->N; n++)
+                    row[n] += w[n] + kz[n] * (z[n] - z0[n]);
+            }
         }
         if (gas && !membrane) /* the gas every substep: its breathing mode is stiff */
             face_gas_block(s->ring_gauge[p], s->M, s->N, in->x + base, in->y + base,

@@ -93,6 +93,8 @@ typedef struct {
                                at the refresh's velocity plus wkd times that velocity */
     float *wkd;           /* per vertex: the drag's coefficient at the refresh, kg/s: the
                              tick applies -wkd v at the current velocity v, implicitly */
+    float *wimp;          /* per vertex: that implicit step's factor 1 / (1 + dt wkd / m),
+                             kept from the refresh */
     float *wkz, *wz0;     /* per vertex: the buoyancy's dF_z/dz at the refresh, N/m, and the
                              height it was taken at, m: the tick adds wkz (z - wz0) to the
                              held force (face_loads.h) */

@@ -215,15 +215,21 @@ typedef struct {
     int held_drag;     /* 1: the water's drag is held as a coefficient (euler_run's kd) */
 } euler_consts;
 
+#if defined(__GNUC__)
+#define ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define ALWAYS_INLINE inline
+#endif
+
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
  * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
  * Every array is its own
  * (restrict parameters let the compiler vectorise without alias checks). */
-static void euler_run(const euler_consts *k, int N,
+static ALWAYS_INLINE void euler_body(const euler_consts *k, int N, int push,
                       const float *restrict x, const float *restrict y, const float *restrict z,
                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
                       const float *restrict fx, const float *restrict fy, const float *restrict fz,
-                      const float *restrict kd,
+                      const float *restrict implicit_drag,
                       float *restrict ox, float *restrict oy, float *restrict oz,
                       float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
@@ -238,8 +244,7 @@ static void euler_run(const euler_consts *k, int N,
         float px = x[n] - cx, py = y[n] - cy, pz = z[n] - cz;
         /* + 1e-30 changes no length above 1e-11 m and keeps p = 0 finite
          * (then pf p = 0) without a branch, which would stop vectorising */
-        float plen = sqrtf(px * px + py * py + pz * pz + 1e-30f);
-        float pf = pr / plen;
+        float pf = push ? pr / sqrtf(px * px + py * py + pz * pz + 1e-30f) : 0.0f;
         float depth = z[n] - (flow ? er + sx * (x[n] - wpx) + sy * (y[n] - wpy) : level);
         /* 1 under water, else 0, from the sign bit: gcc stops vectorising
          * this loop at a second select on depth < 0 */
@@ -249,8 +254,9 @@ static void euler_run(const euler_consts *k, int N,
         float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
         float damp = damp_air - drag_step * wet; /* the water drags */
         /* the faces' drag -kd v at the new velocity (backward Euler: f
-         * holds kd times the refresh's velocity; without it, 1 exactly) */
-        float implicit = k->held_drag ? 1.0f / (1.0f + dt * inv_m * kd[n]) : 1.0f;
+         * holds kd times the refresh's velocity; the factor 1 / (1 + dt
+         * kd / m) is kept from the refresh; without it, 1 exactly) */
+        float implicit = k->held_drag ? implicit_drag[n] : 1.0f;
         float nvx = ((vx[n] + ax * dt) * implicit) * damp;
         float nvy = ((vy[n] + ay * dt) * implicit) * damp;
         float nvz = ((vz[n] + az * dt) * implicit) * damp;
@@ -267,6 +273,22 @@ static void euler_run(const euler_consts *k, int N,
         oy[n] = y[n] + nvy * dt;
         oz[n] = z[n] + nvz * dt;
     }
+}
+
+/* euler_body with the seed's constant push (pressure != 0) or without it
+ * (its square root and division not computed: the same bits, pf = 0). */
+static void euler_run(const euler_consts *k, int N,
+                      const float *restrict x, const float *restrict y, const float *restrict z,
+                      const float *restrict vx, const float *restrict vy, const float *restrict vz,
+                      const float *restrict fx, const float *restrict fy, const float *restrict fz,
+                      const float *restrict implicit_drag,
+                      float *restrict ox, float *restrict oy, float *restrict oz,
+                      float *restrict ovx, float *restrict ovy, float *restrict ovz)
+{
+    if (k->pressure != 0.0f)
+        euler_body(k, N, 1, x, y, z, vx, vy, vz, fx, fy, fz, implicit_drag, ox, oy, oz, ovx, ovy, ovz);
+    else
+        euler_body(k, N, 0, x, y, z, vx, vy, vz, fx, fy, fz, implicit_drag, ox, oy, oz, ovx, ovy, ovz);
 }
 
 /* Pressure, gravity, buoyancy, damping and the symplectic Euler step for
@@ -300,8 +322,8 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *z = in->z + v0;
     const float *ox = out->x + v0, *oy = out->y + v0, *oz = out->z + v0;
     const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
-    /* (fx stands in for kd when unread: a valid address for a vectorised load) */
-    const float *kd = k.held_drag ? s->tick->wkd + v0 : fx;
+    /* (fx stands in when unread: a valid address for a vectorised load) */
+    const float *kd = k.held_drag ? s->tick->wimp + v0 : fx;
     euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
               kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
@@ -478,6 +500,10 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             for (int c = 0; c < 3; c++)
                 for (size_t i = 0; i < count; i++)
                     wf[c][i] += kd[i] * v[c][i];
+            /* the integration's factor for -kd v at the new velocity */
+            float *restrict imp = s->tick->wimp + first;
+            for (size_t i = 0; i < count; i++)
+                imp[i] = 1.0f / (1.0f + step.dt * step.inv_m * kd[i]);
         }
         if (exact) { /* held, or just refreshed */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,

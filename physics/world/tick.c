@@ -225,7 +225,7 @@ typedef struct {
  * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
  * Every array is its own
  * (restrict parameters let the compiler vectorise without alias checks). */
-static ALWAYS_INLINE void euler_body(const euler_consts *k, int N, int push,
+static ALWAYS_INLINE void euler_run(const euler_consts *k, int N, int push,
                       const float *restrict x, const float *restrict y, const float *restrict z,
                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
                       const float *restrict fx, const float *restrict fy, const float *restrict fz,
@@ -275,22 +275,6 @@ static ALWAYS_INLINE void euler_body(const euler_consts *k, int N, int push,
     }
 }
 
-/* euler_body with the seed's constant push (pressure != 0) or without it
- * (its square root and division not computed: the same bits, pf = 0). */
-static void euler_run(const euler_consts *k, int N,
-                      const float *restrict x, const float *restrict y, const float *restrict z,
-                      const float *restrict vx, const float *restrict vy, const float *restrict vz,
-                      const float *restrict fx, const float *restrict fy, const float *restrict fz,
-                      const float *restrict implicit_drag,
-                      float *restrict ox, float *restrict oy, float *restrict oz,
-                      float *restrict ovx, float *restrict ovy, float *restrict ovz)
-{
-    if (k->pressure != 0.0f)
-        euler_body(k, N, 1, x, y, z, vx, vy, vz, fx, fy, fz, implicit_drag, ox, oy, oz, ovx, ovy, ovz);
-    else
-        euler_body(k, N, 0, x, y, z, vx, vy, vz, fx, fy, fz, implicit_drag, ox, oy, oz, ovx, ovy, ovz);
-}
-
 /* Pressure, gravity, buoyancy, damping and the symplectic Euler step for
  * one row, given its spring forces fx, fy, fz (N). Flags the row when a
  * speed is non-finite or runaway, and counts splashes. */
@@ -324,8 +308,16 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *ovx = out->vx + v0, *ovy = out->vy + v0, *ovz = out->vz + v0;
     /* (fx stands in when unread: a valid address for a vectorised load) */
     const float *kd = k.held_drag ? s->tick->wimp + v0 : fx;
-    euler_run(&k, N, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx, fy, fz,
-              kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0, out->vz + v0);
+    /* with the seed's constant push, or without (its square root and
+     * division not computed: the same bits, pf = 0) */
+    if (k.pressure != 0.0f)
+        euler_run(&k, N, 1, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx,
+                  fy, fz, kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0,
+                  out->vz + v0);
+    else
+        euler_run(&k, N, 0, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx,
+                  fy, fz, kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0,
+                  out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
     if (s->pen.on && !s->tick->contact) /* with skin contact: after it */

@@ -41,12 +41,12 @@ static void hermite(double f0, double d0, double f1, double d1, double u, double
     *d = ((6 * u2 - 6 * u) * (f0 - f1)) / RIVER_DS + (3 * u2 - 4 * u + 1) * d0 + (3 * u2 - 2 * u) * d1;
 }
 
-/* Fills the frame's course quantities at piece i, offset t. */
-void river_frame_fill(const river_world *w, int i, double t, river_frame *f)
+/* river_frame_fill given the heading's turn (c, s) at t, as river_piece
+ * gives it. */
+static void frame_fill_cs(const river_world *w, int i, double t, double c, double s,
+                          river_frame *f)
 {
     const river_stn *a = &w->st[i], *b = &w->st[i + 1];
-    double c, s;
-    small_cs(t * (a->k + 0.5 * a->dk * t), &c, &s);
     f->i = i;
     f->s = w->s0 + i * RIVER_DS + t;
     f->tx = a->tx * c - a->ty * s;
@@ -60,6 +60,15 @@ void river_frame_fill(const river_world *w, int i, double t, river_frame *f)
     hermite(a->w, a->dw, b->w, b->dw, u, &f->w, &f->dw);
     hermite(a->h, a->dh, b->h, b->dh, u, &f->h, &f->dh);
     hermite(a->e, a->de, b->e, b->de, u, &f->e, &f->de);
+}
+
+/* Fills the frame's course quantities at piece i, offset t. */
+void river_frame_fill(const river_world *w, int i, double t, river_frame *f)
+{
+    const river_stn *a = &w->st[i];
+    double c, s;
+    small_cs(t * (a->k + 0.5 * a->dk * t), &c, &s);
+    frame_fill_cs(w, i, t, c, s, f);
 }
 
 int river_piece_of(const river_world *w, double s, double *t)
@@ -139,9 +148,8 @@ void river_frame_at(const river_world *w, double x, double y, river_frame *f)
     }
     river_piece(p, t, &X, &Y, &c, &s);
     n = -(a - X) * s + (b - Y) * c;
-    river_frame_fill(w, i, t, f);
-    f->tx = p->tx * c - p->ty * s;
-    f->ty = p->ty * c + p->tx * s;
+    /* river_piece's turn at t is the fill's own (the same expression) */
+    frame_fill_cs(w, i, t, c, s, f);
     f->n = n;
     f->inside = inside && fabs(n) <= w->reach;
 }

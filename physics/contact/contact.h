@@ -72,7 +72,14 @@
  * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
  * near a face). On a 32 x 16 mesh with soft edge springs, at 20 m/s, a
  * vertex was seen to end inside the other ring after 62 ms of hard
- * pressing, crossing no face (through an edge). */
+ * pressing, crossing no face (through an edge). And within one ring: a
+ * limp skin creased flat at a single hinge (the rims of a burst tube
+ * pressed by a crowd or the river) folds that hinge past pi, its two
+ * triangles passing through each other while only the two diagonals
+ * beside the hinge cross (no vertex crosses a face, so no vertex-face
+ * contact sees it, however near); the bending cannot hold it (its
+ * energy, periodic in the angle, is largest near pi, and past it pushes
+ * the fold on). physics.md section 9, "Not yet", has the measurements. */
 #ifndef DINGHY_CONTACT_H
 #define DINGHY_CONTACT_H
 

@@ -7,8 +7,9 @@
  * self_excluded); the rest mesh then has no contacts when a grid step
  * exceeds h. One step: a fold three quads wide (a U with one quad at its
  * tip) is held open by contact; with two, its sides passed through each
- * other in a burst ring. Only a fold at a single edge is left to the
- * bending.
+ * other in a burst ring. A fold at a single edge is not held: its two
+ * triangles pass through each other edge through edge (contact.h, "Not
+ * yet").
  *
  * The reference. Each ring keeps a reference shape (its shape at its first
  * substep, about its centroid) and g, the least distance there of a point

@@ -262,7 +262,8 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         pass_timer_mark(t, "ground", 1);
         sky_draw(r->sky);
         pass_timer_mark(t, "sky", 1);
-        river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
+        river_water_draw(r->river_water, r->view_proj, r->eye, GROUND_REACH * r->haze_distance,
+                         sim_time(sim)); /* translucent, last of the scene */
         pass_timer_mark(t, "water", 1);
     } else {
         draw_rings(r);

@@ -9,6 +9,7 @@
 #include "render/gl.h"
 #include "render/glsl_common.h"
 #include "render/gpu_mesh.h"
+#include "render/mesh_chunks.h"
 #include "render/shader.h"
 #include "render/tiling_texture.h"
 #include "render/smooth.h"
@@ -19,9 +20,13 @@
 #define MARGIN 1.2     /* m the mesh reaches over the banks past the water line */
 #define FLOATS 10      /* x y z, normal, flow vx vy, white, depth */
 #define ROUND 4        /* far rows are asked every ROUND-th frame */
+#define CHUNK_ROWS 8   /* rows a chunk culled against the view (mesh_chunks.h) */
+#define CHUNK_RISE 2.0 /* m a chunk's box reaches above and below its first
+                          heights: the surface moves with the waves and the drops */
 
 struct river_water {
     gpu_mesh gpu;
+    mesh_chunks chunks;     /* CHUNK_ROWS rows each: only those in view are drawn */
     unsigned noise;         /* the streaks' texture */
     int u_time, u_speed;
     const river_course *c;
@@ -202,6 +207,24 @@ static double fixed_white(const course_map *m, double s, double x, double y)
     return white;
 }
 
+/* The triangles in chunks of CHUNK_ROWS rows, boxed round the heights of
+ * the first update and CHUNK_RISE over and under them. Returns 0, or -1
+ * when out of memory. */
+static int add_chunks(river_water *rw, const uint32_t *idx)
+{
+    size_t per_row = (size_t)(COLS - 1) * 6;
+    for (int i = 0; i + 1 < rw->rows; i += CHUNK_ROWS) {
+        int end = i + CHUNK_ROWS < rw->rows - 1 ? i + CHUNK_ROWS : rw->rows - 1;
+        if (mesh_chunks_add(&rw->chunks, idx, (size_t)i * per_row, (size_t)end * per_row,
+                            rw->staging, FLOATS) != 0)
+            return -1;
+        mesh_chunk *m = &rw->chunks.chunk[rw->chunks.n - 1];
+        m->lo[2] -= (float)CHUNK_RISE;
+        m->hi[2] += (float)CHUNK_RISE;
+    }
+    return 0;
+}
+
 river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char *err, size_t err_len)
 {
     river_water *rw = calloc(1, sizeof *rw);
@@ -272,10 +295,16 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
     static const int layout[] = {3, 3, 2, 2}; /* the FLOATS of a vertex */
     gpu_mesh_layout_floats(layout, 4);
     glBindVertexArray(0);
-    free(idx);
     /* every sampled row once, then the continuations */
     rw->frame = -1;
     river_water_update(rw, sim, 1e300);
+    int chunked = add_chunks(rw, idx);
+    free(idx);
+    if (chunked) {
+        snprintf(err, err_len, "out of memory for the river's water");
+        river_water_destroy(rw);
+        return NULL;
+    }
     return rw;
 }
 
@@ -336,7 +365,8 @@ void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
     gpu_mesh_stream(&rw->gpu, rw->staging, bytes, bytes);
 }
 
-void river_water_draw(const river_water *rw, double time_s)
+void river_water_draw(river_water *rw, const float view_proj[16], const float eye[3], float reach,
+                      double time_s)
 {
     glUseProgram(rw->gpu.program);
     glUniform1f(rw->u_time, (float)fmod(time_s, 3000.0));
@@ -346,7 +376,7 @@ void river_water_draw(const river_water *rw, double time_s)
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
     glDepthMask(GL_FALSE);
-    gpu_mesh_draw(&rw->gpu, -1);
+    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, 0.0f, reach);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }
@@ -376,6 +406,7 @@ void river_water_destroy(river_water *rw)
     if (!rw)
         return;
     gpu_mesh_destroy(&rw->gpu);
+    mesh_chunks_free(&rw->chunks);
     if (rw->noise)
         glDeleteTextures(1, &rw->noise);
     free(rw->row_s);

@@ -21,6 +21,7 @@
 #define FLOATS 10      /* x y z, normal, flow vx vy, white, depth */
 #define ROUND 4        /* far rows are asked every ROUND-th frame */
 #define CHUNK_ROWS 8   /* rows a chunk culled against the view (mesh_chunks.h) */
+#define COARSE_BEYOND 60.0 /* m: chunks farther off drawn at coarse detail */
 #define CHUNK_RISE 2.0 /* m a chunk's box reaches above and below its first
                           heights: the surface moves with the waves and the drops */
 
@@ -207,29 +208,28 @@ static double fixed_white(const course_map *m, double s, double x, double y)
     return white;
 }
 
-/* The triangles in chunks of CHUNK_ROWS rows, boxed round the heights of
- * the first update and CHUNK_RISE over and under them. Returns 0, or -1
- * when out of memory. */
-static int add_chunks(river_water *rw, const uint32_t *idx)
+static void sample(river_water *rw, const dinghy_sim *sim, double focus_s);
+
+/* The triangles in chunks of CHUNK_ROWS rows at full and coarse detail
+ * (mesh_chunks_grid), boxed round the heights sampled and CHUNK_RISE over
+ * and under them. Returns the index count, or 0 when out of memory. */
+static size_t add_chunks(river_water *rw, uint32_t *idx)
 {
-    size_t per_row = (size_t)(COLS - 1) * 6;
-    for (int i = 0; i + 1 < rw->rows; i += CHUNK_ROWS) {
-        int end = i + CHUNK_ROWS < rw->rows - 1 ? i + CHUNK_ROWS : rw->rows - 1;
-        if (mesh_chunks_add(&rw->chunks, idx, (size_t)i * per_row, (size_t)end * per_row,
-                            rw->staging, FLOATS) != 0)
-            return -1;
-        mesh_chunk *m = &rw->chunks.chunk[rw->chunks.n - 1];
-        m->lo[2] -= (float)CHUNK_RISE;
-        m->hi[2] += (float)CHUNK_RISE;
+    size_t k = 0;
+    if (mesh_chunks_grid(&rw->chunks, idx, &k, rw->staging, FLOATS, rw->rows, COLS, CHUNK_ROWS) != 0)
+        return 0;
+    for (int i = 0; i < rw->chunks.n; i++) {
+        rw->chunks.chunk[i].lo[2] -= (float)CHUNK_RISE;
+        rw->chunks.chunk[i].hi[2] += (float)CHUNK_RISE;
     }
-    return 0;
+    return k;
 }
 
 river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char *err, size_t err_len)
 {
     river_water *rw = calloc(1, sizeof *rw);
     int rows = course_rows(m, ROW_STEP, NULL, 0);
-    size_t nv = (size_t)rows * COLS, ni = (size_t)(rows - 1) * (COLS - 1) * 6;
+    size_t nv = (size_t)rows * COLS, ni = (size_t)(rows - 1) * (COLS - 1) * 12; /* 2 details */
     uint32_t *idx = malloc(sizeof *idx * ni);
     if (rw) {
         rw->row_s = malloc(sizeof *rw->row_s * (size_t)rows);
@@ -284,27 +284,21 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
             rw->white_fixed[v] = (float)fixed_white(m, sc, at[0], at[1]);
         }
     }
-    size_t k = 0;
-    for (uint32_t i = 0; i + 1 < (uint32_t)rows; i++)
-        for (uint32_t j = 0; j + 1 < COLS; j++) {
-            uint32_t a = i * COLS + j, b = a + 1, cc = a + COLS, d = cc + 1;
-            idx[k++] = a; idx[k++] = cc; idx[k++] = d;
-            idx[k++] = a; idx[k++] = d; idx[k++] = b;
-        }
-    gpu_mesh_create(&rw->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
-    static const int layout[] = {3, 3, 2, 2}; /* the FLOATS of a vertex */
-    gpu_mesh_layout_floats(layout, 4);
-    glBindVertexArray(0);
-    /* every sampled row once, then the continuations */
+    /* every sampled row once, then the continuations: the chunks' heights */
     rw->frame = -1;
-    river_water_update(rw, sim, 1e300);
-    int chunked = add_chunks(rw, idx);
-    free(idx);
-    if (chunked) {
+    sample(rw, sim, 1e300);
+    size_t k = add_chunks(rw, idx);
+    if (k == 0) {
         snprintf(err, err_len, "out of memory for the river's water");
+        free(idx);
         river_water_destroy(rw);
         return NULL;
     }
+    gpu_mesh_create(&rw->gpu, rw->staging, sizeof(float) * FLOATS * nv, 1, idx, k);
+    static const int layout[] = {3, 3, 2, 2}; /* the FLOATS of a vertex */
+    gpu_mesh_layout_floats(layout, 4);
+    glBindVertexArray(0);
+    free(idx);
     return rw;
 }
 
@@ -337,7 +331,9 @@ static void sample_row(river_water *rw, const dinghy_sim *sim, int i)
     rw->samples += COLS;
 }
 
-void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
+/* Asks the water again into the staging (rows within RIVER_WATER_NEAR of
+ * focus_s, the rest in turn; every row the first time). */
+static void sample(river_water *rw, const dinghy_sim *sim, double focus_s)
 {
     rw->samples = 0;
     int all = rw->frame < 0;
@@ -361,6 +357,11 @@ void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
                 o[q] = e[q];
         }
     }
+}
+
+void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
+{
+    sample(rw, sim, focus_s);
     size_t bytes = sizeof(float) * FLOATS * (size_t)rw->rows * COLS;
     gpu_mesh_stream(&rw->gpu, rw->staging, bytes, bytes);
 }
@@ -376,7 +377,9 @@ void river_water_draw(river_water *rw, const float view_proj[16], const float ey
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
     glDepthMask(GL_FALSE);
-    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, 0.0f, reach);
+    /* the rows far off at coarse detail: a row is a pixel or less there */
+    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, 0.0f, COARSE_BEYOND, 0);
+    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, COARSE_BEYOND, reach, 1);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }

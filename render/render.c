@@ -121,7 +121,9 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
     glBindBufferBase(GL_UNIFORM_BUFFER, FRAME_BLOCK_BINDING, r->frame_ubo);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    glDisable(GL_CULL_FACE); /* the tube's inside shows where it is cut open by the near plane */
+    /* the tube's inside shows where the near plane cuts it open; ring_mesh
+     * culls the back faces of the rings too far off to be cut */
+    glDisable(GL_CULL_FACE);
     return r;
 }
 

@@ -182,10 +182,10 @@ void ground_look_draw(ground_look *g, const float view_proj[16], const float eye
 {
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, g->texture);
-    mesh_chunks_draw(&g->chunks, &g->near, view_proj, eye, 0.0f, GROUND_LOOK_NEAR);
+    mesh_chunks_draw(&g->chunks, &g->near, view_proj, eye, 0.0f, GROUND_LOOK_NEAR, 0);
     gpu_mesh far = g->near;
     far.program = g->far_program;
-    mesh_chunks_draw(&g->chunks, &far, view_proj, eye, GROUND_LOOK_NEAR, reach);
+    mesh_chunks_draw(&g->chunks, &far, view_proj, eye, GROUND_LOOK_NEAR, reach, 1);
 }
 
 void ground_look_destroy(ground_look *g)

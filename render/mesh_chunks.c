@@ -27,6 +27,7 @@ int mesh_chunks_add(mesh_chunks *c, const uint32_t *idx, size_t first, size_t en
     mesh_chunk *m = &c->chunk[c->n++];
     m->first = first;
     m->count = end - first;
+    m->coarse_first = m->coarse_count = 0;
     for (int k = 0; k < 3; k++) {
         m->lo[k] = 1e30f;
         m->hi[k] = -1e30f;
@@ -37,6 +38,47 @@ int mesh_chunks_add(mesh_chunks *c, const uint32_t *idx, size_t first, size_t en
             m->lo[k] = v[k] < m->lo[k] ? v[k] : m->lo[k];
             m->hi[k] = v[k] > m->hi[k] ? v[k] : m->hi[k];
         }
+    }
+    return 0;
+}
+
+void mesh_chunks_set_coarse(mesh_chunks *c, int i, size_t first, size_t end)
+{
+    c->chunk[i].coarse_first = first;
+    c->chunk[i].coarse_count = end > first ? end - first : 0;
+}
+
+/* The quads between vertex rows r0 and r1 of a grid of cols vertices a
+ * row, two triangles each, into idx from k. Returns the new k. */
+static size_t grid_quads(uint32_t *idx, size_t k, int r0, int r1, int cols)
+{
+    for (int j = 0; j + 1 < cols; j++) {
+        uint32_t a = (uint32_t)(r0 * cols + j), b = a + 1;
+        uint32_t c = (uint32_t)(r1 * cols + j), d = c + 1;
+        idx[k++] = a; idx[k++] = c; idx[k++] = d;
+        idx[k++] = a; idx[k++] = d; idx[k++] = b;
+    }
+    return k;
+}
+
+int mesh_chunks_grid(mesh_chunks *c, uint32_t *idx, size_t *k, const float *verts, int stride,
+                     int rows, int cols, int chunk_rows)
+{
+    int chunk = c->n;
+    for (int r0 = 0; r0 + 1 < rows; r0 += chunk_rows) {
+        int end = r0 + chunk_rows < rows - 1 ? r0 + chunk_rows : rows - 1;
+        size_t first = *k;
+        for (int r = r0; r < end; r++)
+            *k = grid_quads(idx, *k, r, r + 1, cols);
+        if (mesh_chunks_add(c, idx, first, *k, verts, stride) != 0)
+            return -1;
+    }
+    for (int r0 = 0; r0 + 1 < rows; r0 += chunk_rows, chunk++) {
+        int end = r0 + chunk_rows < rows - 1 ? r0 + chunk_rows : rows - 1;
+        size_t first = *k;
+        for (int r = r0; r < end; r += 2)
+            *k = grid_quads(idx, *k, r, r + 2 < end ? r + 2 : end, cols);
+        mesh_chunks_set_coarse(c, chunk, first, *k);
     }
     return 0;
 }
@@ -73,7 +115,7 @@ static float box_distance2(const mesh_chunk *m, const float p[3])
 }
 
 void mesh_chunks_draw(mesh_chunks *c, const gpu_mesh *g, const float view_proj[16],
-                      const float eye[3], float from, float reach)
+                      const float eye[3], float from, float reach, int coarse)
 {
     int n = 0;
     size_t run_end = 0; /* where the last run drawn ends, indices */
@@ -82,13 +124,15 @@ void mesh_chunks_draw(mesh_chunks *c, const gpu_mesh *g, const float view_proj[1
         float d2 = box_distance2(m, eye);
         if (d2 < from * from || d2 >= reach * reach || outside(m, view_proj))
             continue;
-        if (n > 0 && run_end == m->first) /* the next in the index buffer: one longer run */
-            c->counts[n - 1] += (int)m->count;
+        int lod = coarse && m->coarse_count > 0;
+        size_t first = lod ? m->coarse_first : m->first, count = lod ? m->coarse_count : m->count;
+        if (n > 0 && run_end == first) /* the next in the index buffer: one longer run */
+            c->counts[n - 1] += (int)count;
         else {
-            c->counts[n] = (int)m->count;
-            c->offsets[n++] = (const void *)(sizeof(uint32_t) * m->first);
+            c->counts[n] = (int)count;
+            c->offsets[n++] = (const void *)(sizeof(uint32_t) * first);
         }
-        run_end = m->first + m->count;
+        run_end = first + count;
     }
     c->drawn = n;
     if (n == 0)

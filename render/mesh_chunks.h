@@ -12,6 +12,7 @@
 
 typedef struct {
     size_t first, count; /* indices */
+    size_t coarse_first, coarse_count; /* its triangles at coarse detail (count 0: none) */
     float lo[3], hi[3];  /* bounding box, m */
 } mesh_chunk;
 
@@ -28,10 +29,25 @@ typedef struct {
  * verts). Returns 0, or -1 when out of memory. */
 int mesh_chunks_add(mesh_chunks *c, const uint32_t *idx, size_t first, size_t end,
                     const float *verts, int stride);
+/* Gives chunk i the indices [first, end) as its coarse detail: the same
+ * surface with fewer triangles and the same edges where it meets its
+ * neighbours (no cracks whichever detail they are drawn at). */
+void mesh_chunks_set_coarse(mesh_chunks *c, int i, size_t first, size_t end);
+/* Adds a grid of rows x cols vertices (row r, column j: vertex r cols + j
+ * of verts, `stride` floats each, its position first) as chunks of
+ * chunk_rows rows (even), their triangles into idx from *k, then each
+ * chunk's coarse detail after them: every other row, the chunk's first
+ * and last rows kept whole, so no crack opens where details meet. Far off
+ * a row is a pixel or less, and a CPU rasteriser pays for each small
+ * triangle. idx needs room for 12 (rows - 1) (cols - 1) more indices.
+ * Returns 0, or -1 when out of memory. */
+int mesh_chunks_grid(mesh_chunks *c, uint32_t *idx, size_t *k, const float *verts, int stride,
+                     int rows, int cols, int chunk_rows);
 /* Draws g's chunks that may be in view of view_proj (column-major) and
- * whose nearest point is from `from` to `reach` (m) from eye. */
+ * whose nearest point is from `from` to `reach` (m) from eye; with coarse
+ * 1, at coarse detail those that have it. */
 void mesh_chunks_draw(mesh_chunks *c, const gpu_mesh *g, const float view_proj[16],
-                      const float eye[3], float from, float reach);
+                      const float eye[3], float from, float reach, int coarse);
 void mesh_chunks_free(mesh_chunks *c);
 
 #endif

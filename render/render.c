@@ -121,7 +121,9 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
     glBindBufferBase(GL_UNIFORM_BUFFER, FRAME_BLOCK_BINDING, r->frame_ubo);
     glEnable(GL_DEPTH_TEST);
     glDepthFunc(GL_LESS);
-    glDisable(GL_CULL_FACE); /* the tube's inside shows where it is cut open by the near plane */
+    /* the tube's inside shows where the near plane cuts it open; ring_mesh
+     * culls the back faces of the rings too far off to be cut */
+    glDisable(GL_CULL_FACE);
     return r;
 }
 
@@ -262,7 +264,8 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         pass_timer_mark(t, "ground", 1);
         sky_draw(r->sky);
         pass_timer_mark(t, "sky", 1);
-        river_water_draw(r->river_water, sim_time(sim)); /* translucent, last of the scene */
+        river_water_draw(r->river_water, r->view_proj, r->eye, GROUND_REACH * r->haze_distance,
+                         sim_time(sim)); /* translucent, last of the scene */
         pass_timer_mark(t, "water", 1);
     } else {
         draw_rings(r);

@@ -25,6 +25,8 @@ struct ring_mesh {
     float *nx, *ny, *nz; /* normals from the core, one float each per vertex */
     float *centre;      /* each ring's centre, 3 floats, as last uploaded */
     int full, coarse;   /* indices of one ring at full and at coarse detail */
+    float closed_beyond; /* m: a ring whose centre is farther from the eye than this
+                            cannot be cut open by the near plane */
     int drawn_coarse;   /* rings drawn coarse by the last draw */
     GLsizei *counts;    /* per ring, for glMultiDrawElementsBaseVertex */
     const void **offsets;
@@ -135,6 +137,9 @@ ring_mesh *ring_mesh_create(const dinghy_sim *sim, char *err, size_t err_len)
     m->room = nv;
     m->per_ring = M * N;
     m->river = sim_river(sim) != NULL;
+    const sim_def *def = sim_get_def(sim);
+    /* twice the ring's outer radius: room for a squashed ring */
+    m->closed_beyond = (float)(2.0 * (def->ring.major_radius + def->ring.minor_radius));
     m->gpu.program = shader_program("ring", vs, fs, err, err_len);
     if (!m->gpu.program) {
         free(idx);
@@ -201,23 +206,40 @@ void ring_mesh_upload(ring_mesh *m, const dinghy_sim *sim)
     gpu_mesh_stream(&m->gpu, m->staging, bytes, sizeof(float) * FLOATS * m->room);
 }
 
+/* Draws `n` rings listed from `at` in the per-ring arrays. */
+static void draw_list(const ring_mesh *m, int at, int n)
+{
+    if (n > 0)
+        glMultiDrawElementsBaseVertex(GL_TRIANGLES, m->counts + at, GL_UNSIGNED_INT,
+                                      m->offsets + at, n, m->bases + at);
+}
+
 void ring_mesh_draw(ring_mesh *m, const float eye[3], float coarse_beyond)
 {
     int rings = (int)(m->vertices / (size_t)m->per_ring);
+    /* Listed from the front the rings the near plane may cut open (their
+     * inside shows there: both faces drawn), from the back the closed
+     * ones, whose back faces are hidden behind their front: culled, so a
+     * CPU rasteriser neither sets them up nor shades them. */
+    int open = 0, closed = rings;
     m->drawn_coarse = 0;
     for (int p = 0; p < rings; p++) {
         const float *c = m->centre + 3 * p;
         float dx = c[0] - eye[0], dy = c[1] - eye[1], dz = c[2] - eye[2];
-        int coarse = dx * dx + dy * dy + dz * dz > coarse_beyond * coarse_beyond;
+        float d2 = dx * dx + dy * dy + dz * dz;
+        int coarse = d2 > coarse_beyond * coarse_beyond;
+        int slot = d2 > m->closed_beyond * m->closed_beyond ? --closed : open++;
         m->drawn_coarse += coarse;
-        m->counts[p] = coarse ? m->coarse : m->full;
-        m->offsets[p] = (const void *)(coarse ? sizeof(uint32_t) * (size_t)m->full : 0);
-        m->bases[p] = p * m->per_ring; /* gl_VertexID counts from it: the palette's ring */
+        m->counts[slot] = coarse ? m->coarse : m->full;
+        m->offsets[slot] = (const void *)(coarse ? sizeof(uint32_t) * (size_t)m->full : 0);
+        m->bases[slot] = p * m->per_ring; /* gl_VertexID counts from it: the palette's ring */
     }
     glUseProgram(m->gpu.program);
     glBindVertexArray(m->gpu.vao);
-    glMultiDrawElementsBaseVertex(GL_TRIANGLES, m->counts, GL_UNSIGNED_INT, m->offsets, rings,
-                                  m->bases);
+    draw_list(m, 0, open);
+    glEnable(GL_CULL_FACE);
+    draw_list(m, closed, rings - closed);
+    glDisable(GL_CULL_FACE);
 }
 
 int ring_mesh_drawn_coarse(const ring_mesh *m)

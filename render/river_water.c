@@ -9,6 +9,7 @@
 #include "render/gl.h"
 #include "render/glsl_common.h"
 #include "render/gpu_mesh.h"
+#include "render/mesh_chunks.h"
 #include "render/shader.h"
 #include "render/tiling_texture.h"
 #include "render/smooth.h"
@@ -19,9 +20,14 @@
 #define MARGIN 1.2     /* m the mesh reaches over the banks past the water line */
 #define FLOATS 10      /* x y z, normal, flow vx vy, white, depth */
 #define ROUND 4        /* far rows are asked every ROUND-th frame */
+#define CHUNK_ROWS 8   /* rows a chunk culled against the view (mesh_chunks.h) */
+#define COARSE_BEYOND 60.0 /* m: chunks farther off drawn at coarse detail */
+#define CHUNK_RISE 2.0 /* m a chunk's box reaches above and below its first
+                          heights: the surface moves with the waves and the drops */
 
 struct river_water {
     gpu_mesh gpu;
+    mesh_chunks chunks;     /* CHUNK_ROWS rows each: only those in view are drawn */
     unsigned noise;         /* the streaks' texture */
     int u_time, u_speed;
     const river_course *c;
@@ -202,11 +208,28 @@ static double fixed_white(const course_map *m, double s, double x, double y)
     return white;
 }
 
+static void sample(river_water *rw, const dinghy_sim *sim, double focus_s);
+
+/* The triangles in chunks of CHUNK_ROWS rows at full and coarse detail
+ * (mesh_chunks_grid), boxed round the heights sampled and CHUNK_RISE over
+ * and under them. Returns the index count, or 0 when out of memory. */
+static size_t add_chunks(river_water *rw, uint32_t *idx)
+{
+    size_t k = 0;
+    if (mesh_chunks_grid(&rw->chunks, idx, &k, rw->staging, FLOATS, rw->rows, COLS, CHUNK_ROWS) != 0)
+        return 0;
+    for (int i = 0; i < rw->chunks.n; i++) {
+        rw->chunks.chunk[i].lo[2] -= (float)CHUNK_RISE;
+        rw->chunks.chunk[i].hi[2] += (float)CHUNK_RISE;
+    }
+    return k;
+}
+
 river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char *err, size_t err_len)
 {
     river_water *rw = calloc(1, sizeof *rw);
     int rows = course_rows(m, ROW_STEP, NULL, 0);
-    size_t nv = (size_t)rows * COLS, ni = (size_t)(rows - 1) * (COLS - 1) * 6;
+    size_t nv = (size_t)rows * COLS, ni = (size_t)(rows - 1) * (COLS - 1) * 12; /* 2 details */
     uint32_t *idx = malloc(sizeof *idx * ni);
     if (rw) {
         rw->row_s = malloc(sizeof *rw->row_s * (size_t)rows);
@@ -261,21 +284,21 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
             rw->white_fixed[v] = (float)fixed_white(m, sc, at[0], at[1]);
         }
     }
-    size_t k = 0;
-    for (uint32_t i = 0; i + 1 < (uint32_t)rows; i++)
-        for (uint32_t j = 0; j + 1 < COLS; j++) {
-            uint32_t a = i * COLS + j, b = a + 1, cc = a + COLS, d = cc + 1;
-            idx[k++] = a; idx[k++] = cc; idx[k++] = d;
-            idx[k++] = a; idx[k++] = d; idx[k++] = b;
-        }
-    gpu_mesh_create(&rw->gpu, NULL, sizeof(float) * FLOATS * nv, 1, idx, k);
+    /* every sampled row once, then the continuations: the chunks' heights */
+    rw->frame = -1;
+    sample(rw, sim, 1e300);
+    size_t k = add_chunks(rw, idx);
+    if (k == 0) {
+        snprintf(err, err_len, "out of memory for the river's water");
+        free(idx);
+        river_water_destroy(rw);
+        return NULL;
+    }
+    gpu_mesh_create(&rw->gpu, rw->staging, sizeof(float) * FLOATS * nv, 1, idx, k);
     static const int layout[] = {3, 3, 2, 2}; /* the FLOATS of a vertex */
     gpu_mesh_layout_floats(layout, 4);
     glBindVertexArray(0);
     free(idx);
-    /* every sampled row once, then the continuations */
-    rw->frame = -1;
-    river_water_update(rw, sim, 1e300);
     return rw;
 }
 
@@ -308,7 +331,9 @@ static void sample_row(river_water *rw, const dinghy_sim *sim, int i)
     rw->samples += COLS;
 }
 
-void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
+/* Asks the water again into the staging (rows within RIVER_WATER_NEAR of
+ * focus_s, the rest in turn; every row the first time). */
+static void sample(river_water *rw, const dinghy_sim *sim, double focus_s)
 {
     rw->samples = 0;
     int all = rw->frame < 0;
@@ -332,11 +357,17 @@ void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
                 o[q] = e[q];
         }
     }
+}
+
+void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
+{
+    sample(rw, sim, focus_s);
     size_t bytes = sizeof(float) * FLOATS * (size_t)rw->rows * COLS;
     gpu_mesh_stream(&rw->gpu, rw->staging, bytes, bytes);
 }
 
-void river_water_draw(const river_water *rw, double time_s)
+void river_water_draw(river_water *rw, const float view_proj[16], const float eye[3], float reach,
+                      double time_s)
 {
     glUseProgram(rw->gpu.program);
     glUniform1f(rw->u_time, (float)fmod(time_s, 3000.0));
@@ -346,7 +377,9 @@ void river_water_draw(const river_water *rw, double time_s)
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE); /* keep alpha 1 */
     glDepthMask(GL_FALSE);
-    gpu_mesh_draw(&rw->gpu, -1);
+    /* the rows far off at coarse detail: a row is a pixel or less there */
+    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, 0.0f, COARSE_BEYOND, 0);
+    mesh_chunks_draw(&rw->chunks, &rw->gpu, view_proj, eye, COARSE_BEYOND, reach, 1);
     glDepthMask(GL_TRUE);
     glDisable(GL_BLEND);
 }
@@ -376,6 +409,7 @@ void river_water_destroy(river_water *rw)
     if (!rw)
         return;
     gpu_mesh_destroy(&rw->gpu);
+    mesh_chunks_free(&rw->chunks);
     if (rw->noise)
         glDeleteTextures(1, &rw->noise);
     free(rw->row_s);

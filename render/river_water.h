@@ -26,9 +26,11 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
 void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s);
 #define RIVER_WATER_NEAR 32.0
 
-/* Draws with blending, depth-tested, not depth-writing; time_s (s, the
- * simulated time) moves the foam. */
-void river_water_draw(const river_water *rw, double time_s);
+/* Draws the chunks of rows that may be in view of view_proj (column-major)
+ * and nearer than reach (m) to eye, with blending, depth-tested, not
+ * depth-writing; time_s (s, the simulated time) moves the foam. */
+void river_water_draw(river_water *rw, const float view_proj[16], const float eye[3], float reach,
+                      double time_s);
 void river_water_destroy(river_water *rw);
 
 /* Points asked by the last update (for tests and the budget). */

@@ -18,7 +18,7 @@
 #define FAR_AXIS 400      /* most grid lines along one axis */
 #define ROW_STEP 1.0      /* m between the band's rows along the course */
 #define SUNK 4.0          /* land this far inside the band lies under it, m */
-#define BAND_CHUNK 8      /* rows of the band a chunk (mesh_chunks.h) */
+#define BAND_CHUNK 8      /* rows of the band a chunk (mesh_chunks.h), even */
 #define FAR_CHUNK 12      /* cells of the land each way a chunk */
 
 struct terrain {
@@ -168,7 +168,8 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
     double *ax = malloc(sizeof *ax * FAR_AXIS), *ay = malloc(sizeof *ay * FAR_AXIS);
     size_t band_v = (size_t)rows * (size_t)cols, far_v = (size_t)FAR_AXIS * FAR_AXIS;
     float *verts = malloc(sizeof *verts * FLOATS * (band_v + far_v));
-    uint32_t *idx = malloc(sizeof *idx * 6 * (band_v + far_v));
+    /* the band at full and coarse detail, then the land */
+    uint32_t *idx = malloc(sizeof *idx * 6 * (2 * band_v + far_v));
     unsigned char *sunk = malloc(far_v);
     if (!t || !row_s || !line || !line_s || !line_e || !line_b || !ax || !ay || !verts || !idx || !sunk) {
         snprintf(err, err_len, "out of memory for the river's ground");
@@ -276,19 +277,9 @@ terrain *terrain_create(const course_map *m, char *err, size_t err_len)
         }
 
     /* in chunks: BAND_CHUNK rows of the band, FAR_CHUNK x FAR_CHUNK cells of the land */
-    size_t k = 0, first = 0;
-    int chunked = 0;
-    for (uint32_t i = 0; i + 1 < (uint32_t)rows; i++) {
-        for (uint32_t j = 0; j + 1 < (uint32_t)cols; j++) {
-            uint32_t a = i * (uint32_t)cols + j, b = a + 1, c = a + (uint32_t)cols, d = c + 1;
-            idx[k++] = a; idx[k++] = c; idx[k++] = d;
-            idx[k++] = a; idx[k++] = d; idx[k++] = b;
-        }
-        if ((i + 1) % BAND_CHUNK == 0 || i + 2 == (uint32_t)rows) {
-            chunked |= mesh_chunks_add(&t->look.chunks, idx, first, k, verts, FLOATS);
-            first = k;
-        }
-    }
+    size_t k = 0;
+    int chunked = mesh_chunks_grid(&t->look.chunks, idx, &k, verts, FLOATS, rows, cols, BAND_CHUNK);
+    size_t first = k;
     uint32_t o = (uint32_t)band_v;
     for (uint32_t tj = 0; tj + 1 < (uint32_t)ny; tj += FAR_CHUNK)
         for (uint32_t ti = 0; ti + 1 < (uint32_t)nx; ti += FAR_CHUNK) {

@@ -12,7 +12,9 @@ unsigned tiling_texture(const unsigned char *texels, int side, int channels)
     glTexImage2D(GL_TEXTURE_2D, 0, channels == 2 ? GL_RG8 : GL_R8, side, side, 0,
                  channels == 2 ? GL_RG : GL_RED, GL_UNSIGNED_BYTE, texels);
     glGenerateMipmap(GL_TEXTURE_2D);
-    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+    /* one mip level a read, not a blend of two: a CPU rasteriser pays for
+     * each, and on this smooth detail the step between levels does not show */
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);

@@ -43,6 +43,34 @@ int fold_against_neighbours(int M, int N, const float *x, const float *y, const 
     return against == 3;
 }
 
+void fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out)
+{
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++)
+            for (int t = 0; t < 2; t++)
+                area_normal(M, N, x, y, z, m, n, t, out + 3 * (2 * ((size_t)m * N + n) + t));
+}
+
+/* Triangle t of quad (m, n)'s normal in fold_normals' array, indices
+ * (-1 .. M and -1 .. N) wrapped without a division. */
+static const double *normal_of(int M, int N, const double *normals, int m, int n, int t)
+{
+    const int m0 = m < 0 ? m + M : m >= M ? m - M : m, n0 = n < 0 ? n + N : n >= N ? n - N : n;
+    return normals + 3 * (2 * ((size_t)m0 * N + n0) + t);
+}
+
+int fold_against_neighbours_of(int M, int N, const double *normals, int m, int n, int t)
+{
+    const double *a = normal_of(M, N, normals, m, n, t);
+    const double *c[3] = {normal_of(M, N, normals, m, n, 1 - t),
+                          normal_of(M, N, normals, t == 0 ? m + 1 : m - 1, n, 1 - t),
+                          normal_of(M, N, normals, m, t == 0 ? n - 1 : n + 1, 1 - t)};
+    int against = 0;
+    for (int k = 0; k < 3; k++)
+        against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
+    return against == 3;
+}
+
 int fold_faces_inward(int M, int N, const float *x, const float *y, const float *z, int m, int n,
                       int t, double probe)
 {

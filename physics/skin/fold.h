@@ -15,6 +15,15 @@
 int fold_against_neighbours(int M, int N, const float *x, const float *y, const float *z, int m,
                             int n, int t);
 
+/* Every triangle's area normal (twice its area, not normalised) of a ring:
+ * triangle t of quad (m, n) at out[3 (2 (m N + n) + t)], 6 M N doubles. */
+void fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out);
+
+/* fold_against_neighbours from the normals fold_normals gave (the same
+ * answer: each triangle's normal computed once, not four times); m in
+ * 0 .. M-1, n in 0 .. N-1. */
+int fold_against_neighbours_of(int M, int N, const double *normals, int m, int n, int t);
+
 /* 1 when the outward side of triangle t of quad (m, n) faces the inside of
  * the closed skin: the skin's winding number (physics/contact/inside.h)
  * about the point `probe` (m) off the triangle's centre along its outward

@@ -7,6 +7,14 @@
 #include <math.h>
 #include <stdlib.h>
 
+/* The distance between vertices i and j of b, m. */
+static double edge_length(const sim_buffer *b, size_t i, size_t j)
+{
+    const double dx = (double)b->x[j] - b->x[i], dy = (double)b->y[j] - b->y[i];
+    const double dz = (double)b->z[j] - b->z[i];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
 /* The longest grid edge of ring p (round the ring and round the tube) as
  * a multiple of its rest length. */
 static double max_stretch(const dinghy_sim *s, int p)
@@ -24,9 +32,12 @@ static double max_stretch(const dinghy_sim *s, int p)
         for (int m = 0; m < M; m++) {
             size_t i = v0 + (size_t)m * N + n, j = v0 + (size_t)((m + 1) % M) * N + n;
             size_t k = v0 + (size_t)m * N + (n + 1) % N;
-            double dj = hypot(hypot(b->x[j] - b->x[i], b->y[j] - b->y[i]), b->z[j] - b->z[i]);
-            double dk = hypot(hypot(b->x[k] - b->x[i], b->y[k] - b->y[i]), b->z[k] - b->z[i]);
-            worst = fmax(worst, fmax(dj / ring_rest, dk / tube_rest));
+            /* sqrt, not hypot (a library call, and slow): the ring is
+             * within the world (checked first), so no square overflows */
+            double dj = edge_length(b, i, j), dk = edge_length(b, i, k);
+            const double a = dj / ring_rest, c = dk / tube_rest; /* a NaN is passed over, as by fmax */
+            worst = a > worst ? a : worst;
+            worst = c > worst ? c : worst;
         }
     }
     return worst;
@@ -34,17 +45,19 @@ static double max_stretch(const dinghy_sim *s, int p)
 
 /* The first triangle of ring p turned against all three of its edge
  * neighbours (2 (m N + n) + t), or -1; with `wind`, the first of them that
- * also faces its skin's inside (physics/skin/fold.h). Normals are computed
- * where needed: the check allocates nothing. */
+ * also faces its skin's inside (physics/skin/fold.h). Each triangle's
+ * normal is computed once, into the simulation's fold_normals (allocated
+ * with it: the check allocates nothing). */
 static long inverted_triangle(const dinghy_sim *s, int p, int wind)
 {
     const sim_buffer *b = &s->buf[s->cur];
     const size_t v0 = (size_t)p * s->V;
     const float *x = b->x + v0, *y = b->y + v0, *z = b->z + v0;
+    fold_normals(s->M, s->N, x, y, z, s->fold_normals);
     for (int m = 0; m < s->M; m++)
         for (int n = 0; n < s->N; n++)
             for (int t = 0; t < 2; t++)
-                if (fold_against_neighbours(s->M, s->N, x, y, z, m, n, t)
+                if (fold_against_neighbours_of(s->M, s->N, s->fold_normals, m, n, t)
                     && (!wind || fold_faces_inward(s->M, s->N, x, y, z, m, n, t, SIM_FOLD_PROBE)))
                     return 2 * ((long)m * s->N + n) + t;
     return -1;

@@ -69,6 +69,7 @@ void sim_destroy(dinghy_sim *s)
     membrane_rest_free(&s->membrane);
     torus_shape_free(&s->shape);
     free(s->profile);
+    free(s->fold_normals);
     free(s);
 }
 
@@ -172,6 +173,8 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     s->rest_volume = sim_ring_rest_volume(ring);
     if (!fail)
         fail = !(s->profile = malloc(sizeof *s->profile * 2 * (size_t)s->N));
+    if (!fail)
+        fail = !(s->fold_normals = malloc(sizeof *s->fold_normals * 6 * s->V));
     if (!fail)
         sim_inflate(s, 1);
     s->substeps = sim_def_substeps(def);

@@ -160,6 +160,7 @@ struct dinghy_sim {
      * (physics/skin/inflate.h); and the volume at which the full gas is at
      * the gauge (the inflated mesh's, m^3) */
     double *profile;
+    double *fold_normals; /* 6 M N: one ring's triangle normals, for the health check */
     double fill_volume;
     /* membrane: 1 when the bending force is held over a step's substeps
      * (sim_inflate: the step is within half the bending's own bound), else

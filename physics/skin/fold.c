@@ -29,6 +29,15 @@ static void area_normal(int M, int N, const float *x, const float *y, const floa
     out[2] = e1[0] * e2[1] - e1[1] * e2[0];
 }
 
+/* 1 when normal a points against each of c[0..2]. */
+static int against_all(const double a[3], const double *const c[3])
+{
+    int against = 0;
+    for (int k = 0; k < 3; k++)
+        against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
+    return against == 3;
+}
+
 int fold_against_neighbours(int M, int N, const float *x, const float *y, const float *z, int m,
                             int n, int t)
 {
@@ -37,10 +46,8 @@ int fold_against_neighbours(int M, int N, const float *x, const float *y, const 
     area_normal(M, N, x, y, z, m, n, 1 - t, c[0]);
     area_normal(M, N, x, y, z, t == 0 ? m + 1 : m - 1, n, 1 - t, c[1]);
     area_normal(M, N, x, y, z, m, t == 0 ? n - 1 : n + 1, 1 - t, c[2]);
-    int against = 0;
-    for (int k = 0; k < 3; k++)
-        against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
-    return against == 3;
+    const double *const cs[3] = {c[0], c[1], c[2]};
+    return against_all(a, cs);
 }
 
 void fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out)
@@ -62,13 +69,10 @@ static const double *normal_of(int M, int N, const double *normals, int m, int n
 int fold_against_neighbours_of(int M, int N, const double *normals, int m, int n, int t)
 {
     const double *a = normal_of(M, N, normals, m, n, t);
-    const double *c[3] = {normal_of(M, N, normals, m, n, 1 - t),
-                          normal_of(M, N, normals, t == 0 ? m + 1 : m - 1, n, 1 - t),
-                          normal_of(M, N, normals, m, t == 0 ? n - 1 : n + 1, 1 - t)};
-    int against = 0;
-    for (int k = 0; k < 3; k++)
-        against += a[0] * c[k][0] + a[1] * c[k][1] + a[2] * c[k][2] < 0.0;
-    return against == 3;
+    const double *const c[3] = {normal_of(M, N, normals, m, n, 1 - t),
+                                normal_of(M, N, normals, t == 0 ? m + 1 : m - 1, n, 1 - t),
+                                normal_of(M, N, normals, m, t == 0 ? n - 1 : n + 1, 1 - t)};
+    return against_all(a, c);
 }
 
 int fold_faces_inward(int M, int N, const float *x, const float *y, const float *z, int m, int n,

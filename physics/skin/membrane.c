@@ -17,13 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "physics/world/always_inline.h"
 #include "physics/world/shape.h"
-
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 
 #define TRI_OUT 9   /* three corners, three components */
 #define EDGE_OUT 12 /* four corners, three components */

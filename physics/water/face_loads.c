@@ -22,14 +22,8 @@
 
 #include "physics/world/corner_gather.h"
 #include "physics/water/hydro.h"
+#include "physics/world/always_inline.h"
 
-/* Inlined into each caller whatever gcc's size heuristics say: the face
- * loop below is compiled once per variant, each with its constants. */
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 
 /* Per quad: two triangles, three corners each, three components. Face n
  * of quad row q is at q S + 1 + n of each of these arrays, and slot q S

@@ -90,11 +90,11 @@ typedef struct {
     float *wfx, *wfy, *wfz; /* per vertex: the water's pressure, drag and lift (the face
                                loads but the gas), refreshed every water_every substeps
                                and held between, N; with the drag's part of each taken
-                               at the refresh's velocity plus wkd times that velocity */
-    float *wkd;           /* per vertex: the drag's coefficient at the refresh, kg/s: the
-                             tick applies -wkd v at the current velocity v, implicitly */
-    float *wimp;          /* per vertex: that implicit step's factor 1 / (1 + dt wkd / m),
-                             kept from the refresh */
+                               at the refresh's velocity plus kd times that velocity */
+    float *wimp;          /* per vertex: the drag's answer to the current velocity v: the
+                             tick applies -kd v implicitly, v' = (v + a dt) wimp with wimp =
+                             1 / (1 + dt kd / m), kd (kg/s) the drag's coefficient at the
+                             refresh (face_loads.h; the refresh writes kd here first) */
     float *wkz, *wz0;     /* per vertex: the buoyancy's dF_z/dz at the refresh, N/m, and the
                              height it was taken at, m: the tick adds wkz (z - wz0) to the
                              held force (face_loads.h) */

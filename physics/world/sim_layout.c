@@ -51,8 +51,7 @@ const layout_array layout_arrays[] = {
     TICK(wfx, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wfy, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wfz, float, 1, LAYOUT_PER_VERTEX, 0),
-    /* the drag's coefficient per vertex, held with them (4 B per vertex) */
-    TICK(wkd, float, 1, LAYOUT_PER_VERTEX, 0),
+    /* the drag's implicit factor per vertex, held with them (4 B per vertex) */
     TICK(wimp, float, 1, LAYOUT_PER_VERTEX, 0),
     /* the buoyancy's stiffness and the heights the loads were taken at (8 B per vertex) */
     TICK(wkz, float, 1, LAYOUT_PER_VERTEX, 0),

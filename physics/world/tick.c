@@ -38,6 +38,7 @@
 #include "physics/water/face_loads.h"
 #include "physics/seed/springs.h"
 #include "physics/water/water_rows.h"
+#include "physics/world/always_inline.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -214,12 +215,6 @@ typedef struct {
     float wu, wv, ww;  /* the row's flow velocity, m/s */
     int held_drag;     /* 1: the water's drag is held as a coefficient (euler_run's kd) */
 } euler_consts;
-
-#if defined(__GNUC__)
-#define ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define ALWAYS_INLINE inline
-#endif
 
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
  * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
@@ -473,7 +468,9 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             const size_t first = base + a * s->N, count = nb * (size_t)s->N;
             float *const wf[3] = {s->tick->wfx + first, s->tick->wfy + first,
                                   s->tick->wfz + first};
-            float *kd = s->tick->wkd + first, *kz = s->tick->wkz + first;
+            /* the drag's coefficients kd land in wimp, which then holds
+             * the integration's factor made from them (below) */
+            float *kd = s->tick->wimp + first, *kz = s->tick->wkz + first;
             for (int c = 0; c < 3; c++)
                 memset(wf[c], 0, sizeof(float) * count);
             memset(kd, 0, sizeof(float) * count);
@@ -493,9 +490,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                 for (size_t i = 0; i < count; i++)
                     wf[c][i] += kd[i] * v[c][i];
             /* the integration's factor for -kd v at the new velocity */
-            float *restrict imp = s->tick->wimp + first;
             for (size_t i = 0; i < count; i++)
-                imp[i] = 1.0f / (1.0f + step.dt * step.inv_m * kd[i]);
+                kd[i] = 1.0f / (1.0f + step.dt * step.inv_m * kd[i]);
         }
         if (exact) { /* held, or just refreshed */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
@@ -733,14 +729,23 @@ static void stage_centres(const step_context *c, step_shared *sh, tick_thread *t
         volume_rows(c->s, c->in, th->r0, th->r1);
 }
 
+/* A thread's own rings [own_first, own_end) when it owns whole rings. */
+static int own_first(const step_context *c, const tick_thread *th)
+{
+    return (int)(th->r0 / (size_t)c->s->M);
+}
+static int own_end(const step_context *c, const tick_thread *th)
+{
+    return (int)(th->r1 / (size_t)c->s->M);
+}
+
 /* Ring centres, volumes, gauges and leaks: rings. */
 static void stage_ring_centres(const step_context *c, step_shared *sh, tick_thread *th)
 {
     (void)sh;
     if (c->by_rings) { /* own rings, from own rows: no barrier either side */
-        const size_t M = (size_t)c->s->M;
-        for (size_t p = th->r0 / M; p < th->r1 / M; p++)
-            ring_centre(c->s, (int)p, c->dt);
+        for (int p = own_first(c, th); p < own_end(c, th); p++)
+            ring_centre(c->s, p, c->dt);
         return;
     }
 #pragma omp for schedule(static)
@@ -805,16 +810,6 @@ static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
         move_rows(s, c->in, c->out, c0, c1, c->dt, c->substep, th->scratch,
                   th->tid == 0 ? &th->t_springs : NULL, &th->t_integrate);
     }
-}
-
-/* A thread's own rings [own_first, own_end) when it owns whole rings. */
-static int own_first(const step_context *c, const tick_thread *th)
-{
-    return (int)(th->r0 / (size_t)c->s->M);
-}
-static int own_end(const step_context *c, const tick_thread *th)
-{
-    return (int)(th->r1 / (size_t)c->s->M);
 }
 
 /* The skin contact's search: setup, bound (rings), plan (serial), grid

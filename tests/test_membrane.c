@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "physics/skin/crease.h"
 #include "physics/skin/fold.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/vec3.h"
@@ -895,6 +896,122 @@ static void test_fold_inside_out(void **state)
     free(x);
 }
 
+/* The angle of hinge `kind` at (m, n) of an M x N ring at x, y, z. */
+static double hinge_angle_at(int M, int N, const float *x, const float *y, const float *z, int m,
+                             int n, int kind)
+{
+    int q[4];
+    double p[4][3], g[4][3];
+    membrane_hinge_corners(M, N, m, n, kind, q);
+    for (int c = 0; c < 4; c++)
+        p[c][0] = x[q[c]], p[c][1] = y[q[c]], p[c][2] = z[q[c]];
+    return membrane_hinge_gradient(p[0], p[1], p[2], p[3], g);
+}
+
+/* Turns vertex i of x, y, z by `angle` (rad) about the line from vertex a
+ * to vertex b (Rodrigues). */
+static void turn_about(float *x, float *y, float *z, int i, int a, int b, double angle)
+{
+    double k[3] = {x[b] - x[a], y[b] - y[a], z[b] - z[a]};
+    const double kl = sqrt(dot3(k, k));
+    for (int c = 0; c < 3; c++)
+        k[c] /= kl;
+    const double v[3] = {x[i] - x[a], y[i] - y[a], z[i] - z[a]};
+    double kv[3];
+    cross3(k, v, kv);
+    const double cs = cos(angle), sn = sin(angle), kd = dot3(k, v) * (1.0 - cs);
+    x[i] = (float)(x[a] + v[0] * cs + kv[0] * sn + k[0] * kd);
+    y[i] = (float)(y[a] + v[1] * cs + kv[1] * sn + k[1] * kd);
+    z[i] = (float)(z[a] + v[2] * cs + kv[2] * sn + k[2] * kd);
+}
+
+/* The crease stop (crease.h): a hinge turned shut step by step stops at
+ * CREASE_MAX_ANGLE, and one turned past pi within a single substep (its
+ * measured angle wrapped to near -pi, which a check of |theta| alone
+ * passes) is found by its tracked angle and turned back to the stop on
+ * the side it came from; momentum is kept; the gradient is the angle's
+ * (central differences). */
+static void test_crease_stop(void **state)
+{
+    (void)state;
+    const int M = 12, N = 8, V = M * N, m0 = 3, n0 = 2, kind = MEMBRANE_EDGE_RING;
+    float *buf = calloc((size_t)(6 * V + CREASE_HINGES(M, N)), sizeof(float));
+    assert_non_null(buf);
+    float *x = buf, *y = x + V, *z = y + V, *vx = z + V, *vy = vx + V, *vz = vy + V;
+    float *theta = vz + V;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double X[3];
+            torus_point(0.8, 0.25, M, N, m, n, X);
+            x[m * N + n] = (float)X[0], y[m * N + n] = (float)X[1], z[m * N + n] = (float)X[2];
+        }
+    int q[4];
+    membrane_hinge_corners(M, N, m0, n0, kind, q);
+    { /* the gradient against central differences of the angle */
+        double p[4][3], g[4][3], worst = 0.0, scale = 0.0;
+        for (int c = 0; c < 4; c++)
+            p[c][0] = x[q[c]], p[c][1] = y[q[c]], p[c][2] = z[q[c]];
+        membrane_hinge_gradient(p[0], p[1], p[2], p[3], g);
+        for (int c = 0; c < 4; c++)
+            for (int j = 0; j < 3; j++) {
+                double gd[4][3];
+                const double h = 1e-6, keep = p[c][j];
+                p[c][j] = keep + h;
+                const double tp = membrane_hinge_gradient(p[0], p[1], p[2], p[3], gd);
+                p[c][j] = keep - h;
+                const double tm = membrane_hinge_gradient(p[0], p[1], p[2], p[3], gd);
+                p[c][j] = keep;
+                worst = fmax(worst, fabs((tp - tm) / (2.0 * h) - g[c][j]));
+                scale = fmax(scale, fabs(g[c][j]));
+            }
+        printf("  crease: the angle's gradient against differences, relative error %.1e\n",
+               worst / scale);
+        assert_true(worst < 1e-5 * scale);
+    }
+    /* shut by turning x3 about the edge (the sign of the turn that shuts it) */
+    const double start = hinge_angle_at(M, N, x, y, z, m0, n0, kind);
+    turn_about(x, y, z, q[3], q[0], q[1], 0.1);
+    const double sign = hinge_angle_at(M, N, x, y, z, m0, n0, kind) > start ? 1.0 : -1.0;
+    turn_about(x, y, z, q[3], q[0], q[1], -0.1);
+    crease_track(M, N, x, y, z, theta);
+    double turned = 0.0;
+    const double dt = 1e-3;
+    while (sign * hinge_angle_at(M, N, x, y, z, m0, n0, kind) < 2.9) {
+        turn_about(x, y, z, q[3], q[0], q[1], sign * 0.05);
+        turned += 0.05;
+        assert_int_equal(crease_stop(M, N, x, y, z, vx, vy, vz, (float)dt, theta), 0);
+        assert_true(turned < 4.0);
+    }
+    for (int k = 0; k < 10; k++) { /* pressed on: held at the stop */
+        turn_about(x, y, z, q[3], q[0], q[1], sign * 0.05);
+        crease_stop(M, N, x, y, z, vx, vy, vz, (float)dt, theta);
+    }
+    const double held = sign * hinge_angle_at(M, N, x, y, z, m0, n0, kind);
+    /* past pi in one substep: measured, it wraps */
+    const double before = sign * hinge_angle_at(M, N, x, y, z, m0, n0, kind);
+    turn_about(x, y, z, q[3], q[0], q[1], sign * 0.3);
+    const double wrapped = sign * hinge_angle_at(M, N, x, y, z, m0, n0, kind);
+    double momentum[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < V; i++)
+        momentum[0] += vx[i], momentum[1] += vy[i], momentum[2] += vz[i];
+    const int stopped = crease_stop(M, N, x, y, z, vx, vy, vz, (float)dt, theta);
+    const double after = sign * hinge_angle_at(M, N, x, y, z, m0, n0, kind);
+    double moved = 0.0, p1[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < V; i++)
+        p1[0] += vx[i], p1[1] += vy[i], p1[2] += vz[i];
+    for (int c = 0; c < 3; c++)
+        moved = fmax(moved, fabs(p1[c] - momentum[c]));
+    printf("  crease: held at %.4f rad pressed on; %.4f turned 0.3 past pi measures %.4f, "
+           "stopped back to %.4f (%d hinges), momentum changed %.1e of speeds %.1f m/s\n",
+           held, before, wrapped, after, stopped, moved, fabs(vx[q[3]]) + fabs(vy[q[3]]) + fabs(vz[q[3]]));
+    assert_true(fabs(held - CREASE_MAX_ANGLE) < 2e-3);
+    assert_true(wrapped < 0.0); /* the plain angle would pass it */
+    assert_true(stopped >= 1);
+    assert_true(fabs(after - CREASE_MAX_ANGLE) < 2e-2);
+    assert_true(moved < 1e-3);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -906,6 +1023,7 @@ int main(void)
         cmocka_unit_test(test_bending_normalisation),
         cmocka_unit_test(test_inflated_torus),
         cmocka_unit_test(test_fold_inside_out),
+        cmocka_unit_test(test_crease_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -192,9 +192,17 @@ static const int EDGE_CORNER[MEMBRANE_EDGE_KINDS][4][2] = {
     {{0, 0}, {1, 1}, {0, 1}, {1, 0}},   /* diagonal */
 };
 
-/* The hinge's angle and sum over corners of |d theta/dx|^2, in double. */
-static double hinge_rest(const double x0[3], const double x1[3], const double x2[3],
-                         const double x3[3], double *g2)
+void membrane_hinge_corners(int M, int N, int m, int n, int kind, int out[4])
+{
+    for (int c = 0; c < 4; c++) {
+        const int mm = ((m + EDGE_CORNER[kind][c][0]) % M + M) % M;
+        const int nn = ((n + EDGE_CORNER[kind][c][1]) % N + N) % N;
+        out[c] = mm * N + nn;
+    }
+}
+
+double membrane_hinge_gradient(const double x0[3], const double x1[3], const double x2[3],
+                               const double x3[3], double g[4][3])
 {
     double e[3], a2[3], b3[3], c3[3], NA[3], NB[3], c[3];
     sub3(x1, x0, e);
@@ -206,14 +214,28 @@ static double hinge_rest(const double x0[3], const double x1[3], const double x2
     cross3(NA, NB, c);
     const double le2 = dot3(e, e), le = sqrt(le2);
     const double theta = atan2(dot3(c, e) / le, dot3(NA, NB));
-    const double kA = le / dot3(NA, NA), kB = le / dot3(NB, NB);
+    /* the 1e-300 keeps a triangle with no area finite (its gradient 0) */
+    const double kA = le / (dot3(NA, NA) + 1e-300), kB = le / (dot3(NB, NB) + 1e-300);
     const double sA = dot3(a2, e) / le2, sB = dot3(c3, e) / le2;
-    *g2 = 0.0;
     for (int i = 0; i < 3; i++) {
         const double gA = kA * NA[i], gB = kB * NB[i];
-        const double d0 = (1.0 - sA) * gA + (1.0 - sB) * gB, d1 = sA * gA + sB * gB;
-        *g2 += d0 * d0 + d1 * d1 + gA * gA + gB * gB;
+        g[0][i] = (1.0 - sA) * gA + (1.0 - sB) * gB;
+        g[1][i] = sA * gA + sB * gB;
+        g[2][i] = -gA;
+        g[3][i] = -gB;
     }
+    return theta;
+}
+
+/* The hinge's angle and sum over corners of |d theta/dx|^2, in double. */
+static double hinge_rest(const double x0[3], const double x1[3], const double x2[3],
+                         const double x3[3], double *g2)
+{
+    double g[4][3];
+    const double theta = membrane_hinge_gradient(x0, x1, x2, x3, g);
+    *g2 = 0.0;
+    for (int c = 0; c < 4; c++)
+        *g2 += dot3(g[c], g[c]);
     return theta;
 }
 

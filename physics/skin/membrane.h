@@ -203,6 +203,18 @@ void membrane_triangle_forces(const membrane_consts *k, float A0, const float di
 float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, const float p[4][3],
                             float out[4][3]);
 
+/* The corners of hinge `kind` (MEMBRANE_EDGE_*) at (m, n) of an M x N
+ * ring, as vertex indices m' N + n' (wrapped): x0, x1 (the edge), x2, x3,
+ * in the order membrane_hinge_gradient takes them. */
+void membrane_hinge_corners(int M, int N, int m, int n, int kind, int out[4]);
+
+/* A hinge's dihedral angle theta (rad, in (-pi, pi]; 0 flat, +-pi folded
+ * shut) from its corners x0 .. x3 (m), as the kernel measures it, and
+ * d theta / d x_c (1/m) into g[c], in double. The gradients sum to zero
+ * (an angle does not change when the hinge moves whole). */
+double membrane_hinge_gradient(const double x0[3], const double x1[3], const double x2[3],
+                               const double x3[3], double g[4][3]);
+
 /* The stiffness a vertex of tube index n sees from the membrane (N/m), for
  * docs/physics.md section 2's sum k (see the top of this file), at rest plus
  * the geometric stiffness of an isotropic pre-tension `tension` (N/m, e.g.

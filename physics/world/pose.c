@@ -27,6 +27,14 @@ void ring_write_pose(dinghy_sim *s, int p, const sim_ring_pose *d)
             b->vz[i] = (float)d->velocity[2];
         }
     memset(s->tick->row_bad + (size_t)p * s->M, 0, (size_t)s->M);
+    /* whole: as full of gas as its undeformed skin, with the definition's
+     * hole only (dinghy.hole_diameter), not turned inside out. A burst
+     * ring's little gas in a skin put back undeformed pulled the skin flat
+     * within one step, harder than its creases could take (issue 31) */
+    s->gas_frac[p] = 1.0;
+    s->hole_area[p] = 0.25 * 3.14159265358979323846 * s->def.ring.hole_diameter
+                    * s->def.ring.hole_diameter;
+    s->inverted_since[p] = -1.0;
     gas_ring_volumes(s, p);
     /* its rows' centres, the ring's centre, and the water they sit in */
     double c[3] = {0.0, 0.0, 0.0};

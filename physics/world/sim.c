@@ -256,11 +256,7 @@ sim_ring_id sim_add_ring(dinghy_sim *s, const sim_ring_pose *pose)
     sim_set_count(s, p + 1);
     s->travelled[p] = 0.0;
     s->respawns[p] = 0;
-    s->gas_frac[p] = 1.0; /* fully inflated, no holes */
-    s->inverted_since[p] = -1.0;
-    /* dinghy.hole_diameter: every ring starts with a round hole that wide */
-    s->hole_area[p] = 0.25 * 3.14159265358979323846 * s->def.ring.hole_diameter * s->def.ring.hole_diameter;
-    ring_write_pose(s, p, pose);
+    ring_write_pose(s, p, pose); /* full of gas, the definition's hole only */
     sim_measure_ring(s, p);
     return sim_ring_id_at(s, p);
 }

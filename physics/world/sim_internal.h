@@ -98,6 +98,11 @@ typedef struct {
     float *wkz, *wz0;     /* per vertex: the buoyancy's dF_z/dz at the refresh, N/m, and the
                              height it was taken at, m: the tick adds wkz (z - wz0) to the
                              held force (face_loads.h) */
+    float *crease_theta;  /* per hinge (3 per vertex, crease.h's order): the crease stop's
+                             tracked angle, rad, this step */
+    unsigned char *crease_on; /* per ring: the crease stop runs on it this step (a limp
+                                 skin: punctured, below CREASE_LIMP_VOLUME of its rest
+                                 volume, or with no inflation) */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

@@ -56,6 +56,10 @@ const layout_array layout_arrays[] = {
     /* the buoyancy's stiffness and the heights the loads were taken at (8 B per vertex) */
     TICK(wkz, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wz0, float, 1, LAYOUT_PER_VERTEX, 0),
+    /* the crease stop: each hinge's tracked angle (12 B per vertex), and per
+     * ring whether it is limp enough to need it this step */
+    TICK(crease_theta, float, 3, LAYOUT_PER_VERTEX, 0),
+    TICK(crease_on, unsigned char, 1, LAYOUT_PER_RING, 0),
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),

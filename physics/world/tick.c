@@ -32,6 +32,7 @@
  */
 #include "physics/world/tick.h"
 
+#include "physics/skin/crease.h"
 #include "physics/skin/gas.h"
 #include "physics/hands/hands_internal.h"
 #include "physics/skin/membrane.h"
@@ -687,6 +688,7 @@ typedef struct {
     int search;            /* the skin contact searches on this substep */
     int sample;            /* the river is sampled at the rows on this substep */
     int gas;               /* gas inflation: the rings' volumes, gauges and leaks */
+    int membrane;          /* the membrane skin: the crease stop on limp rings */
     int P;                 /* rings */
     int by_rings;          /* each thread owns whole rings (P >= threads): the
                               stages up to the move need no barrier */
@@ -911,6 +913,54 @@ static void stage_positions(const step_context *c, step_shared *sh, tick_thread 
         contact_positions(c->s, c->out, th->r0, th->r1, sh->any_contact, (float)c->dt);
 }
 
+/* A ring is limp enough for the crease stop (crease.h) below this share
+ * of its rest volume: one at its working pressure cannot fold a hinge
+ * near shut, and is spared the stop's cost. */
+#define CREASE_LIMP_VOLUME 0.9
+
+/* Whether ring p's skin is limp: punctured, shrunk below
+ * CREASE_LIMP_VOLUME, or held up by nothing. */
+static int ring_limp(const dinghy_sim *s, int p)
+{
+    const sim_ring_def *r = &s->def.ring;
+    if (r->inflation != SIM_INFLATION_GAS)
+        return !(r->pressure > 0.0);
+    return s->hole_area[p] > 0.0 || s->ring_vol[p] < CREASE_LIMP_VOLUME * s->rest_volume;
+}
+
+/* The crease stop on ring p: which rings and their hinges' angles decided
+ * on the step's first substep, the stop on every substep. */
+static void crease_ring(const step_context *c, int p)
+{
+    dinghy_sim *s = c->s;
+    const size_t v0 = (size_t)p * s->V;
+    float *theta = s->tick->crease_theta + 3 * v0;
+    if (c->first) {
+        s->tick->crease_on[p] = (unsigned char)ring_limp(s, p);
+        if (s->tick->crease_on[p])
+            crease_track(s->M, s->N, c->in->x + v0, c->in->y + v0, c->in->z + v0, theta);
+    }
+    sim_buffer *o = c->out;
+    if (s->tick->crease_on[p])
+        crease_stop(s->M, s->N, o->x + v0, o->y + v0, o->z + v0, o->vx + v0, o->vy + v0,
+                    o->vz + v0, (float)c->dt, theta);
+}
+
+/* The crease stop: own rings, or rings shared out after a barrier when
+ * their rows were split. */
+static void stage_creases(const step_context *c, step_shared *sh, tick_thread *th)
+{
+    (void)sh;
+    if (c->by_rings) {
+        for (int p = own_first(c, th); p < own_end(c, th); p++)
+            crease_ring(c, p);
+        return;
+    }
+#pragma omp for schedule(static)
+    for (int p = 0; p < c->P; p++)
+        crease_ring(c, p);
+}
+
 /* The centre-line model's events, per ring (its neighbours' touches). */
 static void stage_events(const step_context *c, step_shared *sh, tick_thread *th)
 {
@@ -927,6 +977,7 @@ static int with_rings_or_gas(const step_context *c) { return c->P > 1 || c->gas;
 static int with_repulsion(const step_context *c) { return c->P > 1 && !c->contact; }
 static int with_search(const step_context *c) { return c->contact && c->search; }
 static int with_contact(const step_context *c) { return c->contact != NULL; }
+static int with_membrane(const step_context *c) { return c->membrane; }
 /* The move stage reads rows' centres and repulsion other threads wrote:
  * after a barrier, unless the ring centres' stage ended with one and no
  * repulsion ran since. */
@@ -934,6 +985,9 @@ static int move_waits(const step_context *c)
 {
     return with_repulsion(c) || (!c->by_rings && !with_rings_or_gas(c));
 }
+/* The crease stop reads whole rings: after a barrier unless each thread
+ * owns its rings. */
+static int creases_wait(const step_context *c) { return !c->by_rings; }
 /* Rings' centres from rows other threads found, unless each owns its rings. */
 static int ring_centres_wait(const step_context *c) { return !c->by_rings; }
 /* The broad phase reads every ring's centre: after a barrier when the ring
@@ -965,6 +1019,7 @@ static const tick_stage TICK_STAGES[] = {
     {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search, 0},
     {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, always, stage_contact_solve, 0},
     {"positions", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_positions, 1},
+    {"creases", SIM_PHASE_SPRINGS, with_membrane, creases_wait, stage_creases, 1},
     {"events", SIM_PHASE_EVENTS, with_repulsion, always, stage_events, 0},
 };
 #define TICK_STAGE_COUNT ((int)(sizeof TICK_STAGES / sizeof TICK_STAGES[0]))
@@ -986,6 +1041,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
          * definition) */
         .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
+        .membrane = ring->skin == SIM_SKIN_MEMBRANE,
         .P = s->P,
         .by_rings = s->P >= s->step_threads,
         .contact = s->tick->contact,

@@ -16,17 +16,24 @@ static void corners(int M, int N, int m, int n, int t, size_t q[3])
     q[2] = t == 0 ? (size_t)m1 * N + n1 : (size_t)m0 * N + n1;
 }
 
+/* The area normal of the triangle (a, b, c) of x, y, z into out. */
+static void normal_of_corners(const float *x, const float *y, const float *z, size_t a, size_t b,
+                              size_t c, double *out)
+{
+    const double e1[3] = {x[b] - x[a], y[b] - y[a], z[b] - z[a]};
+    const double e2[3] = {x[c] - x[a], y[c] - y[a], z[c] - z[a]};
+    out[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    out[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    out[2] = e1[0] * e2[1] - e1[1] * e2[0];
+}
+
 /* The area normal (twice the area, not normalised) of triangle t of quad (m, n). */
 static void area_normal(int M, int N, const float *x, const float *y, const float *z, int m,
                         int n, int t, double out[3])
 {
     size_t q[3];
     corners(M, N, m, n, t, q);
-    const double e1[3] = {x[q[1]] - x[q[0]], y[q[1]] - y[q[0]], z[q[1]] - z[q[0]]};
-    const double e2[3] = {x[q[2]] - x[q[0]], y[q[2]] - y[q[0]], z[q[2]] - z[q[0]]};
-    out[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    out[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    out[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    normal_of_corners(x, y, z, q[0], q[1], q[2], out);
 }
 
 /* 1 when normal a points against each of c[0..2]. */
@@ -50,12 +57,21 @@ int fold_against_neighbours(int M, int N, const float *x, const float *y, const 
     return against_all(a, cs);
 }
 
-void fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out)
+int fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out)
 {
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++)
-            for (int t = 0; t < 2; t++)
-                area_normal(M, N, x, y, z, m, n, t, out + 3 * (2 * ((size_t)m * N + n) + t));
+    int creased = 0;
+    for (int m = 0; m < M; m++) {
+        const size_t r0 = (size_t)m * N, r1 = (size_t)(m + 1 < M ? m + 1 : 0) * N;
+        for (int n = 0; n < N; n++) {
+            const size_t n1 = (size_t)(n + 1 < N ? n + 1 : 0);
+            double *t1 = out + 6 * (r0 + (size_t)n), *t2 = t1 + 3;
+            /* T1 = (m,n) (m+1,n) (m+1,n+1), T2 = (m,n) (m+1,n+1) (m,n+1) */
+            normal_of_corners(x, y, z, r0 + n, r1 + n, r1 + n1, t1);
+            normal_of_corners(x, y, z, r0 + n, r1 + n1, r0 + n1, t2);
+            creased += t1[0] * t2[0] + t1[1] * t2[1] + t1[2] * t2[2] < 0.0;
+        }
+    }
+    return creased;
 }
 
 /* Triangle t of quad (m, n)'s normal in fold_normals' array, indices

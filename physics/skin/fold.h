@@ -16,8 +16,11 @@ int fold_against_neighbours(int M, int N, const float *x, const float *y, const 
                             int n, int t);
 
 /* Every triangle's area normal (twice its area, not normalised) of a ring:
- * triangle t of quad (m, n) at out[3 (2 (m N + n) + t)], 6 M N doubles. */
-void fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out);
+ * triangle t of quad (m, n) at out[3 (2 (m N + n) + t)], 6 M N doubles.
+ * Returns the quads whose two triangles face against each other (folded
+ * along their diagonal): with none, no triangle is against all its
+ * neighbours (its diagonal partner is one of them). */
+int fold_normals(int M, int N, const float *x, const float *y, const float *z, double *out);
 
 /* fold_against_neighbours from the normals fold_normals gave (the same
  * answer: each triangle's normal computed once, not four times); m in

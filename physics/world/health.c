@@ -7,12 +7,12 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The distance between vertices i and j of b, m. */
-static double edge_length(const sim_buffer *b, size_t i, size_t j)
+/* The squared distance between vertices i and j of b, m^2. */
+static double edge_length2(const sim_buffer *b, size_t i, size_t j)
 {
     const double dx = (double)b->x[j] - b->x[i], dy = (double)b->y[j] - b->y[i];
     const double dz = (double)b->z[j] - b->z[i];
-    return sqrt(dx * dx + dy * dy + dz * dz);
+    return dx * dx + dy * dy + dz * dz;
 }
 
 /* The longest grid edge of ring p (round the ring and round the tube) as
@@ -23,24 +23,23 @@ static double max_stretch(const dinghy_sim *s, int p)
     const int M = s->M, N = s->N;
     const size_t v0 = (size_t)p * s->V;
     const sim_ring_def *r = &s->def.ring;
-    double worst = 0.0;
+    double worst2 = 0.0; /* squared: one square root for the ring, not two a vertex */
     for (int n = 0; n < N; n++) {
         /* rest lengths depend only on n (the torus is round its axis) */
         double R = r->major_radius, rr = r->minor_radius;
         double ring_rest = torus_distance(R, rr, M, N, 0, n, 1, n);
         double tube_rest = torus_distance(R, rr, M, N, 0, n, 0, n + 1);
+        const double ir2 = 1.0 / (ring_rest * ring_rest), it2 = 1.0 / (tube_rest * tube_rest);
         for (int m = 0; m < M; m++) {
-            size_t i = v0 + (size_t)m * N + n, j = v0 + (size_t)((m + 1) % M) * N + n;
-            size_t k = v0 + (size_t)m * N + (n + 1) % N;
-            /* sqrt, not hypot (a library call, and slow): the ring is
-             * within the world (checked first), so no square overflows */
-            double dj = edge_length(b, i, j), dk = edge_length(b, i, k);
-            const double a = dj / ring_rest, c = dk / tube_rest; /* a NaN is passed over, as by fmax */
-            worst = a > worst ? a : worst;
-            worst = c > worst ? c : worst;
+            size_t i = v0 + (size_t)m * N + n, j = v0 + (size_t)(m + 1 < M ? m + 1 : 0) * N + n;
+            size_t k = v0 + (size_t)m * N + (n + 1 < N ? n + 1 : 0);
+            /* the ring is within the world (checked first): no square overflows */
+            const double a = edge_length2(b, i, j) * ir2, c = edge_length2(b, i, k) * it2;
+            worst2 = a > worst2 ? a : worst2; /* a NaN is passed over, as by fmax */
+            worst2 = c > worst2 ? c : worst2;
         }
     }
-    return worst;
+    return sqrt(worst2);
 }
 
 /* The first triangle of ring p turned against all three of its edge
@@ -53,7 +52,11 @@ static long inverted_triangle(const dinghy_sim *s, int p, int wind)
     const sim_buffer *b = &s->buf[s->cur];
     const size_t v0 = (size_t)p * s->V;
     const float *x = b->x + v0, *y = b->y + v0, *z = b->z + v0;
-    fold_normals(s->M, s->N, x, y, z, s->fold_normals);
+    /* a triangle against all its neighbours is against its quad's other
+     * one: with no quad folded along its diagonal (an inflated ring's
+     * every check), none is */
+    if (fold_normals(s->M, s->N, x, y, z, s->fold_normals) == 0)
+        return -1;
     for (int m = 0; m < s->M; m++)
         for (int n = 0; n < s->N; n++)
             for (int t = 0; t < 2; t++)
@@ -70,10 +73,17 @@ static sim_ring_fault ring_fault(dinghy_sim *s, int p, double *measure, int *ver
     const sim_buffer *b = &s->buf[s->cur];
     const size_t v0 = (size_t)p * s->V;
     *vertex = 0;
-    for (size_t i = 0; i < s->V; i++) {
-        double far = fmax(fabs(b->x[v0 + i]), fmax(fabs(b->y[v0 + i]), fabs(b->z[v0 + i])));
-        if (!(far < SIM_WORLD_SIZE)) {
-            *measure = far;
+    /* counted in a loop that vectorises (every ring, every call), then
+     * found; a NaN coordinate counts as out */
+    const float world = (float)SIM_WORLD_SIZE;
+    int out = 0;
+    for (size_t i = v0; i < v0 + s->V; i++)
+        out += !(fabsf(b->x[i]) < world && fabsf(b->y[i]) < world && fabsf(b->z[i]) < world);
+    for (size_t i = 0; out && i < s->V; i++) {
+        const float ax = fabsf(b->x[v0 + i]), ay = fabsf(b->y[v0 + i]), az = fabsf(b->z[v0 + i]);
+        if (!(ax < world && ay < world && az < world)) {
+            const float far = ax > ay ? (ax > az ? ax : az) : (ay > az ? ay : az);
+            *measure = isnan(ax + ay + az) ? NAN : far;
             *vertex = (int)i;
             return SIM_RING_ESCAPED;
         }

@@ -33,7 +33,8 @@ static double ring_volume(const dinghy_sim *s, const sim_buffer *b, int p, const
 
 /* Submerged volume, wet skin area and centre of buoyancy of ring p under the water
  * (docs/physics.md section 4; the river's surface as each row sees it),
- * relative to the ring's centre for precision. */
+ * relative to the ring's centre for precision, from the vertices' depths
+ * measure_ring has just taken. */
 static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const double com[3],
                       sim_ring_state *out)
 {
@@ -52,7 +53,7 @@ static void submerged(const dinghy_sim *s, const sim_buffer *b, int p, const dou
                 P[k][0] = b->x[q[k]] - com[0];
                 P[k][1] = b->y[q[k]] - com[1];
                 P[k][2] = b->z[q[k]] - com[2];
-                d[k] = water_height_at(s, q[k] / (size_t)N, b->x[q[k]], b->y[q[k]]) - b->z[q[k]];
+                d[k] = s->depth[q[k]]; /* measure_ring's, a vertex once, not four times */
                 wet |= d[k] > 0.0;
             }
             if (!wet)
@@ -78,6 +79,7 @@ static void measure_ring(dinghy_sim *s, const sim_buffer *b, int p)
         out.centre[0] += b->x[i]; out.centre[1] += b->y[i]; out.centre[2] += b->z[i];
         out.velocity[0] += b->vx[i]; out.velocity[1] += b->vy[i]; out.velocity[2] += b->vz[i];
         double depth = water_height_at(s, i / (size_t)s->N, b->x[i], b->y[i]) - b->z[i];
+        s->depth[i] = depth;
         out.mean_depth += depth > 0.0 ? depth : 0.0;
         if (b->z[i] < out.min_z) out.min_z = b->z[i];
         if (b->z[i] > out.max_z) out.max_z = b->z[i];

@@ -166,6 +166,8 @@ struct dinghy_sim {
      * the gauge (the inflated mesh's, m^3) */
     double *profile;
     double *fold_normals; /* 6 M N: one ring's triangle normals, for the health check */
+    double *depth;        /* per vertex: how far below the water it lies (negative above),
+                             m, as the last measurement found it (measure.c) */
     double fill_volume;
     /* membrane: 1 when the bending force is held over a step's substeps
      * (sim_inflate: the step is within half the bending's own bound), else

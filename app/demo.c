@@ -663,6 +663,8 @@ static void count_steps(demo *d, const physics_thread_status *now)
     d->total_steps += steps;
     d->total_step_wall += wall;
     d->total_sim += (double)steps * d->settings->sim.solver.dt;
+    if (now->threads > 0) /* the team's choice, not the count asked for */
+        d->hs.threads = now->threads;
     d->status = *now;
 }
 

@@ -84,6 +84,7 @@ static void step_done(physics_thread *t, double now, double spent)
 {
     t->status.steps++;
     t->status.step_wall += spent;
+    t->status.threads = sim_step_threads(t->sim);
     if (t->paused)
         return;
     t->due += sim_get_def(t->sim)->solver.dt / t->speed;

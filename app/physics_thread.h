@@ -51,6 +51,7 @@ typedef struct {
 typedef struct {
     long steps;          /* steps done since the start */
     double step_wall;    /* wall time spent in them, s */
+    int threads;         /* threads the last step ran on (the team's choice), 0 before one */
     int blew_up;         /* the last step blew up: the thread steps no more until resumed */
     char note[160];      /* what the hands did last (pointer_state's note) */
 } physics_thread_status;

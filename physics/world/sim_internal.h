@@ -86,7 +86,9 @@ typedef struct {
                              them each substep */
     contact_state contact_state;   /* this substep's: x current, v predicted */
     float *bfx, *bfy, *bfz; /* per vertex: the membrane's bending force, refreshed on a
-                               step's first substep and held over the others, N */
+                               step's first substep and held over the others, N; when the
+                               water's loads are refreshed with it (the default step), they
+                               are held in it too, less wkz wz0 (move_rows' `merged`) */
     float *wfx, *wfy, *wfz; /* per vertex: the water's pressure, drag and lift (the face
                                loads but the gas), refreshed every water_every substeps
                                and held between, N; with the drag's part of each taken

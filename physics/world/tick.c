@@ -426,6 +426,13 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     const membrane_material mat = {d->ring.youngs_modulus, d->ring.thickness,
                                    d->ring.poisson_ratio};
     const membrane_consts mk = membrane_consts_of(&mat);
+    /* The water's loads folded into the held bending when both are taken
+     * on the step's first substep only (the default step): each later
+     * substep then reads one held force a vertex, not two, and the
+     * buoyancy's kz z alone (its -kz z0 held too). Bytes are what a
+     * substep of 4096 rings costs, whose state no longer fits the caches. */
+    const int merged = membrane && s->bend_held && mk.bend != 0.0f && exact
+                    && water_every >= s->substeps;
     const size_t ff = s->tick->force_floats;
     /* the force block's layout: the spring kernel's rows of W with h ghost
      * columns, or the membrane's rows of N + 2 with one pad each side */
@@ -481,7 +488,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                              scratch + s->tick->face_loads_offset, wf, kd, kz, s->N, 0);
             /* the heights the pressure was taken at: the held pressure
              * follows each vertex's rise and fall from there (kz) */
-            memcpy(s->tick->wz0 + first, in->z + first, sizeof(float) * count);
+            if (!merged)
+                memcpy(s->tick->wz0 + first, in->z + first, sizeof(float) * count);
             /* held: the drag at the refresh's velocity plus kd times it, so
              * that the integration's -kd v at the new velocity answers at
              * once (a held drag, a damper acting late, let a falling ring
@@ -493,8 +501,36 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             /* the integration's factor for -kd v at the new velocity */
             for (size_t i = 0; i < count; i++)
                 kd[i] = 1.0f / (1.0f + step.dt * step.inv_m * kd[i]);
+            if (merged) { /* held with the bending: F + kz (z - z0) = (F - kz z0) + kz z */
+                float *const bent[3] = {s->tick->bfx + first, s->tick->bfy + first,
+                                        s->tick->bfz + first};
+                const float *z0 = in->z + first;
+                for (int c = 0; c < 2; c++)
+                    for (size_t i = 0; i < count; i++)
+                        bent[c][i] += wf[c][i];
+                for (size_t i = 0; i < count; i++)
+                    bent[2][i] += wf[2][i] - kz[i] * z0[i];
+            }
         }
-        if (exact) { /* held, or just refreshed */
+        if (merged && !water_now) { /* the loads came with the held bending: kz z */
+            for (size_t i = 0; i < nb; i++) {
+                const size_t v = base + (a + i) * (size_t)s->N;
+                float *restrict row = f[2] + i * (size_t)W + (size_t)h;
+                const float *restrict kz = s->tick->wkz + v, *restrict z = in->z + v;
+                for (int n = 0; n < s->N; n++)
+                    row[n] += kz[n] * z[n];
+            }
+        } else if (merged) { /* just refreshed, at z0: the loads as they are */
+            const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
+                                        s->tick->wfz + base};
+            for (int c = 0; c < 3; c++)
+                for (size_t i = 0; i < nb; i++) {
+                    float *restrict row = f[c] + i * (size_t)W + (size_t)h;
+                    const float *restrict w = wf[c] + (a + i) * (size_t)s->N;
+                    for (int n = 0; n < s->N; n++)
+                        row[n] += w[n];
+                }
+        } else if (exact) { /* held, or just refreshed */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
                                         s->tick->wfz + base};
             for (int c = 0; c < 2; c++)

@@ -488,8 +488,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                              scratch + s->tick->face_loads_offset, wf, kd, kz, s->N, 0);
             /* the heights the pressure was taken at: the held pressure
              * follows each vertex's rise and fall from there (kz) */
-            if (!merged)
-                memcpy(s->tick->wz0 + first, in->z + first, sizeof(float) * count);
+            memcpy(s->tick->wz0 + first, in->z + first, sizeof(float) * count);
             /* held: the drag at the refresh's velocity plus kd times it, so
              * that the integration's -kd v at the new velocity answers at
              * once (a held drag, a damper acting late, let a falling ring
@@ -520,17 +519,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                 for (int n = 0; n < s->N; n++)
                     row[n] += kz[n] * z[n];
             }
-        } else if (merged) { /* just refreshed, at z0: the loads as they are */
-            const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
-                                        s->tick->wfz + base};
-            for (int c = 0; c < 3; c++)
-                for (size_t i = 0; i < nb; i++) {
-                    float *restrict row = f[c] + i * (size_t)W + (size_t)h;
-                    const float *restrict w = wf[c] + (a + i) * (size_t)s->N;
-                    for (int n = 0; n < s->N; n++)
-                        row[n] += w[n];
-                }
-        } else if (exact) { /* held, or just refreshed */
+        } else if (exact) { /* held, or just refreshed (then z = z0) */
             const float *const wf[3] = {s->tick->wfx + base, s->tick->wfy + base,
                                         s->tick->wfz + base};
             for (int c = 0; c < 2; c++)

@@ -10,9 +10,17 @@
 /* While all threads keep winning, the probes of one thread (each costs
  * its steps' slowness) come ever less often, up to every 8 s; a current
  * mean step TEAM_SLOWER times the one chosen on (another program taking
- * a core) probes at once. One thread keeps probing every second: all
- * threads getting faster again shows in no time of its own. */
+ * a core) probes at once. */
 #define TEAM_PROBE_MAX 480
+/* One thread winning backs off too, less far (up to 4 s): each probe of
+ * all threads while a core is taken cost a few slow steps every second
+ * (2-7% of a 5 s run), and the other program's end is seen within 4 s. */
+#define TEAM_PROBE_MAX_ONE 240
+/* A probe whose first step already takes this many times the current
+ * count's mean step has lost: it ends there (a two-thread step with a
+ * core taken takes about twice a one-thread one; an idle machine's first
+ * two-thread step, caches cold, well under one). */
+#define TEAM_PROBE_LOSES 1.5
 #define TEAM_SLOWER 1.25
 #define TEAM_PROBE_STEPS 4
 #define TEAM_FIRST_PROBE 8
@@ -55,6 +63,15 @@ void team_record(thread_team *t, int threads, long step, int used, double second
             t->next_probe = step + 1;
         return;
     }
+    const double now = t->mean[t->current == 1 ? 0 : 1];
+    if (t->probe_left == TEAM_PROBE_STEPS && now > 0.0 && seconds > TEAM_PROBE_LOSES * now) {
+        t->probe_left = 0; /* lost at once: no more slow steps */
+        t->mean[k] = seconds;
+        const long cap = t->current == 1 ? TEAM_PROBE_MAX_ONE : TEAM_PROBE_MAX;
+        t->every = 2 * t->every < cap ? 2 * t->every : cap;
+        t->next_probe = step + t->every;
+        return;
+    }
     if (t->probe_left < TEAM_PROBE_STEPS) { /* not the probe's first step */
         t->probe_sum += seconds;
         t->probe_counted++;
@@ -65,8 +82,9 @@ void team_record(thread_team *t, int threads, long step, int used, double second
     const int before = t->current;
     if (t->mean[0] > 0.0 && t->mean[1] > 0.0)
         t->current = t->mean[0] < TEAM_ONE_WINS * t->mean[1] ? 1 : threads;
-    const long longer = 2 * t->every < TEAM_PROBE_MAX ? 2 * t->every : TEAM_PROBE_MAX;
-    t->every = t->current == before && t->current != 1 ? longer : TEAM_PROBE_EVERY;
+    const long cap = t->current == 1 ? TEAM_PROBE_MAX_ONE : TEAM_PROBE_MAX;
+    const long longer = 2 * t->every < cap ? 2 * t->every : cap;
+    t->every = t->current == before ? longer : TEAM_PROBE_EVERY;
     t->next_probe = step + t->every;
     t->at_probe = t->mean[t->current == 1 ? 0 : 1];
 }

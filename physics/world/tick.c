@@ -25,6 +25,8 @@
  *              setup and link (serial; with few pairs the 8 iterations
  *              too, else 8 x (gather own vertices | add f dt / m to own
  *              v*)) | positions x' = x + dt v', the pen's walls
+ *   creases    (membrane) the crease stop on limp rings (own rings, or
+ *              after a barrier when rows are split)
  *   events     per ring, after the region (the centre-line model's in it)
  * A search looks ahead until the fastest vertex has moved the band h, at
  * most to the step's end (search_reach), so a pile at rest searches once a

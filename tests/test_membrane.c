@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "physics/skin/crease.h"
+#include "physics/skin/cross.h"
 #include "physics/skin/fold.h"
 #include "physics/skin/membrane.h"
 #include "physics/world/vec3.h"
@@ -1012,6 +1013,63 @@ static void test_crease_stop(void **state)
     free(buf);
 }
 
+/* The self-crossing stop (cross.h): two edges of a ring sharing no corner,
+ * 1 cm apart, moved 1 cm through each other in a step (no vertex near a
+ * face: what the vertex-face contact cannot see) are put back on their
+ * sides, the layers' thickness apart, their closing speed taken out;
+ * momentum (positions and velocities) is kept. Fails without the stop:
+ * the edges stay crossed. */
+static void test_cross_stop(void **state)
+{
+    (void)state;
+    const int M = 12, N = 8, V = M * N;
+    const float eta = 0.01f;
+    float *buf = calloc((size_t)(9 * V) + CROSS_SCRATCH_FLOATS(M, N), sizeof(float));
+    assert_non_null(buf);
+    float *x0 = buf, *y0 = x0 + V, *z0 = y0 + V, *x = z0 + V, *y = x + V, *z = y + V;
+    float *vx = z + V, *vy = vx + V, *vz = vy + V, *scratch = vz + V;
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double X[3];
+            torus_point(0.8, 0.25, M, N, m, n, X);
+            x0[m * N + n] = (float)X[0], y0[m * N + n] = (float)X[1], z0[m * N + n] = (float)X[2];
+        }
+    /* edge a (3,2)-(4,2) round the ring over edge b (8,6)-(8,7) round the
+     * tube, crossing at right angles 3 m above the ring, 1 cm apart */
+    const int a0 = 3 * N + 2, a1 = 4 * N + 2, b0 = 8 * N + 6, b1 = 8 * N + 7;
+    const float c[3] = {0.0f, 0.0f, 3.0f};
+    x0[a0] = c[0] - 0.05f, y0[a0] = c[1], z0[a0] = c[2] + 0.005f;
+    x0[a1] = c[0] + 0.05f, y0[a1] = c[1], z0[a1] = c[2] + 0.005f;
+    x0[b0] = c[0], y0[b0] = c[1] - 0.05f, z0[b0] = c[2] - 0.005f;
+    x0[b1] = c[0], y0[b1] = c[1] + 0.05f, z0[b1] = c[2] - 0.005f;
+    memcpy(x, x0, sizeof(float) * (size_t)(3 * V));
+    /* the step: a down 1 cm, b up 1 cm, closing at 0.6 m/s each */
+    z[a0] -= 0.01f, z[a1] -= 0.01f, z[b0] += 0.01f, z[b1] += 0.01f;
+    vz[a0] = vz[a1] = -0.6f;
+    vz[b0] = vz[b1] = 0.6f;
+    double p0[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < V; i++)
+        p0[0] += x[i], p0[1] += y[i], p0[2] += z[i], p0[3] += vx[i], p0[4] += vy[i], p0[5] += vz[i];
+    const double crossed = 0.5 * (z[a0] + z[a1]) - 0.5 * (z[b0] + z[b1]);
+    const int moved = cross_stop(M, N, x0, y0, z0, x, y, z, vx, vy, vz, eta, scratch);
+    const double gap = 0.5 * (z[a0] + z[a1]) - 0.5 * (z[b0] + z[b1]);
+    const double closing = 0.5 * (vz[a0] + vz[a1]) - 0.5 * (vz[b0] + vz[b1]);
+    double worst = 0.0, p1[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
+    for (int i = 0; i < V; i++)
+        p1[0] += x[i], p1[1] += y[i], p1[2] += z[i], p1[3] += vx[i], p1[4] += vy[i], p1[5] += vz[i];
+    for (int k = 0; k < 6; k++)
+        worst = fmax(worst, fabs(p1[k] - p0[k]));
+    printf("  cross: edges %.4f m through each other put back %.4f m apart (%d pairs), "
+           "closing speed %.3f m/s, sums of positions and velocities changed %.1e\n",
+           -crossed, gap, moved, closing, worst);
+    assert_true(crossed < 0.0);
+    assert_true(moved >= 1);
+    assert_true(fabs(gap - eta) < 1e-4);
+    assert_true(closing > -1e-4);
+    assert_true(worst < 1e-4);
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1024,6 +1082,7 @@ int main(void)
         cmocka_unit_test(test_inflated_torus),
         cmocka_unit_test(test_fold_inside_out),
         cmocka_unit_test(test_crease_stop),
+        cmocka_unit_test(test_cross_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

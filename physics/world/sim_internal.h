@@ -102,6 +102,8 @@ typedef struct {
                              held force (face_loads.h) */
     float *crease_theta;  /* per hinge (3 per vertex, crease.h's order): the crease stop's
                              tracked angle, rad, this step */
+    float *cross_x0, *cross_y0, *cross_z0; /* per vertex: a limp ring's positions at the
+                             step's start, m (the self-crossing stop, cross.h) */
     unsigned char *crease_on; /* per ring: the crease stop runs on it this step (a limp
                                  skin: punctured, below CREASE_LIMP_VOLUME of its rest
                                  volume, or with no inflation) */

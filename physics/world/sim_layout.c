@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "physics/world/sim_internal.h"
+#include "physics/skin/cross.h"
 #include "physics/skin/membrane.h"
 #include "physics/water/face_loads.h"
 
@@ -61,6 +62,10 @@ const layout_array layout_arrays[] = {
      * ring whether it is limp enough to need it this step */
     TICK(crease_theta, float, 3, LAYOUT_PER_VERTEX, 0),
     TICK(crease_on, unsigned char, 1, LAYOUT_PER_RING, 0),
+    /* the self-crossing stop: a limp ring's positions at the step's start (12 B per vertex) */
+    TICK(cross_x0, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(cross_y0, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(cross_z0, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(contact_mass, float, 1, LAYOUT_PER_RING, 0),
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),
@@ -121,6 +126,9 @@ size_t layout_scratch_floats(const sim_ring_def *r, layout_scratch *at)
         where.membrane = 3 * where.force_floats;
         kernel = where.membrane + round16(membrane_scratch_floats(r->sides, dims.max_rows));
     }
+    /* the self-crossing stop's edges, one ring at a time (the creases' stage) */
+    if (r->skin == SIM_SKIN_MEMBRANE && round16(CROSS_SCRATCH_FLOATS(r->segments, r->sides)) > kernel)
+        kernel = round16(CROSS_SCRATCH_FLOATS(r->segments, r->sides));
     where.face_loads = kernel;
     if (at)
         *at = where;

@@ -35,6 +35,7 @@
 #include "physics/world/tick.h"
 
 #include "physics/skin/crease.h"
+#include "physics/skin/cross.h"
 #include "physics/skin/gas.h"
 #include "physics/hands/hands_internal.h"
 #include "physics/skin/membrane.h"
@@ -956,21 +957,35 @@ static int ring_limp(const dinghy_sim *s, int p)
 }
 
 /* The crease stop on ring p: which rings and their hinges' angles decided
- * on the step's first substep, the stop on every substep. */
-static void crease_ring(const step_context *c, int p)
+ * on the step's first substep, the stop on every substep; and the
+ * self-crossing stop (cross.h) from the step's start to its last
+ * substep's end. */
+static void crease_ring(const step_context *c, int p, float *scratch)
 {
     dinghy_sim *s = c->s;
     const size_t v0 = (size_t)p * s->V;
     float *theta = s->tick->crease_theta + 3 * v0;
+    tick_context *t = s->tick;
     if (c->first) {
-        s->tick->crease_on[p] = (unsigned char)ring_limp(s, p);
-        if (s->tick->crease_on[p])
+        t->crease_on[p] = (unsigned char)ring_limp(s, p);
+        if (t->crease_on[p]) {
             crease_track(s->M, s->N, c->in->x + v0, c->in->y + v0, c->in->z + v0, theta);
+            memcpy(t->cross_x0 + v0, c->in->x + v0, sizeof(float) * s->V);
+            memcpy(t->cross_y0 + v0, c->in->y + v0, sizeof(float) * s->V);
+            memcpy(t->cross_z0 + v0, c->in->z + v0, sizeof(float) * s->V);
+        }
     }
     sim_buffer *o = c->out;
-    if (s->tick->crease_on[p])
-        crease_stop(s->M, s->N, o->x + v0, o->y + v0, o->z + v0, o->vx + v0, o->vy + v0,
-                    o->vz + v0, (float)c->dt, theta);
+    if (!t->crease_on[p])
+        return;
+    /* the crossings first: their moves may fold a crease, which the stop
+     * then opens (a crease opened does not cross) */
+    if (c->last)
+        cross_stop(s->M, s->N, t->cross_x0 + v0, t->cross_y0 + v0, t->cross_z0 + v0, o->x + v0,
+                   o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
+                   (float)s->def.ring.contact_thickness, scratch);
+    crease_stop(s->M, s->N, o->x + v0, o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
+                (float)c->dt, theta);
 }
 
 /* The crease stop: own rings, or rings shared out after a barrier when
@@ -980,12 +995,12 @@ static void stage_creases(const step_context *c, step_shared *sh, tick_thread *t
     (void)sh;
     if (c->by_rings) {
         for (int p = own_first(c, th); p < own_end(c, th); p++)
-            crease_ring(c, p);
+            crease_ring(c, p, th->scratch);
         return;
     }
 #pragma omp for schedule(static)
     for (int p = 0; p < c->P; p++)
-        crease_ring(c, p);
+        crease_ring(c, p, th->scratch);
 }
 
 /* The centre-line model's events, per ring (its neighbours' touches). */

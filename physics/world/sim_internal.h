@@ -104,9 +104,11 @@ typedef struct {
                              tracked angle, rad, this step */
     float *cross_x0, *cross_y0, *cross_z0; /* per vertex: a limp ring's positions at the
                              step's start, m (the self-crossing stop, cross.h) */
+    long crease_window;   /* 1 + the step the stops' window began on (tick.c's
+                             crease_window_steps), 0 before the first */
     unsigned char *crease_on; /* per ring: the crease stop runs on it this step (a limp
-                                 skin: punctured, below CREASE_LIMP_VOLUME of its rest
-                                 volume, or with no inflation) */
+                                 skin: below CREASE_LIMP_VOLUME of its rest volume, or
+                                 with no inflation) */
     float *contact_mass;  /* per ring: vertex mass, kg */
     /* skin contact's forces on the vertices in a pair (contact_active's
      * list, at their places in it), contact_cap each: one Jacobi iteration's

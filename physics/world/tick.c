@@ -717,6 +717,8 @@ typedef struct {
     int sample;            /* the river is sampled at the rows on this substep */
     int gas;               /* gas inflation: the rings' volumes, gauges and leaks */
     int membrane;          /* the membrane skin: the crease stop on limp rings */
+    int window_first;      /* the first substep of the stops' window (crease_window_steps) */
+    int window_last;       /* its last substep */
     int P;                 /* rings */
     int by_rings;          /* each thread owns whole rings (P >= threads): the
                               stages up to the move need no barrier */
@@ -946,14 +948,29 @@ static void stage_positions(const step_context *c, step_shared *sh, tick_thread 
  * near shut, and is spared the stop's cost. */
 #define CREASE_LIMP_VOLUME 0.9
 
-/* Whether ring p's skin is limp: punctured, shrunk below
- * CREASE_LIMP_VOLUME, or held up by nothing. */
+/* Whether ring p's skin is limp: shrunk below CREASE_LIMP_VOLUME (a
+ * punctured ring still near full is not: a 1 cm hole takes a minute to
+ * empty it), or held up by nothing. */
 static int ring_limp(const dinghy_sim *s, int p)
 {
     const sim_ring_def *r = &s->def.ring;
     if (r->inflation != SIM_INFLATION_GAS)
         return !(r->pressure > 0.0);
-    return s->hole_area[p] > 0.0 || s->ring_vol[p] < CREASE_LIMP_VOLUME * s->rest_volume;
+    return s->ring_vol[p] < CREASE_LIMP_VOLUME * s->rest_volume;
+}
+
+/* The stops' window (s): which rings are limp and the crease stop's
+ * angles are taken at its start, the self-crossing stop runs from its
+ * start to its end. One step at the default 1/60 s; shorter steps share
+ * one (the stop's cost is per call, and a window's motion is as small as
+ * one 1/60 s step's). */
+#define CREASE_WINDOW_S (1.0 / 60.0)
+
+/* Steps of sim.dt a window spans (>= 1). */
+static long crease_window_steps(const dinghy_sim *s)
+{
+    const double n = floor(CREASE_WINDOW_S / s->def.solver.dt * (1.0 + 1e-9));
+    return n < 1.0 ? 1 : (long)n;
 }
 
 /* The crease stop on ring p: which rings and their hinges' angles decided
@@ -966,7 +983,9 @@ static void crease_ring(const step_context *c, int p, float *scratch)
     const size_t v0 = (size_t)p * s->V;
     float *theta = s->tick->crease_theta + 3 * v0;
     tick_context *t = s->tick;
-    if (c->first) {
+    if (c->first && !c->window_first) /* within a window: no ring starts, a firm one stops */
+        t->crease_on[p] = t->crease_on[p] && ring_limp(s, p);
+    if (c->window_first) {
         t->crease_on[p] = (unsigned char)ring_limp(s, p);
         if (t->crease_on[p]) {
             crease_track(s->M, s->N, c->in->x + v0, c->in->y + v0, c->in->z + v0, theta);
@@ -980,7 +999,7 @@ static void crease_ring(const step_context *c, int p, float *scratch)
         return;
     /* the crossings first: their moves may fold a crease, which the stop
      * then opens (a crease opened does not cross) */
-    if (c->last)
+    if (c->window_last)
         cross_stop(s->M, s->N, t->cross_x0 + v0, t->cross_y0 + v0, t->cross_z0 + v0, o->x + v0,
                    o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
                    (float)s->def.ring.contact_thickness, scratch);
@@ -1069,7 +1088,7 @@ static const tick_stage TICK_STAGES[] = {
 int tick_step(dinghy_sim *s, double dt, int substep)
 {
     const sim_ring_def *ring = &s->def.ring;
-    const step_context ctx = {
+    step_context ctx = { /* read as const by the stages */
         .s = s,
         .in = &s->buf[s->cur],
         .out = &s->buf[1 - s->cur],
@@ -1090,6 +1109,15 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .repulsion = repulsion_consts_of(ring),
         .reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range,
     };
+    if (ctx.membrane && ctx.first) { /* the stops' window: a new one after any break */
+        const long k = crease_window_steps(s), w = s->tick->crease_window - 1;
+        const int starts = w < 0 || s->step < w || s->step >= w + k;
+        if (starts)
+            s->tick->crease_window = s->step + 1;
+        ctx.window_first = starts;
+    }
+    ctx.window_last = ctx.membrane && ctx.last
+                   && s->step == s->tick->crease_window - 1 + crease_window_steps(s) - 1;
     step_shared shared = {0, 0, 0, 0, 0, 0};
     s->bp.cell_size = ctx.reach;
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */

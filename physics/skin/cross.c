@@ -1,6 +1,8 @@
 /* The self-crossing stop; see cross.h. */
 #include "physics/skin/cross.h"
 
+#include "physics/skin/membrane.h"
+
 #include <math.h>
 #include <stdlib.h>
 
@@ -277,15 +279,6 @@ static int pair(skin_states *st, const int k[4], int mode)
     return hold(st, k, w, n, g0 > 0.1 * st->eta ? g0 : 0.1 * st->eta);
 }
 
-/* Triangle t (0: T1, 1: T2) of quad (m, n), as membrane.h has them. */
-static void triangle(int M, int N, int m, int n, int t, int c[3])
-{
-    const int m1 = m + 1 == M ? 0 : m + 1, n1 = n + 1 == N ? 0 : n + 1;
-    c[0] = m * N + n;
-    c[1] = t == 0 ? m1 * N + n : m1 * N + n1;
-    c[2] = t == 0 ? m1 * N + n1 : m * N + n1;
-}
-
 /* Whether vertices a and b are joined by a grid edge (round the ring,
  * round the tube or a quad's diagonal, edge_ends' kinds). */
 static int grid_edge(int M, int N, int a, int b)
@@ -316,7 +309,7 @@ static int one_pass(skin_states *st, int M, int N, float *scratch)
                     const int m = (pm + dm + M) % M, n = (pn + dn + N) % N;
                     for (int t = 0; t < 2; t++) {
                         int c[3];
-                        triangle(M, N, m, n, t, c);
+                        membrane_triangle_corners(M, N, m, n, t, c);
                         if (c[0] == i || c[1] == i || c[2] == i)
                             continue;
                         /* a triangle with one corner j joined to the

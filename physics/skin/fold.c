@@ -5,15 +5,15 @@
 #include <stddef.h>
 
 #include "physics/contact/inside.h"
+#include "physics/skin/membrane.h"
 
 /* The corners of triangle t of quad (m, n), indices wrapped. */
 static void corners(int M, int N, int m, int n, int t, size_t q[3])
 {
-    const int m0 = ((m % M) + M) % M, n0 = ((n % N) + N) % N;
-    const int m1 = (m0 + 1) % M, n1 = (n0 + 1) % N;
-    q[0] = (size_t)m0 * N + n0;
-    q[1] = t == 0 ? (size_t)m1 * N + n0 : (size_t)m1 * N + n1;
-    q[2] = t == 0 ? (size_t)m1 * N + n1 : (size_t)m0 * N + n1;
+    int c[3];
+    membrane_triangle_corners(M, N, m, n, t, c);
+    for (int k = 0; k < 3; k++)
+        q[k] = (size_t)c[k];
 }
 
 /* The area normal of the triangle (a, b, c) of x, y, z into out. */

@@ -192,6 +192,15 @@ static const int EDGE_CORNER[MEMBRANE_EDGE_KINDS][4][2] = {
     {{0, 0}, {1, 1}, {0, 1}, {1, 0}},   /* diagonal */
 };
 
+void membrane_triangle_corners(int M, int N, int m, int n, int kind, int out[3])
+{
+    for (int c = 0; c < 3; c++) {
+        const int mm = ((m + TRI_CORNER[kind][c][0]) % M + M) % M;
+        const int nn = ((n + TRI_CORNER[kind][c][1]) % N + N) % N;
+        out[c] = mm * N + nn;
+    }
+}
+
 void membrane_hinge_corners(int M, int N, int m, int n, int kind, int out[4])
 {
     for (int c = 0; c < 4; c++) {

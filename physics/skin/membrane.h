@@ -203,6 +203,12 @@ void membrane_triangle_forces(const membrane_consts *k, float A0, const float di
 float membrane_hinge_forces(const membrane_consts *k, float theta0, float w, const float p[4][3],
                             float out[4][3]);
 
+/* The corners of triangle `kind` (MEMBRANE_T1, MEMBRANE_T2) of quad (m, n)
+ * of an M x N ring, as vertex indices m' N + n' (m and n wrapped, any
+ * sign), in the kernel's order: T1 (m,n) (m+1,n) (m+1,n+1), T2 (m,n)
+ * (m+1,n+1) (m,n+1). */
+void membrane_triangle_corners(int M, int N, int m, int n, int kind, int out[3]);
+
 /* The corners of hinge `kind` (MEMBRANE_EDGE_*) at (m, n) of an M x N
  * ring, as vertex indices m' N + n' (wrapped): x0, x1 (the edge), x2, x3,
  * in the order membrane_hinge_gradient takes them. */

@@ -56,10 +56,10 @@ float resolution_next(const float *frame_s, int count, float scale, float budget
     return s;
 }
 
-void resolution_init(resolution_control *c)
+void resolution_init(resolution_control *c, float start)
 {
     memset(c, 0, sizeof *c);
-    c->scale = RESOLUTION_MAX;
+    c->scale = snap(start);
     c->settle = RESOLUTION_SETTLE; /* the first frames build shaders and buffers */
 }
 

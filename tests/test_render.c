@@ -305,7 +305,7 @@ static void resolution_lowers_when_slow_and_raises_when_fast(void **state)
     assert_true(resolution_next(f, RESOLUTION_WINDOW, 0.75f, BUDGET) == 0.75f);
     /* a fixed scale is clamped to 0.25 .. 1; 0 takes the controller's */
     resolution_control c;
-    resolution_init(&c);
+    resolution_init(&c, RESOLUTION_MAX);
     assert_true(resolution_scale_to_use(0.0f, &c) == 1.0f);
     assert_true(resolution_scale_to_use(0.1f, &c) == RESOLUTION_FIXED_MIN);
     assert_true(resolution_scale_to_use(0.5f, &c) == 0.5f);
@@ -326,11 +326,11 @@ static float modelled_frame(float scale, float fixed_s, float pixels_s, float no
 
 /* Runs the controller on the model for `frames` frames; returns the scale
  * at the end and the changes after the first `settle` frames. */
-static float run_model(float fixed_s, float pixels_s, float noise, int frames, int settle,
-                       int *late_changes)
+static float run_model(float start, float fixed_s, float pixels_s, float noise, int frames,
+                       int settle, int *late_changes)
 {
     resolution_control c;
-    resolution_init(&c);
+    resolution_init(&c, start);
     float scale = c.scale;
     *late_changes = 0;
     for (int i = 0; i < frames; i++) {
@@ -349,24 +349,34 @@ static void resolution_settles_under_noise(void **state)
     test_seed(7);
     int late;
     /* a GPU: 60 Hz frames, the scale stays 1 from the first frame */
-    float s = run_model(1.0f / 60.0f, 0.0f, 0.05f, 2000, 0, &late);
+    float s = run_model(1.0f, 1.0f / 60.0f, 0.0f, 0.05f, 2000, 0, &late);
     assert_true(s == 1.0f);
     assert_int_equal(late, 0);
     /* llvmpipe at 1280 x 720: 10 ms fixed, 42 ms of pixels at scale 1,
      * +-20% noise: down to the largest step that fits (0.75: 33.6 ms is
      * over; 0.625: 26 ms fits, 0.75's pixels from there would not), and
      * then it stays */
-    s = run_model(0.010f, 0.042f, 0.20f, 3000, 300, &late);
+    s = run_model(1.0f, 0.010f, 0.042f, 0.20f, 3000, 300, &late);
     assert_true(fabsf(s - 0.625f) < 1e-6f);
     assert_int_equal(late, 0);
     /* a frame bound by something else (the physics): down to the floor,
      * and no further */
-    s = run_model(0.050f, 0.010f, 0.20f, 1000, 200, &late);
+    s = run_model(1.0f, 0.050f, 0.010f, 0.20f, 1000, 200, &late);
+    assert_true(s == RESOLUTION_MIN);
+    assert_int_equal(late, 0);
+    /* a CPU renderer starts at the floor (the demo): with room it rises
+     * (here to 0.75, 25 ms a frame, from where 0.875's pixels would take
+     * over 90% of the budget), and with none (25.5 ms at the floor) it
+     * stays there from the first frame: the start is the floor's */
+    s = run_model(RESOLUTION_MIN, 0.0f, 0.045f, 0.10f, 2000, 300, &late);
+    assert_true(fabsf(s - 0.75f) < 1e-6f);
+    assert_int_equal(late, 0);
+    s = run_model(RESOLUTION_MIN, 0.015f, 0.042f, 0.20f, 2000, 0, &late);
     assert_true(s == RESOLUTION_MIN);
     assert_int_equal(late, 0);
     /* the load goes away: the scale comes back up to 1 */
     resolution_control c;
-    resolution_init(&c);
+    resolution_init(&c, RESOLUTION_MAX);
     float scale = 1.0f;
     for (int i = 0; i < 200; i++)
         scale = resolution_frame(&c, modelled_frame(scale, 0.010f, 0.080f, 0.1f), BUDGET);

@@ -23,10 +23,7 @@
 #define TEAM_PROBE_LOSES 1.5
 #define TEAM_SLOWER 1.25
 #define TEAM_PROBE_STEPS 4
-/* The first probe comes at once after the first (cold) steps: until it,
- * every step of a machine with a core taken runs at its slower count (at
- * 8 steps, 1-2% of a 5 s run with another program busy). */
-#define TEAM_FIRST_PROBE 2
+#define TEAM_FIRST_PROBE 8
 #define TEAM_ONE_WINS 0.95
 /* Weight of the newest step in the running mean of the current count. */
 #define TEAM_NEW 0.25

@@ -4,6 +4,7 @@
  * another see only whole, consecutive states. Run under ThreadSanitizer
  * too (make tsan-test_snapshot): the hand-off must have no data race.
  * Waits are bounded loops, never assertions on time. */
+#define _DEFAULT_SOURCE /* syscall(SYS_gettid), getpriority: the drawing threads' priority */
 #include "tests/support.h"
 
 #include <math.h>
@@ -11,11 +12,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "app/display_clock.h"
 #include "app/handoff.h"
 #include "app/physics_thread.h"
+#include "app/rasteriser_priority.h"
 #include "app/view_sim.h"
 #include "dinghy/snapshot.h"
 
@@ -284,6 +290,75 @@ static void test_physics_thread(void **state)
     sim_destroy(sim);
 }
 
+/* ---- the drawing threads below the physics (rasteriser_priority.h) ---- */
+
+typedef struct {
+    const char *name;         /* the thread's name (its comm) */
+    pthread_barrier_t *named; /* all named, and their ids known */
+    pthread_barrier_t *done;  /* the priorities read */
+    pid_t tid;
+} named_thread;
+
+static void *named_main(void *arg)
+{
+    named_thread *t = arg;
+    prctl(PR_SET_NAME, t->name, 0, 0, 0);
+    t->tid = (pid_t)syscall(SYS_gettid);
+    pthread_barrier_wait(t->named);
+    pthread_barrier_wait(t->done);
+    return NULL;
+}
+
+typedef struct {
+    int lowered, before, after;
+} drawer_result;
+
+/* The demo's drawing thread: lowers itself and llvmpipe's threads. */
+static void *drawer_main(void *arg)
+{
+    drawer_result *r = arg;
+    r->before = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    r->lowered = rasteriser_priority_lower(RASTERISER_NICE_STEP);
+    r->after = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+    return NULL;
+}
+
+/* The caller and the threads named llvmpipe-N go RASTERISER_NICE_STEP
+ * down; any other thread (here one named as the physics might be) keeps
+ * its priority. Linux only: elsewhere nothing is lowered. */
+static void test_rasteriser_priority(void **state)
+{
+    (void)state;
+    if (access("/proc/self/task", R_OK) != 0)
+        skip();
+    pthread_barrier_t named, done;
+    pthread_barrier_init(&named, NULL, 3);
+    pthread_barrier_init(&done, NULL, 3);
+    named_thread lp = {"llvmpipe-0", &named, &done, 0}, other = {"physics", &named, &done, 0};
+    pthread_t a, b, c;
+    assert_int_equal(pthread_create(&a, NULL, named_main, &lp), 0);
+    assert_int_equal(pthread_create(&b, NULL, named_main, &other), 0);
+    pthread_barrier_wait(&named);
+    const int lp_before = getpriority(PRIO_PROCESS, (id_t)lp.tid);
+    const int other_before = getpriority(PRIO_PROCESS, (id_t)other.tid);
+    drawer_result r;
+    assert_int_equal(pthread_create(&c, NULL, drawer_main, &r), 0);
+    pthread_join(c, NULL);
+    const int lp_after = getpriority(PRIO_PROCESS, (id_t)lp.tid);
+    const int other_after = getpriority(PRIO_PROCESS, (id_t)other.tid);
+    pthread_barrier_wait(&done);
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    pthread_barrier_destroy(&named);
+    pthread_barrier_destroy(&done);
+    /* nice values stop at 19: the test asks from well below it */
+    assert_true(lp_before + RASTERISER_NICE_STEP <= 19 && r.before + RASTERISER_NICE_STEP <= 19);
+    assert_int_equal(r.lowered, 2);
+    assert_int_equal(r.after, r.before + RASTERISER_NICE_STEP);
+    assert_int_equal(lp_after, lp_before + RASTERISER_NICE_STEP);
+    assert_int_equal(other_after, other_before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_display_clock),
         cmocka_unit_test(test_handoff_between_threads),
         cmocka_unit_test(test_physics_thread),
+        cmocka_unit_test(test_rasteriser_priority),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

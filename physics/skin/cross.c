@@ -6,12 +6,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* A pair found crossed deeper than this many eta at the end is left: no
- * single step of the skin goes that far through itself (a crossing is
- * caught within a step, a few mm deep); it is a pair whose direction at
- * the end says nothing. */
-#define CROSS_MAX_MOVE 4.0
-
 /* An edge in the sweep: its box's lowest x and its index. */
 typedef struct {
     float lo;
@@ -50,7 +44,9 @@ typedef struct {
 /* Corners k[0..3] with weights w (sum of the point's side minus the other
  * side's: 0), direction n (unit, from the other side to the point's) and
  * the start's gap g0 (m): kept at least min(eta, g0) apart at the end, the
- * same points measured. Returns 1 when moved. */
+ * same points measured, however deep they went (the sweep found them
+ * crossed: a skin falling over a drop passes 4 to 5 cm through itself in
+ * one step, and a crossing left stays). Returns 1 when moved. */
 static int hold(skin_states *st, const int k[4], const double w[4], const double n[3], double g0)
 {
     double gap = 0.0, vn = 0.0, w2 = 0.0;
@@ -61,7 +57,7 @@ static int hold(skin_states *st, const int k[4], const double w[4], const double
         w2 += w[c] * w[c];
     }
     const double target = g0 < st->eta ? g0 : st->eta;
-    if (!(gap < target) || !(w2 > 0.0) || !(gap > target - CROSS_MAX_MOVE * st->eta))
+    if (!(gap < target) || !(w2 > 0.0))
         return 0;
     /* moved apart to the target, and the closing speed taken out: equal
      * masses, each corner by its weight (momentum kept) */
@@ -291,6 +287,78 @@ static int grid_edge(int M, int N, int a, int b)
         || (dm == 1 && dn == 1) || (dm == -1 && dn == -1);
 }
 
+/* The box of corners v[0..n-1] over the step (start and end), grown by
+ * eta, into b (lowest x, y, z, then highest). */
+static void swept_box(const skin_states *st, const int *v, int n, float b[6])
+{
+    b[0] = b[3] = st->x0[v[0]], b[1] = b[4] = st->y0[v[0]], b[2] = b[5] = st->z0[v[0]];
+    for (int c = 0; c < n; c++) {
+        const float px[2] = {st->x0[v[c]], st->x[v[c]]}, py[2] = {st->y0[v[c]], st->y[v[c]]};
+        const float pz[2] = {st->z0[v[c]], st->z[v[c]]};
+        for (int j = 0; j < 2; j++) {
+            b[0] = fminf(b[0], px[j]), b[3] = fmaxf(b[3], px[j]);
+            b[1] = fminf(b[1], py[j]), b[4] = fmaxf(b[4], py[j]);
+            b[2] = fminf(b[2], pz[j]), b[5] = fmaxf(b[5], pz[j]);
+        }
+    }
+    for (int j = 0; j < 3; j++)
+        b[j] -= st->eta, b[3 + j] += st->eta;
+}
+
+/* Whether the quad at (m, n) is in the neighbourhood of vertex (pm, pn)
+ * one_pass checks first (a quad corner within one grid step both ways). */
+static int near_quad(int M, int N, int pm, int pn, int m, int n)
+{
+    const int dm = ((m - pm) % M + M) % M, dn = ((n - pn) % N + N) % N;
+    return (dm <= 1 || dm >= M - 2) && (dn <= 1 || dn >= N - 2);
+}
+
+/* Each vertex against the triangles beyond its neighbourhood, by sort and
+ * sweep of their boxes over the step along x (items 0 .. 2MN - 1 the
+ * triangles, 2MN + i vertex i): the contact holds such a pair apart
+ * within the substeps, but the crease stop's and this stop's own moves
+ * come after it, and a crease opened on a flattened tube moves its edge's
+ * corners into the facing wall. */
+static int far_points(skin_states *st, int M, int N, float *scratch)
+{
+    const int T = 2 * M * N, items = T + M * N;
+    float *box = scratch;
+    sweep_item *order = (sweep_item *)(scratch + 6 * (size_t)items);
+    for (int it = 0; it < items; it++) {
+        int c[3], n = 1;
+        if (it < T)
+            membrane_triangle_corners(M, N, it / 2 / N, it / 2 % N, it % 2, c), n = 3;
+        else
+            c[0] = it - T;
+        float *b = box + 6 * (size_t)it;
+        swept_box(st, c, n, b);
+        order[it].lo = b[0];
+        order[it].e = it;
+    }
+    qsort(order, (size_t)items, sizeof *order, by_lo);
+    int moved = 0;
+    for (int a = 0; a < items; a++) {
+        const float *ba = box + 6 * (size_t)order[a].e;
+        for (int b = a + 1; b < items && order[b].lo <= ba[3]; b++) {
+            const float *bb = box + 6 * (size_t)order[b].e;
+            if (bb[1] > ba[4] || bb[4] < ba[1] || bb[2] > ba[5] || bb[5] < ba[2])
+                continue;
+            const int ea = order[a].e, eb = order[b].e;
+            if ((ea < T) == (eb < T))
+                continue; /* two triangles or two vertices */
+            const int tri = ea < T ? ea : eb, i = (ea < T ? eb : ea) - T;
+            const int q = tri / 2, m = q / N, n = q - m * N;
+            if (near_quad(M, N, i / N, i % N, m, n))
+                continue; /* one_pass's first loop has it */
+            int c[3];
+            membrane_triangle_corners(M, N, m, n, tri % 2, c);
+            const int k[4] = {c[0], c[1], c[2], i};
+            moved += pair(st, k, 0);
+        }
+    }
+    return moved;
+}
+
 /* One pass over the ring's pairs in a fixed order: the vertices against
  * the triangles near them, then the edges by sort and sweep along x. */
 static int one_pass(skin_states *st, int M, int N, float *scratch)
@@ -367,7 +435,7 @@ static int one_pass(skin_states *st, int M, int N, float *scratch)
             moved += pair(st, k, 1);
         }
     }
-    return moved;
+    return moved + far_points(st, M, N, scratch);
 }
 
 int cross_stop(int M, int N, const float *x0, const float *y0, const float *z0, float *x,

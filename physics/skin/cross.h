@@ -15,16 +15,21 @@
  *
  * So once a step, for a ring's skin moving straight from x0 (the step's
  * start) to x (its end): every pair of edges sharing no corner, every
- * vertex against the triangles near it that the contact skips (a quad
- * corner within one grid step both ways), and a vertex against a triangle
- * with one corner joined to it by an edge (the vertex within the
- * triangle's angle there: their fans overlapping), is checked for passing
- * through each other (the cubic of their signed volume, its roots where
- * they meet, counted: crossed and back is not crossed). A crossed pair is
- * put back on its first side at the points where it met, min(eta, its
- * start's gap) apart (the corners' moves split by their weights, equal
- * masses: momentum kept) and its closing speed removed, as a contact
- * does: a constraint, nothing to tune. */
+ * vertex against every triangle not its own (those near it that the
+ * contact skips, a quad corner within one grid step both ways, and the
+ * rest, which the contact holds apart within the substeps but not
+ * against the crease stop's moves, which come after it), and a vertex
+ * against a triangle with one corner joined to it by an edge (the vertex
+ * within the triangle's angle there: their fans overlapping), is checked
+ * for passing through each other (the cubic of their signed volume, its
+ * roots where they meet, counted: crossed and back is not crossed). A
+ * crossed pair is put back on its first side at the points where it met,
+ * min(eta, its start's gap) apart, however deep (the corners' moves split
+ * by their weights, equal masses: momentum kept) and its closing speed
+ * removed, as a contact does: a constraint, nothing to tune. A pair
+ * crossed at the step's start stays so (its first side is the crossed
+ * one): so the stop runs last, after the step's every other move of the
+ * skin but the push-out of overlaps between rings. */
 #ifndef DINGHY_SKIN_CROSS_H
 #define DINGHY_SKIN_CROSS_H
 

@@ -997,14 +997,18 @@ static void crease_ring(const step_context *c, int p, float *scratch)
     sim_buffer *o = c->out;
     if (!t->crease_on[p])
         return;
-    /* the crossings first: their moves may fold a crease, which the stop
-     * then opens (a crease opened does not cross) */
+    /* the crease stop before the crossings: its opening moves a crease's
+     * edge along the angle's gradient, into a flattened tube's facing
+     * wall when it lies on it, and only a move within the window is
+     * looked at; a hinge the crossings' moves fold past the stop is
+     * opened on the next window's first substep (a move the next window
+     * looks at) */
+    crease_stop(s->M, s->N, o->x + v0, o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
+                (float)c->dt, theta);
     if (c->window_last)
         cross_stop(s->M, s->N, t->cross_x0 + v0, t->cross_y0 + v0, t->cross_z0 + v0, o->x + v0,
                    o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
                    (float)s->def.ring.contact_thickness, scratch);
-    crease_stop(s->M, s->N, o->x + v0, o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
-                (float)c->dt, theta);
 }
 
 /* The crease stop: own rings, or rings shared out after a barrier when

@@ -1013,6 +1013,35 @@ static void test_crease_stop(void **state)
     free(buf);
 }
 
+/* The self-crossing stop's tests: one buffer of a skin's start x0, y0,
+ * z0 (an M x N torus, R 0.8 m, r 0.25 m), end x, y, z, velocities vx, vy,
+ * vz (zero) and the stop's scratch, V = M N floats each in that order. */
+static float *cross_skin(int M, int N)
+{
+    const int V = M * N;
+    float *buf = calloc((size_t)(9 * V) + CROSS_SCRATCH_FLOATS(M, N), sizeof(float));
+    assert_non_null(buf);
+    for (int m = 0; m < M; m++)
+        for (int n = 0; n < N; n++) {
+            double X[3];
+            torus_point(0.8, 0.25, M, N, m, n, X);
+            buf[m * N + n] = (float)X[0], buf[V + m * N + n] = (float)X[1];
+            buf[2 * V + m * N + n] = (float)X[2];
+        }
+    return buf;
+}
+
+/* Sums of the positions and of the velocities, x (m) and the five arrays
+ * after it V floats apart (y, z, vx, vy, vz): momentum and centre kept. */
+static void momentum_sums(int V, const float *x, double sum[6])
+{
+    for (int k = 0; k < 6; k++) {
+        sum[k] = 0.0;
+        for (int i = 0; i < V; i++)
+            sum[k] += x[(size_t)k * V + i];
+    }
+}
+
 /* The self-crossing stop (cross.h): two edges of a ring sharing no corner,
  * 1 cm apart, moved 1 cm through each other in a step (no vertex near a
  * face: what the vertex-face contact cannot see) are put back on their
@@ -1024,16 +1053,9 @@ static void test_cross_stop(void **state)
     (void)state;
     const int M = 12, N = 8, V = M * N;
     const float eta = 0.01f;
-    float *buf = calloc((size_t)(9 * V) + CROSS_SCRATCH_FLOATS(M, N), sizeof(float));
-    assert_non_null(buf);
+    float *buf = cross_skin(M, N);
     float *x0 = buf, *y0 = x0 + V, *z0 = y0 + V, *x = z0 + V, *y = x + V, *z = y + V;
     float *vx = z + V, *vy = vx + V, *vz = vy + V, *scratch = vz + V;
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++) {
-            double X[3];
-            torus_point(0.8, 0.25, M, N, m, n, X);
-            x0[m * N + n] = (float)X[0], y0[m * N + n] = (float)X[1], z0[m * N + n] = (float)X[2];
-        }
     /* edge a (3,2)-(4,2) round the ring over edge b (8,6)-(8,7) round the
      * tube, crossing at right angles 3 m above the ring, 1 cm apart */
     const int a0 = 3 * N + 2, a1 = 4 * N + 2, b0 = 8 * N + 6, b1 = 8 * N + 7;
@@ -1047,16 +1069,14 @@ static void test_cross_stop(void **state)
     z[a0] -= 0.01f, z[a1] -= 0.01f, z[b0] += 0.01f, z[b1] += 0.01f;
     vz[a0] = vz[a1] = -0.6f;
     vz[b0] = vz[b1] = 0.6f;
-    double p0[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < V; i++)
-        p0[0] += x[i], p0[1] += y[i], p0[2] += z[i], p0[3] += vx[i], p0[4] += vy[i], p0[5] += vz[i];
+    double p0[6];
+    momentum_sums(V, x, p0);
     const double crossed = 0.5 * (z[a0] + z[a1]) - 0.5 * (z[b0] + z[b1]);
     const int moved = cross_stop(M, N, x0, y0, z0, x, y, z, vx, vy, vz, eta, scratch);
     const double gap = 0.5 * (z[a0] + z[a1]) - 0.5 * (z[b0] + z[b1]);
     const double closing = 0.5 * (vz[a0] + vz[a1]) - 0.5 * (vz[b0] + vz[b1]);
-    double worst = 0.0, p1[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < V; i++)
-        p1[0] += x[i], p1[1] += y[i], p1[2] += z[i], p1[3] += vx[i], p1[4] += vy[i], p1[5] += vz[i];
+    double worst = 0.0, p1[6];
+    momentum_sums(V, x, p1);
     for (int k = 0; k < 6; k++)
         worst = fmax(worst, fabs(p1[k] - p0[k]));
     printf("  cross: edges %.4f m through each other put back %.4f m apart (%d pairs), "
@@ -1080,16 +1100,9 @@ static void test_cross_stop_far(void **state)
     (void)state;
     const int M = 12, N = 8, V = M * N;
     const float eta = 0.01f;
-    float *buf = calloc((size_t)(9 * V) + CROSS_SCRATCH_FLOATS(M, N), sizeof(float));
-    assert_non_null(buf);
+    float *buf = cross_skin(M, N);
     float *x0 = buf, *y0 = x0 + V, *z0 = y0 + V, *x = z0 + V, *y = x + V, *z = y + V;
     float *vx = z + V, *vy = vx + V, *vz = vy + V, *scratch = vz + V;
-    for (int m = 0; m < M; m++)
-        for (int n = 0; n < N; n++) {
-            double X[3];
-            torus_point(0.8, 0.25, M, N, m, n, X);
-            x0[m * N + n] = (float)X[0], y0[m * N + n] = (float)X[1], z0[m * N + n] = (float)X[2];
-        }
     /* triangle (3,2) flat 3 m above the ring, vertex (8,6) under its
      * incentre, 1 cm below it, rising 7 cm at 4.2 m/s */
     int t[3];
@@ -1102,9 +1115,8 @@ static void test_cross_stop_far(void **state)
     memcpy(x, x0, sizeof(float) * (size_t)(3 * V));
     z[v] += 0.07f;
     vz[v] = 4.2f;
-    double p0[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < V; i++)
-        p0[0] += x[i], p0[1] += y[i], p0[2] += z[i], p0[3] += vx[i], p0[4] += vy[i], p0[5] += vz[i];
+    double p0[6];
+    momentum_sums(V, x, p0);
     const double through = z[v] - 3.0;
     const int moved = cross_stop(M, N, x0, y0, z0, x, y, z, vx, vy, vz, eta, scratch);
     /* the vertex's height over the corners' plane, and its speed toward it */
@@ -1122,9 +1134,8 @@ static void test_cross_stop_far(void **state)
                             hypot(tx[1] - tx[0], ty[1] - ty[0])};
     const double rising = vz[v] - (side[0] * vz[t[0]] + side[1] * vz[t[1]] + side[2] * vz[t[2]])
                                       / (side[0] + side[1] + side[2]);
-    double worst = 0.0, p1[6] = {0.0, 0.0, 0.0, 0.0, 0.0, 0.0};
-    for (int i = 0; i < V; i++)
-        p1[0] += x[i], p1[1] += y[i], p1[2] += z[i], p1[3] += vx[i], p1[4] += vy[i], p1[5] += vz[i];
+    double worst = 0.0, p1[6];
+    momentum_sums(V, x, p1);
     for (int k = 0; k < 6; k++)
         worst = fmax(worst, fabs(p1[k] - p0[k]));
     printf("  cross, far: vertex %.4f m through a far triangle put back %.4f m below it (%d "

@@ -110,10 +110,12 @@ void sim_measure_ring(dinghy_sim *s, int p)
     measure_ring(s, &s->buf[s->cur], p);
 }
 
+/* On the last step's threads: the team's one thread when another program
+ * holds a core (two would stall here as in the tick). */
 void sim_measure_rings(dinghy_sim *s)
 {
     const sim_buffer *b = &s->buf[s->cur];
-#pragma omp parallel for schedule(static) num_threads(s->nthreads) if (s->P > 1)
+#pragma omp parallel for schedule(static) num_threads(s->step_threads) if (s->P > 1)
     for (int p = 0; p < s->P; p++)
         measure_ring(s, b, p);
 }

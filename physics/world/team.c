@@ -17,13 +17,19 @@
  * (2-7% of a 5 s run), and the other program's end is seen within 4 s. */
 #define TEAM_PROBE_MAX_ONE 240
 /* A probe whose first step already takes this many times the current
- * count's mean step has lost: it ends there (a two-thread step with a
- * core taken takes about twice a one-thread one; an idle machine's first
- * two-thread step, caches cold, well under one). */
-#define TEAM_PROBE_LOSES 1.5
+ * count's mean step has lost: it ends there. With a core taken a
+ * two-thread step of the rapids took 1.2-1.5 times a one-thread one and
+ * each further step of the probe cost as much again; an idle machine's
+ * first two-thread step, caches cold, takes 0.8 of a one-thread one, and
+ * its first one-thread step 1.7 of a two-thread one. */
+#define TEAM_PROBE_LOSES 1.15
 #define TEAM_SLOWER 1.25
 #define TEAM_PROBE_STEPS 4
-#define TEAM_FIRST_PROBE 8
+/* The first probe comes after two counted steps: the team's first step
+ * (caches cold, pages first touched: 39-75 ms against 6-12 for the
+ * next on the rapids) is not counted, else it made the current count look
+ * slow and the first probe chose one thread on an idle machine. */
+#define TEAM_FIRST_PROBE 3
 #define TEAM_ONE_WINS 0.95
 /* Weight of the newest step in the running mean of the current count. */
 #define TEAM_NEW 0.25
@@ -54,6 +60,10 @@ void team_record(thread_team *t, int threads, long step, int used, double second
 {
     if (!t->adapt || threads <= 1 || !(seconds >= 0.0))
         return;
+    if (!t->warm) { /* the first step: cold, not counted */
+        t->warm = 1;
+        return;
+    }
     const int k = used == 1 ? 0 : 1;
     if (t->probe_left == 0) { /* a step of the current count */
         t->mean[k] = t->mean[k] > 0.0 ? (1.0 - TEAM_NEW) * t->mean[k] + TEAM_NEW * seconds

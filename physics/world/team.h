@@ -17,6 +17,7 @@ typedef struct {
     int probe_left;     /* steps left of the probe under way (0: none) */
     double probe_sum;   /* its steps' seconds so far (its first step is not counted) */
     int probe_counted;  /* its steps counted */
+    int warm;           /* the first step was recorded (and not counted) */
 } thread_team;
 
 /* A team for `threads` (>= 1) threads; adapt as above. */

@@ -1042,6 +1042,16 @@ static void momentum_sums(int V, const float *x, double sum[6])
     }
 }
 
+/* The largest change of those sums from `before` (momentum_sums then). */
+static double sums_change(int V, const float *x, const double before[6])
+{
+    double now[6], worst = 0.0;
+    momentum_sums(V, x, now);
+    for (int k = 0; k < 6; k++)
+        worst = fmax(worst, fabs(now[k] - before[k]));
+    return worst;
+}
+
 /* The self-crossing stop (cross.h): two edges of a ring sharing no corner,
  * 1 cm apart, moved 1 cm through each other in a step (no vertex near a
  * face: what the vertex-face contact cannot see) are put back on their
@@ -1075,10 +1085,7 @@ static void test_cross_stop(void **state)
     const int moved = cross_stop(M, N, x0, y0, z0, x, y, z, vx, vy, vz, eta, scratch);
     const double gap = 0.5 * (z[a0] + z[a1]) - 0.5 * (z[b0] + z[b1]);
     const double closing = 0.5 * (vz[a0] + vz[a1]) - 0.5 * (vz[b0] + vz[b1]);
-    double worst = 0.0, p1[6];
-    momentum_sums(V, x, p1);
-    for (int k = 0; k < 6; k++)
-        worst = fmax(worst, fabs(p1[k] - p0[k]));
+    const double worst = sums_change(V, x, p0);
     printf("  cross: edges %.4f m through each other put back %.4f m apart (%d pairs), "
            "closing speed %.3f m/s, sums of positions and velocities changed %.1e\n",
            -crossed, gap, moved, closing, worst);
@@ -1134,10 +1141,7 @@ static void test_cross_stop_far(void **state)
                             hypot(tx[1] - tx[0], ty[1] - ty[0])};
     const double rising = vz[v] - (side[0] * vz[t[0]] + side[1] * vz[t[1]] + side[2] * vz[t[2]])
                                       / (side[0] + side[1] + side[2]);
-    double worst = 0.0, p1[6];
-    momentum_sums(V, x, p1);
-    for (int k = 0; k < 6; k++)
-        worst = fmax(worst, fabs(p1[k] - p0[k]));
+    const double worst = sums_change(V, x, p0);
     printf("  cross, far: vertex %.4f m through a far triangle put back %.4f m below it (%d "
            "pairs), rising at %.3f m/s, sums of positions and velocities changed %.1e\n",
            through, -height, moved, rising, worst);

@@ -950,13 +950,23 @@ static void stage_positions(const step_context *c, step_shared *sh, tick_thread 
 
 /* Whether ring p's skin is limp: shrunk below CREASE_LIMP_VOLUME (a
  * punctured ring still near full is not: a 1 cm hole takes a minute to
- * empty it), or held up by nothing. */
-static int ring_limp(const dinghy_sim *s, int p)
+ * empty it), or held up by nothing. The gas's volume is this substep's;
+ * a constant push keeps no volume, so it is measured here from `in` (a
+ * crushed tube is limp too: its push does not grow as it flattens, and
+ * a 16 x 8 ring under two others folded a hinge through itself and tore
+ * at 4 s with the stop off). */
+static int ring_limp(dinghy_sim *s, const sim_buffer *in, int p)
 {
     const sim_ring_def *r = &s->def.ring;
-    if (r->inflation != SIM_INFLATION_GAS)
-        return !(r->pressure > 0.0);
-    return s->ring_vol[p] < CREASE_LIMP_VOLUME * s->rest_volume;
+    if (r->inflation == SIM_INFLATION_GAS)
+        return s->ring_vol[p] < CREASE_LIMP_VOLUME * s->rest_volume;
+    if (!(r->pressure > 0.0))
+        return 1;
+    volume_rows(s, in, (size_t)p * s->M, (size_t)(p + 1) * s->M); /* own rows only */
+    double vol = 0.0;
+    for (int m = 0; m < s->M; m++)
+        vol += s->row_vol[(size_t)p * s->M + m];
+    return vol < CREASE_LIMP_VOLUME * s->rest_volume;
 }
 
 /* The stops' window (s): which rings are limp and the crease stop's
@@ -984,9 +994,9 @@ static void crease_ring(const step_context *c, int p, float *scratch)
     float *theta = s->tick->crease_theta + 3 * v0;
     tick_context *t = s->tick;
     if (c->first && !c->window_first) /* within a window: no ring starts, a firm one stops */
-        t->crease_on[p] = t->crease_on[p] && ring_limp(s, p);
+        t->crease_on[p] = t->crease_on[p] && ring_limp(s, c->in, p);
     if (c->window_first) {
-        t->crease_on[p] = (unsigned char)ring_limp(s, p);
+        t->crease_on[p] = (unsigned char)ring_limp(s, c->in, p);
         if (t->crease_on[p]) {
             crease_track(s->M, s->N, c->in->x + v0, c->in->y + v0, c->in->z + v0, theta);
             memcpy(t->cross_x0 + v0, c->in->x + v0, sizeof(float) * s->V);

@@ -349,7 +349,8 @@ static void test_rapids_seeds(void **state)
 }
 
 /* The long version, by hand: DINGHY_TEST_BENCH=1 (DINGHY_TEST_BENCH_DT
- * sets sim.dt, default the program's). */
+ * sets sim.dt, default the program's; DINGHY_TEST_BENCH_SEED runs that
+ * seed alone). */
 static void test_rapids_long(void **state)
 {
     (void)state;
@@ -357,8 +358,9 @@ static void test_rapids_long(void **state)
         printf("rapids to 20 s under seeds 1..5: DINGHY_TEST_BENCH=1\n");
         return;
     }
-    const char *dts = getenv("DINGHY_TEST_BENCH_DT");
-    for (uint64_t seed = 1; seed <= 5; seed++) {
+    const char *dts = getenv("DINGHY_TEST_BENCH_DT"), *one = getenv("DINGHY_TEST_BENCH_SEED");
+    const uint64_t first = one ? strtoull(one, NULL, 10) : 1, last = one ? first : 5;
+    for (uint64_t seed = first; seed <= last; seed++) {
         test_params p = scene_params("rapids", 64, dts ? atof(dts) : sim_def_default().solver.dt);
         p.scene.seed = seed;
         char what[64];

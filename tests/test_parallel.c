@@ -130,14 +130,16 @@ static void test_same_hash_fine_mesh(void **state)
  * rubber inner tube at 2 kPa, its bending held over a step's substeps, a
  * tension field, the water its own rubber displaces and a two-sided self-
  * contact, at the default step of 1/60 s: 18 substeps (at the bound, no
- * margin beyond it), the contact found
- * once a search window, the water's loads held a step with the drag's
+ * margin beyond it), the contact found once a step (its pairs those a
+ * search on every substep finds, up to 8 a point), the water's loads held a step with the drag's
  * answer to the current velocity implicit and the pressure's to the
  * height linear and held in one array with the bending (summed into it
  * on the step's first substep, so a substep adds tri + (bend + loads)),
  * the gas every substep in the
  * membrane's pass over the triangles; each ring placed at its inflated
- * shape with its gas at the gauge (was 0x729c73842246c5a7 with the loads
+ * shape with its gas at the gauge (was 0xaa551af4042ce169 with the contact
+ * found once a search window of h travel and up to 4 pairs a point,
+ * 0x729c73842246c5a7 with the loads
  * held apart from the bending, 0x2807b0c8f1fcd18d with the loads
  * held 4 ms and the pressure bare, 0xc561250a86304f68 at 20
  * substeps, 0.9 of the bound, 0x97217df9d68113ea with the gas
@@ -149,7 +151,7 @@ static void test_same_hash_fine_mesh(void **state)
  * the two-sided self-contact, 0xd7c44f7df42498f1 with the bending every
  * substep, and 0x063615dbd733adb0 with the springs skin at 500 Pa and the
  * centre-line repulsion) */
-#define PINNED_HASH_PHYSICAL 0xaa551af4042ce169ull
+#define PINNED_HASH_PHYSICAL 0xa83e09aea69c5190ull
 
 static void check_pinned(test_params p, uint64_t want, double dt)
 {
@@ -316,6 +318,61 @@ static void test_same_hash_uneven_split(void **state)
     sim_destroy(s);
 }
 
+/* The skin contact's search, once a step with its boxes grown by the
+ * step's travel (and again when a row speeds up beyond what it allowed),
+ * finds every pair a search on every substep finds: the same bits. A
+ * pair it missed would change them (a missing contact force). */
+static void check_search_schedule(const test_params *p, long steps, const char *what)
+{
+    long searches[2];
+    uint64_t h[2];
+    for (int every = 0; every < 2; every++) {
+        dinghy_sim *s = test_sim(p);
+        s->tick->search_every_substep = every;
+        assert_int_equal(sim_step(s, steps), steps);
+        h[every] = sim_hash(s);
+        searches[every] = s->tick->searches;
+        sim_destroy(s);
+    }
+    printf("%s, %ld steps of %d substeps: %ld searches (%ld on every substep), hash %016" PRIx64
+           "\n", what, steps, sim_def_substeps(&p->def), searches[0], searches[1],
+           h[0]);
+    if (h[0] != h[1])
+        fail_msg("%s: hash %016" PRIx64 " searching once a step, %016" PRIx64 " every substep",
+                 what, h[0], h[1]);
+    assert_true(searches[0] >= steps && searches[0] * 2 <= searches[1]);
+}
+
+static void test_search_once_a_step(void **state)
+{
+    (void)state;
+    const int quick = test_quick();
+    test_params p = test_physical();
+    p.def.solver.dt = 1.0 / 60.0;
+    p.scene.index = scene_index("packed");
+    p.scene.count = 4;
+    p.scene.height = 0.3;
+    p.def.solver.damping = 2.0;
+    check_search_schedule(&p, quick ? 40 : 120, "packed 4 (the pinned scene)");
+    p = test_physical();
+    p.def.solver.dt = 1.0 / 60.0;
+    p.scene.index = scene_index("rapids");
+    check_search_schedule(&p, quick ? 20 : 90, "rapids 64");
+    p = test_physical();
+    p.def.solver.dt = 1.0 / 60.0;
+    p.scene.index = scene_index("pair");
+    p.scene.spacing = 2.0 * (p.def.ring.major_radius + p.def.ring.minor_radius) + 0.2;
+    p.scene.speed = 20.0;
+    p.scene.height = 0.3;
+    check_search_schedule(&p, quick ? 20 : 40, "pair head on at 20 m/s");
+    p = test_physical();
+    p.def.solver.dt = 1.0 / 60.0;
+    p.scene.index = scene_index("pile");
+    p.scene.count = 8;
+    p.scene.height = 0.3;
+    check_search_schedule(&p, quick ? 40 : 120, "pile 8");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +388,7 @@ int main(void)
         cmocka_unit_test(test_team_follows_the_faster),
         cmocka_unit_test(test_split_follows_speeds),
         cmocka_unit_test(test_same_hash_uneven_split),
+        cmocka_unit_test(test_search_once_a_step),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,7 +49,8 @@
  *       not of equal rows): each point against the triangles of the rings
  *       it may touch whose boxes meet its own; the pairs made are kept, up
  *       to CONTACT_PER_POINT per point, the nearest first;
- *   contact_link     serial, O(pairs log pairs): each pair's geometry,
+ *   contact_link     serial, O(pairs log pairs) (and a pass over the
+ *       points of rings that may touch, once a search): each pair's geometry,
  *       split mass and target fixed for the substep, each vertex's corner
  *       records in the gather's order, the vertices in a pair
  *       (contact_active: only they get a force), per-ring counts and the
@@ -85,8 +86,10 @@
 
 #include <stddef.h>
 
-/* Pairs kept per point (the nearest when more are found). */
-#define CONTACT_PER_POINT 4
+/* Pairs kept per point (the nearest when more are found): 8, so that a
+ * search a step ahead keeps every pair a search on each substep would (4
+ * lost some in a packed pen: tests/test_parallel.c). */
+#define CONTACT_PER_POINT 8
 
 typedef struct {
     float h;        /* contact thickness, m (a few mm to 1 cm) */
@@ -96,12 +99,17 @@ typedef struct {
     float dt;       /* the substep, s */
     int self_steps; /* self-contact neighbourhood, grid steps (1) */
     /* The search looks this far ahead, s: boxes grow by h + margin + |v|
-     * ahead, and a pair is kept when its gap d <= max(0, -vn) ahead +
-     * margin. Found once a step (ahead = the step, margin = h), a pair is
-     * then fixed and resolved every substep at dt; dt and 0 (the default)
+     * ahead, and a pair is kept when its gap d <= (|v point| + |v fastest
+     * corner|) ahead + margin (any direction: pair_candidate). Found once a
+     * step (ahead = the step, margin = h/4: the tick), a pair is then
+     * measured and resolved every substep at dt; dt and 0 (the default)
      * find every substep. */
     float ahead;    /* s */
     float margin;   /* m */
+    /* Time from the search to this substep's start, s (0 on the search's
+     * own substep): a pair found is measured only from the time it may
+     * first be active (its closing bound, pair_candidate). */
+    float since;
 } contact_params;
 
 /* The state of one substep, read only: all rings' vertices (P M N of them),

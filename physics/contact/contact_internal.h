@@ -121,7 +121,14 @@ struct contact_kernel {
     /* each point's pairs (search.c) */
     unsigned char *npt;  /* pairs of point i */
     int *pt_tri;         /* K per point of a slot's patch (point_place): triangle, ascending */
-    float *pt_speed;     /* the same places: approach speed, m/s */
+    float *pt_wake;      /* the same places: how long after the search the pair may first
+                            be active, s (pair_candidate) */
+
+    /* the points with pairs found by the last search, ascending (link.c
+     * lists them on its first substep after a search, then reads only them) */
+    int *cand;
+    size_t cand_cap, ncand_pairs;
+    int ncand, cand_stale; /* cand_stale: a search ran since the list was made (plan) */
 
     /* the substep's pairs, fixed (link.c), and their impulses (solve.c) */
     float *share;        /* each vertex's weight in this substep's pairs: 1 per pair

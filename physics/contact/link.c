@@ -77,14 +77,27 @@ static int link_active(contact_kernel *c, int npts, size_t nrec)
  * memory. */
 static long link_measure(contact_kernel *c, int *npts_out)
 {
-    int ncand = 0;
-    size_t nc = 0;
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
-            for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
-                ncand += c->npt[i] != 0;
-                nc += c->npt[i];
-            }
+    if (c->cand_stale) { /* the points with pairs, listed once a search */
+        int ncand = 0;
+        size_t nc = 0;
+        for (int p = 0; p < c->P; p++)
+            if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
+                for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
+                    ncand += c->npt[i] != 0;
+                    nc += c->npt[i];
+                }
+        if (contact_grow((void **)&c->cand, &c->cand_cap, (size_t)ncand, sizeof *c->cand))
+            return -1;
+        int n = 0;
+        for (int p = 0; p < c->P; p++)
+            if (c->ring_on[p])
+                for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
+                    if (c->npt[i])
+                        c->cand[n++] = i;
+        c->ncand = n, c->ncand_pairs = nc, c->cand_stale = 0;
+    }
+    const int ncand = c->ncand;
+    const size_t nc = c->ncand_pairs;
     if (contact_grow((void **)&c->pts, &c->pts_cap, (size_t)ncand, sizeof *c->pts)
         || contact_grow((void **)&c->fixed, &c->fixed_cap, nc, sizeof *c->fixed))
         return -1;
@@ -99,28 +112,29 @@ static long link_measure(contact_kernel *c, int *npts_out)
     }
     int npts = 0;
     size_t e = 0;
-    for (int p = 0; p < c->P; p++)
-        if (c->ring_on[p])
-            for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
-                if (!c->npt[i])
-                    continue;
-                const int *tri = c->pt_tri + point_place(c, i);
-                const size_t first = e;
-                for (int u = 0; u < c->npt[i]; u++) {
-                    pair_geo g;
-                    if (!pair_geometry(c, i, tri[u], &g) || !pair_active(c, &g))
-                        continue;
-                    pair_fixed *f = &c->fixed[e++]; /* e <= the candidates so far */
-                    f->i = i, f->ok = 1, f->t = tri[u], f->d = g.d;
-                    f->speed = g.vn < 0 ? (float)-g.vn : 0.0f;
-                    memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
-                    memcpy(f->u, g.u, sizeof g.u);
-                }
-                if (e > first) {
-                    c->pts[npts] = i, c->pair_base[npts] = (int)first;
-                    c->pair_count[npts++] = (int)(e - first);
-                }
-            }
+    for (int j = 0; j < ncand; j++) {
+        const int i = c->cand[j];
+        const size_t at = point_place(c, i);
+        const int *tri = c->pt_tri + at;
+        const float *wake = c->pt_wake + at;
+        const size_t first = e;
+        for (int u = 0; u < c->npt[i]; u++) {
+            pair_geo g;
+            if (wake[u] > c->k->since) /* cannot be active yet */
+                continue;
+            if (!pair_geometry(c, i, tri[u], &g) || !pair_active(c, &g))
+                continue;
+            pair_fixed *f = &c->fixed[e++]; /* e <= the candidates so far */
+            f->i = i, f->ok = 1, f->t = tri[u], f->d = g.d;
+            f->speed = g.vn < 0 ? (float)-g.vn : 0.0f;
+            memcpy(f->v, g.v, sizeof g.v), memcpy(f->w, g.w, sizeof g.w);
+            memcpy(f->u, g.u, sizeof g.u);
+        }
+        if (e > first) {
+            c->pts[npts] = i, c->pair_base[npts] = (int)first;
+            c->pair_count[npts++] = (int)(e - first);
+        }
+    }
     *npts_out = npts;
     return (long)e;
 }

@@ -57,7 +57,7 @@ size_t contact_heap_bytes(const contact_kernel *c)
     return fixed_bytes(c->P_cap, c->M, c->N) + slot_bytes(c->nslot)
          + (c->ring_pair_cap + c->nbr_cap) * sizeof(int)
          + c->by_tri_cap * sizeof(uint64_t) + c->fixed_cap * sizeof(pair_fixed)
-         + (c->pts_cap + 2 * c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
+         + (c->pts_cap + c->cand_cap + 2 * c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
          + c->act_cap * 5 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
          + c->acc_cap * 2 * 4 * sizeof(float)
          + (c->touch_cap + c->touch_prev_cap) * sizeof(ring_touch);
@@ -99,8 +99,8 @@ int contact_reserve_slots(contact_kernel *c, size_t n)
         free(tbox), free(ubox), free(slot_patch), free(tri), free(speed);
         return -1;
     }
-    free(c->tbox), free(c->ubox), free(c->slot_patch), free(c->pt_tri), free(c->pt_speed);
-    c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_speed = speed;
+    free(c->tbox), free(c->ubox), free(c->slot_patch), free(c->pt_tri), free(c->pt_wake);
+    c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_wake = speed;
     c->nslot = cap, c->ustride = cap + MASK_BITS;
     return 0;
 }
@@ -163,10 +163,10 @@ void contact_free(contact_kernel *c)
     free(c->eoff); free(c->nbr_start); free(c->nbr);
     free(c->pslot); free(c->slot_patch); free(c->patch_slot); free(c->tbox); free(c->ubox);
     free(c->lane_on);
-    free(c->npt); free(c->pt_tri); free(c->pt_speed); free(c->share); free(c->pair_base); free(c->pbase);
+    free(c->npt); free(c->pt_tri); free(c->pt_wake); free(c->share); free(c->pair_base); free(c->pbase);
     free(c->pair_count); free(c->pcount);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
-    free(c->pts); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
+    free(c->pts); free(c->cand); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->ref_extent); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);

@@ -163,13 +163,37 @@ static inline int pair_active(const contact_kernel *c, const pair_geo *g)
     return g->s >= -c->k->h && g->d <= reach;
 }
 
-/* Whether the search keeps a pair: in the band, or closing fast enough to
- * reach it within the search's look-ahead, or within the margin of it (a
- * pair found once a step is then fixed by pair_active each substep). */
-static inline int pair_candidate(const contact_kernel *c, const pair_geo *g)
+/* Whether the search keeps a pair: in the band, or near enough to reach
+ * it within the search's look-ahead at the pair's closing bound: the
+ * point's speed plus its triangle's fastest corner's (any direction, as a
+ * ring hit or bounced within the look-ahead may turn), with the margin for
+ * the speeds' change. *wake: how long after the search the pair may first
+ * be active (pair_active: in the band or closing into it within a
+ * substep), s; link measures it only from then on (a pair found once a
+ * step is then fixed by pair_active each substep). */
+static inline int pair_candidate(const contact_kernel *c, int i, const pair_geo *g, float *wake)
 {
-    double reach = (g->vn < 0 ? -g->vn * c->k->ahead : 0.0) + c->k->margin;
-    return g->s >= -c->k->h && g->d <= reach;
+    const contact_state *s = c->s;
+    const contact_params *k = c->k;
+    double vc2 = 0.0;
+    for (int j = 0; j < 3; j++) {
+        const int v = g->v[j];
+        const double v2 = (double)s->vx[v] * s->vx[v] + (double)s->vy[v] * s->vy[v]
+                        + (double)s->vz[v] * s->vz[v];
+        vc2 = v2 > vc2 ? v2 : vc2;
+    }
+    const double vi = sqrt((double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]
+                           + (double)s->vz[i] * s->vz[i]),
+                 V = vi + sqrt(vc2);
+    if (!(g->s >= -k->h && g->d <= V * k->ahead + k->margin))
+        return 0;
+    /* active at time t needs d - V t - margin <= (V + dv) dt, dv the
+     * speed a vertex may gain before a new search (2 margin / ahead) */
+    const double dv = k->ahead > 0.0f ? 2.0 * k->margin / k->ahead : 0.0;
+    const double gap = g->d - k->margin - (V + dv) * k->dt;
+    const double t = gap <= 0.0 ? 0.0 : V > 0.0 ? gap / V : INFINITY;
+    *wake = (float)(t - 1e-6); /* rounded early, never late */
+    return 1;
 }
 
 /* The force (N) of one iteration on the point of pair `pair`, F[3] (the

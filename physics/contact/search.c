@@ -12,10 +12,10 @@
  * triangles come in). */
 #include "physics/contact/pair_law.h"
 
-/* Inserts (t, d, speed) into point i's list kept by ascending d (ties by
+/* Inserts (t, d, wake) into point i's list kept by ascending d (ties by
  * triangle), dropping the farthest beyond K. The list is the K least
  * (d, t) whatever the order the triangles come in. */
-static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double d, float speed)
+static void keep_pair(int *tri, float *wk, double *dist, int *n, int t, double d, float wake)
 {
     int j = *n;
     if (j == K) {
@@ -25,10 +25,10 @@ static void keep_pair(int *tri, float *spd, double *dist, int *n, int t, double 
     } else
         (*n)++;
     while (j > 0 && (dist[j - 1] > d || (dist[j - 1] == d && tri[j - 1] > t))) {
-        dist[j] = dist[j - 1], tri[j] = tri[j - 1], spd[j] = spd[j - 1];
+        dist[j] = dist[j - 1], tri[j] = tri[j - 1], wk[j] = wk[j - 1];
         j--;
     }
-    dist[j] = d, tri[j] = t, spd[j] = speed;
+    dist[j] = d, tri[j] = t, wk[j] = wake;
 }
 
 /* The point being searched: its index and grid place, its box, and the
@@ -37,7 +37,7 @@ typedef struct {
     int i, p, m, n;
     float lo[3], hi[3]; /* its box, m */
     int tri[K], npair;
-    float spd[K];
+    float wake[K];
     double dist[K];
 } point_query;
 
@@ -86,9 +86,10 @@ static void consider(const contact_kernel *c, point_query *pq, int q, int m, int
         return;
     const int t = 2 * (q * c->MN + m * c->N + n) + h;
     pair_geo g;
-    if (!pair_geometry(c, pq->i, t, &g) || !pair_candidate(c, &g))
+    float wake;
+    if (!pair_geometry(c, pq->i, t, &g) || !pair_candidate(c, pq->i, &g, &wake))
         return;
-    keep_pair(pq->tri, pq->spd, pq->dist, &pq->npair, t, g.d, g.vn < 0 ? (float)-g.vn : 0.0f);
+    keep_pair(pq->tri, pq->wake, pq->dist, &pq->npair, t, g.d, wake);
 }
 
 /* Point pq against the lanes of slot s (ring q) whose box meets the point's. */
@@ -140,17 +141,17 @@ static void search_rings(const contact_kernel *c, point_query *pq)
 static void store_pairs(contact_kernel *c, point_query *pq)
 {
     int *tri = pq->tri, np = pq->npair, i = pq->i;
-    float *spd = pq->spd;
+    float *wk = pq->wake;
     for (int j = 1; j < np; j++)
         for (int r = j; r > 0 && tri[r - 1] > tri[r]; r--) {
             int tt = tri[r]; tri[r] = tri[r - 1]; tri[r - 1] = tt;
-            float ss = spd[r]; spd[r] = spd[r - 1]; spd[r - 1] = ss;
+            float ww = wk[r]; wk[r] = wk[r - 1]; wk[r - 1] = ww;
         }
     c->npt[i] = (unsigned char)np;
     if (np) {
         const size_t at = point_place(c, i);
         memcpy(c->pt_tri + at, tri, sizeof *tri * (size_t)np);
-        memcpy(c->pt_speed + at, spd, sizeof *spd * (size_t)np);
+        memcpy(c->pt_wake + at, wk, sizeof *wk * (size_t)np);
     }
 }
 

@@ -20,9 +20,10 @@
  * and R, t any isometry with every vertex within delta of R y_i + t now. A
  * point of the triangle, sum w_k x_k, is within delta of R (sum w_k y_k) +
  * t, so a point and a triangle it does not ignore are at least g - 2 delta
- * apart now. A pair needs them within h + margin + |v_rel| ahead <= h +
- * margin + 2 vmax ahead (pair_candidate; ahead and margin: the search's
- * look-ahead, contact.h). So when g - 2 delta exceeds that the ring has no
+ * apart now. Two vertices of one ring close at most 2 vmax (about any
+ * velocity), so a self pair active within the search's look-ahead needs
+ * them within h + margin + 2 vmax ahead (ahead and margin: contact.h).
+ * So when g - 2 delta exceeds that the ring has no
  * self pair until the next search. R and t come from the previous substep's fit (any
  * isometry keeps the test sound; a poor one only turns the search on): R
  * the rotation that fitted best then (the polar factor of sum (x - c) y^T,

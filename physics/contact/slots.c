@@ -128,6 +128,7 @@ int contact_plan(contact_kernel *c, const contact_params *k, const contact_state
 {
     c->k = k, c->s = s;
     c->P = s->P, c->nv = s->P * c->MN;
+    c->cand_stale = 1;
     if (contact_broad_phase(c))
         return -1;
     /* Each ring's patches that are on, a slot each, and its triangles in

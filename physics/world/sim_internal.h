@@ -67,6 +67,7 @@ typedef struct {
                              (wpx, wpy, wpz), m */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     float *row_v2;        /* the row's fastest squared speed after integration, m^2/s^2 */
+    float *row_v2_found;  /* row_v2 when the last search ran, m^2/s^2 */
     unsigned char *row_bad; /* 0 ok, 1 runaway, 2 non-finite */
     float *scratch;       /* per-thread scratch of the spring (or membrane) and face
                              loads kernels, 64-byte aligned */
@@ -81,7 +82,10 @@ typedef struct {
     contact_kernel *contact; /* the kernel's grid and pair lists */
     contact_params contact_params; /* this substep's */
     double search_ahead;  /* how far the last search looked ahead, s */
-    int next_search;      /* the substep of this step the next search is on */
+    float search_dv;      /* the speed a row may gain on it before a new search, m/s */
+    int search_substep;   /* the substep of this step the last search ran on */
+    long searches;        /* searches run since the tick was made (tests, profiles) */
+    int search_every_substep; /* tests: search on every substep, the schedule's reference */
     int contact_found;    /* the step's search (on its first substep) found pairs: link
                              them each substep */
     contact_state contact_state;   /* this substep's: x current, v predicted */

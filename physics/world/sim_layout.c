@@ -43,6 +43,7 @@ const layout_array layout_arrays[] = {
     TICK(ww, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_hit, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_v2, float, 1, LAYOUT_PER_ROW, 0),
+    TICK(row_v2_found, float, 1, LAYOUT_PER_ROW, 0),
     STATE(row_vol, double, 1, LAYOUT_PER_ROW, 0),
     STATE(depth, double, 1, LAYOUT_PER_VERTEX, 0),
     /* the membrane's bending force, held over a step's substeps (12 B per vertex) */

@@ -28,9 +28,9 @@
  *   creases    (membrane) the crease stop on limp rings (own rings, or
  *              after a barrier when rows are split)
  *   events     per ring, after the region (the centre-line model's in it)
- * A search looks ahead until the fastest vertex has moved the band h, at
- * most to the step's end (search_reach), so a pile at rest searches once a
- * step. With skin contact the centre-line repulsion is off.
+ * A search looks ahead to the step's end (contact_setup) and runs again
+ * only when a row speeds up beyond what it allowed (search_due). With
+ * skin contact the centre-line repulsion is off.
  */
 #include "physics/world/tick.h"
 
@@ -559,33 +559,47 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
     }
 }
 
-/* Substeps (>= 1) a search may look ahead: until a vertex at the fastest
- * squared speed v2 (m^2/s^2) has moved the contact thickness h (m), so a
- * box grows by no more than the band itself (a pile at rest searches once
- * a step, a crowd falling at 5 m/s every 2 ms). */
-static double search_reach(float v2, double h, double dt)
+/* The margin a search that looks ahead more than a substep keeps, in
+ * contact thicknesses h: for the speeds' change within the look-ahead
+ * (gravity adds 1.4 mm in 1/60 s). */
+#define SEARCH_MARGIN 0.25
+
+/* Whether a search is due on this substep: on a step's first, and when
+ * some row has sped up by more than the last search allows (search_dv)
+ * since it ran (a ring hit or thrown within the step: its box and its
+ * pairs' closing speeds were measured at the slower speed). */
+static int search_due(const dinghy_sim *s, int substep)
 {
-    const double v = sqrt((double)v2), n = v * dt > 0.0 ? floor(h / (v * dt)) : INFINITY;
-    return n >= 1.0 ? n : 1.0; /* NaN too: one substep */
+    const tick_context *t = s->tick;
+    if (substep == 0 || !t->contact || t->search_every_substep)
+        return 1;
+    const float dv = t->search_dv;
+    int due = 0;
+    for (size_t r = 0; r < s->nrows; r++) {
+        const float v = sqrtf(t->row_v2_found[r]) + dv;
+        due |= !(t->row_v2[r] <= v * v); /* NaN too */
+    }
+    return due;
 }
 
 /* Skin contact, serial: this substep's parameters and state (x current,
  * v the predicted v* of the next buffer), which the kernel's phases read.
- * A search looks ahead up to the rest of the step (search_reach), with a
- * margin of h/4 for the speeds' change within that time (gravity adds
- * 1.4 mm in 1/60 s); each substep then links and resolves what it found. */
+ * A search looks ahead to the step's end, its boxes grown by each
+ * vertex's travel, with a margin (SEARCH_MARGIN) for the speeds' change
+ * within that time; each substep then links and
+ * resolves what it found. A row that gains more than 2 margin / ahead of
+ * speed (a displacement of the margin, spread evenly over the look-ahead)
+ * calls a new search (search_due). */
 static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer *out, double dt,
                           int substep, int search)
 {
     tick_context *t = s->tick;
-    if (search) { /* how far ahead: until the fastest vertex has moved h, within the step */
-        float v2 = 0.0f;
-        for (size_t r = 0; r < s->nrows; r++)
-            v2 = t->row_v2[r] > v2 ? t->row_v2[r] : v2;
-        const double reach = search_reach(v2, s->def.ring.contact_thickness, dt);
-        const int left = s->substeps - substep, k = reach < (double)left ? (int)reach : left;
-        t->search_ahead = k * dt;
-        t->next_search = substep + k;
+    if (search) {
+        t->searches++;
+        t->search_substep = substep;
+        t->search_ahead = (s->substeps - substep) * dt;
+        memcpy(t->row_v2_found, t->row_v2, sizeof *t->row_v2 * s->nrows);
+        t->search_dv = (float)(2.0 * SEARCH_MARGIN * s->def.ring.contact_thickness / t->search_ahead);
     }
     const sim_ring_def *ring = &s->def.ring;
     t->contact_params = contact_params_default(dt);
@@ -593,8 +607,9 @@ static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer 
     t->contact_params.mu = (float)ring->friction;
     if (t->search_ahead > dt * 1.5) { /* a look-ahead of more than this substep */
         t->contact_params.ahead = (float)t->search_ahead;
-        t->contact_params.margin = 0.25f * t->contact_params.h;
+        t->contact_params.margin = (float)SEARCH_MARGIN * t->contact_params.h;
     }
+    t->contact_params.since = (float)((substep - t->search_substep) * dt);
     const float m = (float)sim_ring_vertex_mass(ring);
     for (int p = 0; p < s->P; p++)
         t->contact_mass[p] = m;
@@ -1110,7 +1125,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .substep = substep,
         .first = substep == 0,
         .last = substep == s->substeps - 1,
-        .search = substep == 0 || substep >= s->tick->next_search,
+        .search = search_due(s, substep),
         /* the river at the rows every RIVER_SAMPLE_S seconds (still
          * water needs no samples: the tick reads its level from the
          * definition) */

@@ -9,7 +9,9 @@
  * result does not depend on how rows are shared among threads.
  *
  * Phases, with barriers only where data flows between threads:
- *   centres    segment centres, the gas's row volumes    | barrier
+ *   centres    segment centres (with the defaults only on the substeps
+ *              that read them: step_context.centres), the gas's row
+ *              volumes                                   | barrier
  *              ring centres, volume, gauge, leak (rings) | (end of for)
  *   broadphase (centre-line model) bin, sort, count, reserve, fill
  *   contacts   (centre-line model) repulsion on each segment
@@ -730,6 +732,7 @@ typedef struct {
     int first, last;       /* the step's first, last substep */
     int search;            /* the skin contact searches on this substep */
     int sample;            /* the river is sampled at the rows on this substep */
+    int centres;           /* the rows' and rings' centres are taken on this substep */
     int gas;               /* gas inflation: the rings' volumes, gauges and leaks */
     int membrane;          /* the membrane skin: the crease stop on limp rings */
     int window_first;      /* the first substep of the stops' window (crease_window_steps) */
@@ -767,11 +770,12 @@ typedef struct {
 static void stage_centres(const step_context *c, step_shared *sh, tick_thread *th)
 {
     (void)sh;
-    for (size_t r = th->r0; r < th->r1; r++) {
-        centre_row(c->s, c->in, r);
-        if (c->sample)
-            water_sample_row(c->s, r);
-    }
+    if (c->centres)
+        for (size_t r = th->r0; r < th->r1; r++) {
+            centre_row(c->s, c->in, r);
+            if (c->sample)
+                water_sample_row(c->s, r);
+        }
     if (c->gas)
         volume_rows(c->s, c->in, th->r0, th->r1);
 }
@@ -1132,12 +1136,21 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
         .membrane = ring->skin == SIM_SKIN_MEMBRANE,
+        /* with gas, the membrane and skin contact nothing reads the
+         * centres within a step but the search (each ring's mean velocity,
+         * its self test), the river's samples (at the rows' centres) and
+         * the step's end (events, re-drops, the push-out): 6 sums a vertex
+         * saved on the other substeps; the seed's push and repulsion read
+         * them every substep */
+        .centres = substep == 0 || substep == s->substeps - 1 || ring->inflation != SIM_INFLATION_GAS
+                || ring->skin != SIM_SKIN_MEMBRANE || !s->tick->contact,
         .P = s->P,
         .by_rings = s->P >= s->step_threads,
         .contact = s->tick->contact,
         .repulsion = repulsion_consts_of(ring),
         .reach = 2.0 * (ring->major_radius + ring->minor_radius) + ring->contact_range,
     };
+    ctx.centres |= ctx.search || ctx.sample;
     if (ctx.membrane && ctx.first) { /* the stops' window: a new one after any break */
         const long k = crease_window_steps(s), w = s->tick->crease_window - 1;
         const int starts = w < 0 || s->step < w || s->step >= w + k;

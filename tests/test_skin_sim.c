@@ -177,7 +177,7 @@ static void check_no_skin_inside(test_params p, double seconds)
 }
 
 /* Head on at 20 m/s (the issue's bound) at the default sim.dt (1/60 s:
- * the contact found once a search window). */
+ * the contact found once a step). */
 static void test_no_tunnelling_20_m_s(void **state)
 {
     (void)state;

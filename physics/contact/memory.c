@@ -94,13 +94,13 @@ int contact_reserve_slots(contact_kernel *c, size_t n)
     float *tbox = aligned_alloc(64, sizeof *tbox * SLOT_FLOATS * cap);
     float *ubox = calloc(6 * (cap + MASK_BITS), sizeof *ubox); /* zeros past the slots */
     int *slot_patch = malloc(sizeof *slot_patch * cap), *tri = malloc(sizeof *tri * places);
-    float *speed = malloc(sizeof *speed * places);
-    if (!tbox || !ubox || !slot_patch || !tri || !speed) {
-        free(tbox), free(ubox), free(slot_patch), free(tri), free(speed);
+    float *wake = malloc(sizeof *wake * places);
+    if (!tbox || !ubox || !slot_patch || !tri || !wake) {
+        free(tbox), free(ubox), free(slot_patch), free(tri), free(wake);
         return -1;
     }
     free(c->tbox), free(c->ubox), free(c->slot_patch), free(c->pt_tri), free(c->pt_wake);
-    c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_wake = speed;
+    c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_wake = wake;
     c->nslot = cap, c->ustride = cap + MASK_BITS;
     return 0;
 }

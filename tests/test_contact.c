@@ -25,8 +25,8 @@ static const double PI = 3.14159265358979323846;
 /* Jacobi iterations of the contact per substep in the dynamic tests. */
 static const int ITERS = 8;
 /* Edge springs of the collision tests, N/m: stiff enough that the rings
- * do not fold flat at 20 m/s (at 800 N/m they do, and a vertex then
- * slips in where two coarse edges cross: no edge-edge contact yet). */
+ * do not fold flat at 20 m/s (at 800 N/m they did, and a vertex then
+ * slipped in where two coarse edges cross, before the edge-edge pairs). */
 static const double KS = 2000.0;
 
 
@@ -483,6 +483,164 @@ static void test_collide_20(void **state)
      * pressing, through an edge (it crosses no face). With 4 iterations
      * instead of 8 it happens at 10 m/s there, and at 20 m/s on 16 x 8
      * without friction. */
+}
+
+/* ---- (d) edge-edge: two coarse edges crossing, no vertex near a face ---- */
+
+/* Rings A (0) and B (1) of 32 x 16 (R 0.75, r 0.25, 2 kg), A about z, B
+ * about y, each turned half a step so that an edge of its outer equator
+ * (15 cm, about 10 h) lies across the x axis: A's along y at x = +0.995
+ * m, B's along z, their closest points the edges' middles, `sep` (m) of
+ * skin between them along x. Where the edges are within h, the nearest
+ * vertex is about 1.9 cm from the other ring's faces: no vertex-triangle
+ * pair sees the crossing. A moves at vA (m/s), B at vB. */
+static void crossing_edges(world *w, double sep, const double vA[3], const double vB[3])
+{
+    const double R = 0.75, r = 0.25, a = -PI / 32;
+    world_init(w, 2, 32, 16, 1e-3);
+    double ra[3][3] = {{cos(a), -sin(a), 0}, {sin(a), cos(a), 0}, {0, 0, 1}};
+    /* B: A's turn, then z onto y (x about -90 degrees): (x, y, z) -> (x, -z, y) */
+    double rb[3][3] = {{cos(a), -sin(a), 0}, {0, 0, -1}, {sin(a), cos(a), 0}};
+    const double edge = (R + r) * cos(PI / 32), zero[3] = {0, 0, 0};
+    const double cb[3] = {2 * edge + sep, 0, 0};
+    place_ring(w, 0, R, r, 2.0, ra, zero, vA);
+    place_ring(w, 1, R, r, 2.0, rb, cb, vB);
+}
+
+/* The crossing edges of crossing_edges: A's (0, 0)-(1, 0) and B's
+ * (16, 0)-(17, 0). Their signed distance along their common normal
+ * (oriented along +x), m: negative once they have crossed. */
+static double crossing_gap(const world *w)
+{
+    const int MN = w->M * w->N, v[4] = {0, w->N, MN + 16 * w->N, MN + 17 * w->N};
+    double x[4][3], d1[3], d2[3], r[3], n[3];
+    for (int k = 0; k < 4; k++)
+        x[k][0] = w->x[v[k]], x[k][1] = w->y[v[k]], x[k][2] = w->z[v[k]];
+    for (int j = 0; j < 3; j++)
+        d1[j] = x[1][j] - x[0][j], d2[j] = x[3][j] - x[2][j], r[j] = x[2][j] - x[0][j];
+    n[0] = d1[1] * d2[2] - d1[2] * d2[1];
+    n[1] = d1[2] * d2[0] - d1[0] * d2[2];
+    n[2] = d1[0] * d2[1] - d1[1] * d2[0];
+    const double nn = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]) * (n[0] < 0 ? -1 : 1);
+    return (r[0] * n[0] + r[1] * n[1] + r[2] * n[2]) / nn;
+}
+
+/* A fired at B (at rest) at `speed` m/s along x, with edge springs as
+ * collide's, edge-edge pairs on or off, friction mu; returns the least
+ * gap of the crossing edges (m), and checks the momentum. */
+static double cross_edges(double speed, int edges, double mu)
+{
+    world w;
+    const double vA[3] = {speed, 0, 0}, zero[3] = {0, 0, 0};
+    crossing_edges(&w, 0.02, vA, zero);
+    w.k.edges = edges, w.k.mu = (float)mu;
+    const int MN = w.M * w.N;
+    const double ks = KS * 128.0 / MN, cs = 0.2 * 128.0 / MN;
+    spring *sp = malloc(sizeof *sp * 4 * (size_t)w.nv);
+    assert_non_null(sp);
+    const int ns = make_springs(&w, sp);
+    double P0[3], L0[3], ke0, dP = 0.0, dL = 0.0, least = crossing_gap(&w);
+    momentum(&w, P0, L0, &ke0);
+    int pairs_max = 0;
+    for (int s = 0; s < 60; s++) {
+        memset(w.fx, 0, sizeof(float) * w.nv), memset(w.fy, 0, sizeof(float) * w.nv);
+        memset(w.fz, 0, sizeof(float) * w.nv);
+        spring_forces(&w, sp, ns, ks, cs);
+        for (int i = 0; i < w.nv; i++) {
+            float im = w.k.dt / w.mass[i / MN];
+            w.vx[i] += w.fx[i] * im, w.vy[i] += w.fy[i] * im, w.vz[i] += w.fz[i] * im;
+        }
+        assert_int_equal(contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy,
+                                       w.fz), 0);
+        pairs_max = contact_pairs(w.c) > pairs_max ? contact_pairs(w.c) : pairs_max;
+        for (int i = 0; i < w.nv; i++)
+            w.x[i] += w.vx[i] * w.k.dt, w.y[i] += w.vy[i] * w.k.dt, w.z[i] += w.vz[i] * w.k.dt;
+        double P[3], L[3], ke;
+        momentum(&w, P, L, &ke);
+        for (int j = 0; j < 3; j++)
+            dP = fmax(dP, fabs(P[j] - P0[j])), dL = fmax(dL, fabs(L[j] - L0[j]));
+        least = fmin(least, crossing_gap(&w));
+    }
+    double vB = 0.0;
+    for (int i = MN; i < w.nv; i++)
+        vB += w.vx[i] / MN;
+    /* L0 is 0 (A moves along the x axis through the origin): the scale is
+     * the momentum times the rings' size, 1 m */
+    const double l0 = 2.0 * speed * 1.0;
+    print_message("      %.1f m/s, edge-edge %s, mu %.1f: %d pairs at most, least gap of the "
+                  "crossing edges %.4g m (h %.3g); |dP| %.3g of %.3g N s, |dL| %.3g N m s; "
+                  "vB %.3f m/s\n", speed, edges ? "on" : "off", mu, pairs_max, least,
+                  (double)w.k.h, dP, 2.0 * speed, dL, vB);
+    /* momentum to round-off (the springs' and the contact's forces pair) */
+    assert_true(dP <= 1e-5 * 2.0 * speed);
+    if (mu == 0.0) /* no torque from a normal force (along pa - pb) */
+        assert_true(dL <= 1e-5 * l0);
+    assert_true(vB > 0.03 * speed); /* B was hit (a point contact on soft springs) */
+    free(sp);
+    world_free(&w);
+    return least;
+}
+
+/* The contact force on ring A and ring B (N, summed) of one solve, the
+ * rings crossing_edges places 5 mm apart (in the band), A moving at vA. */
+static void crossing_force(const double vA[3], double mu, int edges, double FA[3], double FB[3])
+{
+    world w;
+    const double zero[3] = {0, 0, 0};
+    crossing_edges(&w, 0.005, vA, zero);
+    w.k.mu = (float)mu, w.k.edges = edges;
+    assert_int_equal(contact_solve(w.c, &w.k, &w.st, ITERS, w.vx, w.vy, w.vz, w.fx, w.fy, w.fz),
+                     0);
+    const int MN = w.M * w.N;
+    FA[0] = FA[1] = FA[2] = FB[0] = FB[1] = FB[2] = 0.0;
+    for (int i = 0; i < w.nv; i++) {
+        double *F = i < MN ? FA : FB;
+        F[0] += w.fx[i], F[1] += w.fy[i], F[2] += w.fz[i];
+    }
+    world_free(&w);
+}
+
+/* Edge-edge contact between rings: two 15 cm edges crossing with no
+ * vertex within h of the other's faces. The vertex-triangle pairs alone
+ * let them pass through each other (they act only once the edges have
+ * crossed by about 1 cm); with the edge-edge pairs the edges stop at h
+ * (at least h/2 allowed), momentum kept to round-off; friction opposes
+ * the sliding, within mu of the push. */
+static void test_edge_edge(void **state)
+{
+    (void)state;
+    const double h = contact_params_default(1e-3).h;
+    /* in the band: only edge-edge pairs see it */
+    {
+        world w;
+        const double zero[3] = {0, 0, 0};
+        crossing_edges(&w, 0.5 * h, zero, zero);
+        w.k.edges = 0;
+        forces(&w);
+        assert_int_equal(contact_pairs(w.c), 0);
+        w.k.edges = 1;
+        forces(&w);
+        assert_true(contact_pairs(w.c) > 0);
+        assert_int_equal(contact_ring_pairs(w.c, 0), contact_pairs(w.c));
+        world_free(&w);
+    }
+    assert_true(cross_edges(2.0, 0, 0.0) < 0.0); /* through, without them */
+    assert_true(cross_edges(2.0, 1, 0.0) >= 0.5 * h);
+    assert_true(cross_edges(2.0, 1, 0.6) >= 0.5 * h);
+    /* friction: A pressing on B (x) and sliding along B's edge (z) */
+    const double vA[3] = {0.5, 0.0, 0.3};
+    double FA[3], FB[3], FA0[3], FB0[3];
+    crossing_force(vA, 0.6, 1, FA, FB);
+    crossing_force(vA, 0.0, 1, FA0, FB0);
+    print_message("      pressing and sliding: on A %.4g %.4g %.4g N (mu 0.6), %.4g %.4g %.4g N "
+                  "(mu 0); on B %.4g %.4g %.4g N\n", FA[0], FA[1], FA[2], FA0[0], FA0[1], FA0[2],
+                  FB[0], FB[1], FB[2]);
+    for (int j = 0; j < 3; j++) /* equal and opposite */
+        assert_close(FA[j], -FB[j], 1e-5 * fabs(FA[0]));
+    assert_true(FA[0] < 0.0);                         /* pushed back */
+    assert_true(FA[2] < 0.0);                         /* the sliding opposed */
+    assert_true(-FA[2] <= 0.6 * -FA[0] * (1 + 1e-4)); /* within mu of the push */
+    assert_true(fabs(FA0[2]) < 1e-3 * -FA0[0]);       /* none without friction */
 }
 
 /* A ring dropped 2 cm onto a fixed one (tube on tube, gravity 9.81) comes
@@ -959,12 +1117,18 @@ static void test_memory_grows_with_contact(void **state)
     const int pairs = contact_pairs(w.c);
     world_free(&w);
     /* every patch's slot (32 patches a ring of 32 x 16; an eighth of them
-     * at first), each its 32 triangles' boxes, its union box and patch, and
-     * its 16 points' K pairs; the pairs' lists: room for at most twice the
-     * pairs, about 250 B of records each (320 allowed) */
-    const size_t slot = 32 * 6 * sizeof(float) + 6 * sizeof(float) + sizeof(int)
-                      + 16 * CONTACT_PER_POINT * (sizeof(int) + sizeof(float));
-    const size_t bound = first + (16 * 32 - 16 * 32 / 8) * slot + (size_t)pairs * 2 * 320;
+     * at first), each its 32 triangles' boxes, its 48 edges' boxes, its 16
+     * quads' corners, 48 edge directions and its reach (16 floats: the edge
+     * search's filters), its union box and patch, and its 16 points' K
+     * pairs and KE edge pairs (each with its wake time); the pairs' lists: room for at most twice the
+     * pairs, about 250 B of records a vertex-triangle pair, 330 an
+     * edge-edge pair (its four vertices' records and the sort's room; 360
+     * allowed) */
+    const size_t boxes = 32 * 6 + 48 * 6 + 16 * 3 + 48 * 3 + 16;
+    const size_t slot = boxes * sizeof(float) + 6 * sizeof(float) + sizeof(int)
+                      + 16 * CONTACT_PER_POINT * (sizeof(int) + sizeof(float))
+                      + 16 * CONTACT_EDGE_PER_POINT * (2 * sizeof(int) + sizeof(float));
+    const size_t bound = first + (16 * 32 - 16 * 32 / 8) * slot + (size_t)pairs * 2 * 360;
     print_message("      skin contact holds %zu B apart (%zu at first), %zu piled (%d pairs, "
                   "bound %zu)\n", apart, first, piled, pairs, bound);
     assert_true(apart <= first);
@@ -1028,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_collide_5),
         cmocka_unit_test(test_collide_20),
         cmocka_unit_test(test_resting),
+        cmocka_unit_test(test_edge_edge),
         cmocka_unit_test(test_cost),
         cmocka_unit_test(test_memory_grows_with_contact),
         cmocka_unit_test(test_bench),

@@ -1,6 +1,7 @@
 /* Contact between the rings' skins: every vertex against the triangles of
- * other rings and of its own ring beyond its neighbourhood (physics.md
- * section 9). The module's public header: the tick and the tests use this.
+ * other rings and of its own ring beyond its neighbourhood, and every edge
+ * against the edges of other rings (physics.md section 9). The module's
+ * public header: the tick and the tests use this.
  *
  * Meshes. Ring p is a closed torus grid of M x N vertices, vertex (m, n) at
  * global index p*M*N + m*N + n, both directions periodic, two outward
@@ -18,12 +19,17 @@
  * The module's files, one job each (the phases below in order):
  *   pair_law.h, pair_law.c   the law for one pair: geometry, the impulses,
  *                            the stiffness it adds (the law in full there)
+ *   edge_law.h               the same law for an edge-edge pair: geometry
+ *                            and the force of an iteration
+ *   edge_pairs.c             the edge-edge pairs found (in find), linked
+ *                            (in link)
  *   memory.c                 create, free, and what the kernel holds
  *   self_reference.c         each ring's reference shape: whether a ring
  *                            may touch itself this substep
  *   bounds.c                 ring and patch boxes, the sort and sweep
  *                            (the broad phase: why it drops nothing there)
- *   slots.c                  the triangles' boxes, patch by patch (slots)
+ *   slots.c                  the triangles' and edges' boxes, patch by
+ *                            patch (slots), and the slots near a patch
  *   search.c                 each point's pairs among the slots
  *   link.c                   the substep's pairs fixed, shares, ring pairs
  *   solve.c                  the Jacobi gathers and serial drivers
@@ -48,34 +54,50 @@
  *       tick gives each thread a share of equal work by contact_find_share,
  *       not of equal rows): each point against the triangles of the rings
  *       it may touch whose boxes meet its own; the pairs made are kept, up
- *       to CONTACT_PER_POINT per point, the nearest first;
+ *       to CONTACT_PER_POINT per point, the nearest first; then the three
+ *       edges of the point's quad (to (m+1, n), (m, n+1), (m+1, n+1):
+ *       every edge once) against the edges of rings q > p (each pair once)
+ *       that the triangles whose boxes meet theirs own, whose own boxes
+ *       meet theirs and whose lines' closest points may make a pair
+ *       within the look-ahead (float filters, 16 edges a test, that drop
+ *       no pair the test in double keeps: within reach at the speed bound,
+ *       and inside the edges or within the slide that reach allows), up
+ *       to CONTACT_EDGE_PER_POINT per point, those needing the least of
+ *       the reach first, each with its wake as a point's pair;
  *   contact_link     serial, O(pairs log pairs) (and a pass over the
- *       points of rings that may touch, once a search): each pair's geometry,
- *       split mass and target fixed for the substep, each vertex's corner
+ *       points of rings that may touch, once a search, listing the points
+ *       and quads with pairs): each pair's geometry, split mass and target
+ *       fixed for the substep (the edge pairs' too, their shares summed
+ *       after the vertex-triangle pairs'), each vertex's corner and edge
  *       records in the gather's order, the vertices in a pair
  *       (contact_active: only they get a force), per-ring counts and the
  *       ring pairs in contact (for contact-start events);
  *   contact_gather_active  parallel over the vertices in a pair, once per
- *       iteration (8): the force on each vertex as a point and as a corner,
- *       each pair's force from one call of one function on the pair's fixed
- *       inputs, so both sides see the same bits; the caller then adds
+ *       iteration (8): the force on each vertex as a point, as a corner and
+ *       as an end of an edge pair (by its role, then pair), each pair's
+ *       force from one call of one function on the pair's fixed inputs, so
+ *       every side sees the same bits (once per thread: a memo); the
+ *       caller then adds
  *       f dt / m to v* (its own rows) before the next iteration.
  * No float atomics, nothing scattered across threads.
  *
  * Cost (tests/test_contact.c with DINGHY_TEST_BENCH=1, one thread of an
- * AMD EPYC, ns per vertex per substep with 8 iterations): 64 rings of
- * 32 x 16 apart 2.0 (bound 1.9, 8 gathers 0.1); one ring alone 2.5; 16
- * rings piled (151 pairs) 34 (bound 4.6, plan 1.8, grid 3.8, find 11,
- * link 3.4, 8 gathers 9.5). The serial part (plan, link) is below 0.1 ns
- * per vertex when nothing touches, about 5 in the pile. A ring's first
- * substep takes its reference shape (about 0.9 ms for 32 x 16, in bound).
+ * AMD EPYC (Zen 5, 2 cores, shared), ns per vertex per substep with 8
+ * iterations): 64 rings of 32 x 16 apart 2.2 (bound 2.1, 8 gathers 0.1);
+ * one ring alone 2.9; 16 rings piled 75 (bound 4.9, plan 2.3, grid 6.5,
+ * find 45, link 6.5, 8 gathers 9.5) with 293 pairs, 142 of them edge-edge
+ * (before the edge search's float filters and the gathers' memo, the
+ * same build run in turn: 117-121, grid 4.1, find 77, link 8.1-8.8,
+ * gathers 22; 34.5 with the 151 vertex-triangle pairs alone: find 11,
+ * link 3.2, gathers 9.7). The serial part (plan, link) is below 0.1 ns
+ * per vertex when nothing touches, about 9 in the pile. A ring's first
+ * substep takes its reference shape (about 0.9 ms for 32 x 16, in
+ * bound).
  *
- * Not yet: edge-edge proximity (two coarse edges crossing with no vertex
- * near a face). On a 32 x 16 mesh with soft edge springs, at 20 m/s, a
- * vertex was seen to end inside the other ring after 62 ms of hard
- * pressing, crossing no face (through an edge). And within one ring: a
- * limp skin creased flat at a single hinge (the rims of a burst tube
- * pressed by a crowd or the river) folds that hinge past pi, its two
+ * Not yet: edge-edge proximity within one ring (between rings the edge
+ * pairs hold it): a limp skin creased flat at a single hinge (the rims
+ * of a burst tube pressed by a crowd or the river) folds that hinge past
+ * pi, its two
  * triangles passing through each other while only the two diagonals
  * beside the hinge cross (no vertex crosses a face, so no vertex-face
  * contact sees it, however near); the bending cannot hold it (its
@@ -90,6 +112,13 @@
  * search a step ahead keeps every pair a search on each substep would (4
  * lost some in a packed pen: tests/test_parallel.c). */
 #define CONTACT_PER_POINT 8
+/* Edge-edge pairs kept per point (its quad's three edges; those that
+ * need the least of the look-ahead first, edge_candidate): 48, as a quad
+ * in a contact patch is within a step's reach of tens of the other
+ * ring's edges, and a search a step ahead must keep every pair a search
+ * on each substep would (32 lost one in a crash at 20 m/s:
+ * tests/test_parallel.c). */
+#define CONTACT_EDGE_PER_POINT 48
 
 typedef struct {
     float h;        /* contact thickness, m (a few mm to 1 cm) */
@@ -100,16 +129,20 @@ typedef struct {
     int self_steps; /* self-contact neighbourhood, grid steps (1) */
     /* The search looks this far ahead, s: boxes grow by h + margin + |v|
      * ahead, and a pair is kept when its gap d <= (|v point| + |v fastest
-     * corner|) ahead + margin (any direction: pair_candidate). Found once a
+     * corner|) ahead + margin (any direction: pair_candidate; an edge
+     * pair's, the faster end's |v| of each edge: edge_candidate). Found once a
      * step (ahead = the step, margin = h/4: the tick), a pair is then
      * measured and resolved every substep at dt; dt and 0 (the default)
      * find every substep. */
     float ahead;    /* s */
     float margin;   /* m */
     /* Time from the search to this substep's start, s (0 on the search's
-     * own substep): a pair found is measured only from the time it may
-     * first be active (its closing bound, pair_candidate). */
+     * own substep): a pair found, of either kind, is measured only from
+     * the time it may first be active (its closing bound, pair_keep). */
     float since;
+    /* 1: edge-edge pairs between different rings too (the default); 0:
+     * vertex-triangle pairs only (the tests' comparison) */
+    int edges;
 } contact_params;
 
 /* The state of one substep, read only: all rings' vertices (P M N of them),

@@ -30,17 +30,18 @@ static int cmp_touch(const void *a, const void *b)
 static const unsigned char K_OF[2][3] = {{0, 2, 3}, {1, 4, 5}};
 static const unsigned char CORNER_OF_K[6] = {0, 0, 1, 2, 1, 2};
 
-/* The vertices in a pair (the points, ascending, and the corners of the
- * sorted records), merged ascending and once each, those with a share
- * (a corner of weight 0 has none), with each one's corner records and
- * its pairs as a point. */
-static int link_active(contact_kernel *c, int npts, size_t nrec)
+/* The vertices in a pair (the points, ascending, the corners of the
+ * sorted records and the vertices of the edge pairs' sorted records),
+ * merged ascending and once each, those with a share (a corner of weight
+ * 0 has none), with each one's corner and edge records and its pairs as a
+ * point. */
+static int link_active(contact_kernel *c, int npts, size_t nrec, size_t nerec)
 {
-    const size_t need = (size_t)npts + nrec;
-    if (need > c->act_cap) { /* act, cbeg, cend, pbase and pcount grow together */
+    const size_t need = (size_t)npts + nrec + nerec;
+    if (need > c->act_cap) { /* act, cbeg, cend, ebeg, eend, pbase and pcount grow together */
         const size_t cap = need * 2 > 64 ? need * 2 : 64;
-        int **arr[5] = {&c->act, &c->cbeg, &c->cend, &c->pbase, &c->pcount};
-        for (int j = 0; j < 5; j++) {
+        int **arr[7] = {&c->act, &c->cbeg, &c->cend, &c->ebeg, &c->eend, &c->pbase, &c->pcount};
+        for (int j = 0; j < 7; j++) {
             int *q = realloc(*arr[j], sizeof *q * cap);
             if (!q)
                 return -1;
@@ -49,23 +50,60 @@ static int link_active(contact_kernel *c, int npts, size_t nrec)
         c->act_cap = cap;
     }
     int n = 0;
-    size_t e = 0;
-    for (int j = 0; j < npts || e < nrec;) {
+    size_t e = 0, g = 0;
+    for (int j = 0; j < npts || e < nrec || g < nerec;) {
         const int vp = j < npts ? c->pts[j] : INT32_MAX;
         const int vc = e < nrec ? (int)(c->ckey[e] >> 35) : INT32_MAX;
-        const int v = vp < vc ? vp : vc;
-        const size_t b = e;
+        const int ve = g < nerec ? (int)(c->ekey[g] >> 35) : INT32_MAX;
+        const int v = vp < vc ? (vp < ve ? vp : ve) : (vc < ve ? vc : ve);
+        const size_t b = e, bg = g;
         while (e < nrec && (int)(c->ckey[e] >> 35) == v)
             e++;
+        while (g < nerec && (int)(c->ekey[g] >> 35) == v)
+            g++;
         const int base = vp == v ? c->pair_base[j] : 0, count = vp == v ? c->pair_count[j] : 0;
         j += vp == v;
         if (c->share[v] > 0.0f) {
             c->act[n] = v, c->cbeg[n] = (int)b, c->cend[n] = (int)e, c->pbase[n] = base;
+            c->ebeg[n] = (int)bg, c->eend[n] = (int)g;
             c->pcount[n] = count;
             n++;
         }
     }
     c->nact = n;
+    return 0;
+}
+
+/* The points with vertex-triangle pairs and the quads (by corner) with
+ * edge pairs that the last search found, ascending (and the points'
+ * pairs: the room link_measure takes), listed once a search in one pass
+ * over the vertices of the rings that may touch; each substep then reads
+ * only them. 0, or -1 when out of memory. */
+static int list_candidates(contact_kernel *c)
+{
+    int ncand = 0, necand = 0;
+    size_t nc = 0;
+    for (int p = 0; p < c->P; p++)
+        if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
+            for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
+                ncand += c->npt[i] != 0, necand += c->nep[i] != 0;
+                nc += c->npt[i];
+            }
+    if (contact_grow((void **)&c->cand, &c->cand_cap, (size_t)ncand, sizeof *c->cand)
+        || contact_grow((void **)&c->ecand, &c->ecand_cap, (size_t)necand, sizeof *c->ecand))
+        return -1;
+    int n = 0, ne = 0;
+    if (ncand + necand > 0)
+        for (int p = 0; p < c->P; p++)
+            if (c->ring_on[p])
+                for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
+                    if (c->npt[i])
+                        c->cand[n++] = i;
+                    if (c->nep[i])
+                        c->ecand[ne++] = i;
+                }
+    c->ncand = n, c->ncand_pairs = nc, c->necand = ne;
+    c->cand_stale = 0;
     return 0;
 }
 
@@ -77,25 +115,8 @@ static int link_active(contact_kernel *c, int npts, size_t nrec)
  * memory. */
 static long link_measure(contact_kernel *c, int *npts_out)
 {
-    if (c->cand_stale) { /* the points with pairs, listed once a search */
-        int ncand = 0;
-        size_t nc = 0;
-        for (int p = 0; p < c->P; p++)
-            if (c->ring_on[p]) /* the others have no pairs (the broad phase) */
-                for (int i = p * c->MN; i < (p + 1) * c->MN; i++) {
-                    ncand += c->npt[i] != 0;
-                    nc += c->npt[i];
-                }
-        if (contact_grow((void **)&c->cand, &c->cand_cap, (size_t)ncand, sizeof *c->cand))
-            return -1;
-        int n = 0;
-        for (int p = 0; p < c->P; p++)
-            if (c->ring_on[p])
-                for (int i = p * c->MN; i < (p + 1) * c->MN; i++)
-                    if (c->npt[i])
-                        c->cand[n++] = i;
-        c->ncand = n, c->ncand_pairs = nc, c->cand_stale = 0;
-    }
+    if (c->cand_stale && list_candidates(c))
+        return -1;
     const int ncand = c->ncand;
     const size_t nc = c->ncand_pairs;
     if (contact_grow((void **)&c->pts, &c->pts_cap, (size_t)ncand, sizeof *c->pts)
@@ -152,22 +173,15 @@ int contact_link(contact_kernel *c)
     memset(c->ring_pairs, 0, sizeof *c->ring_pairs * (size_t)c->P);
     int npts = 0;
     const long measured = link_measure(c, &npts);
-    if (measured < 0)
+    if (measured < 0 || contact_edge_measure(c))
         return -1;
     const size_t np = (size_t)measured;
     if (contact_grow((void **)&c->by_tri, &c->by_tri_cap, np, sizeof *c->by_tri)
         || contact_grow((void **)&c->ckey, &c->ckey_cap, 3 * np, sizeof *c->ckey)
         || contact_grow((void **)&c->crec, &c->crec_cap, 3 * np, sizeof *c->crec))
         return -1;
-    if (np > c->acc_cap) {
-        for (int b = 0; b < 2; b++) {
-            float *q = realloc(c->acc[b], sizeof *q * 4 * np * 2);
-            if (!q)
-                return -1;
-            c->acc[b] = q;
-        }
-        c->acc_cap = np * 2;
-    }
+    if (contact_grow_acc(c->acc, &c->acc_cap, np))
+        return -1;
     if (np > 0)
         memset(c->acc[0], 0, sizeof(float) * 4 * np);
     /* The shares of the vertices in a pair start at 0, then sum in the
@@ -196,6 +210,9 @@ int contact_link(contact_kernel *c)
             c->touch[c->ntouch++] = r;
         }
     }
+    /* the edge pairs' shares too before any pair's split mass */
+    if (contact_edge_link(c))
+        return -1;
     c->npairs = (int)np;
     for (size_t e = 0; e < np; e++)
         contact_pair_fix(c, (int)e);
@@ -216,7 +233,7 @@ int contact_link(contact_kernel *c)
         corner_rec rec = {(int)(uint32_t)c->by_tri[b], (unsigned char)k, CORNER_OF_K[k]};
         c->crec[r] = rec;
     }
-    if (link_active(c, npts, 3 * np))
+    if (link_active(c, npts, 3 * np, 4 * (size_t)c->nepairs))
         return -1;
     /* Ring pairs: sorted, one each with the fastest approach (max: any order). */
     if (c->ntouch > 0)
@@ -234,7 +251,7 @@ int contact_link(contact_kernel *c)
 }
 
 int contact_ring_pairs(const contact_kernel *c, int p) { return c->ring_pairs[p]; }
-int contact_pairs(const contact_kernel *c) { return c->npairs; }
+int contact_pairs(const contact_kernel *c) { return c->npairs + c->nepairs; }
 
 int contact_starts(const contact_kernel *c, contact_start *out, int cap)
 {

@@ -1,11 +1,14 @@
 /* The kernel's memory: create, free, what it holds and how its lists grow.
  *
- * What does not grow is about 20 B per vertex: the reference shape 12, the
- * shares 4, the pair counts 1, the patches' boxes 6. The slots grow with
- * the patches that are on (an eighth of them at first, doubling, at most
- * one per patch): 1.3 kB each, 82 B per vertex of those patches (the
- * triangle boxes 48, 6 floats a triangle, no index: a lane's place gives
- * it; each point's pairs 32). The link's lists grow with the pairs. */
+ * What does not grow is about 21 B per vertex: the reference shape 12, the
+ * shares 4, the pair counts 2 (of both kinds), the patches' boxes 6. The
+ * slots grow with the patches that are on (an eighth of them at first,
+ * doubling, at most one per patch): 13 kB each, 812 B per vertex of those
+ * patches (the triangle boxes 48, 6 floats a triangle, no index: a lane's
+ * place gives it; the edges' boxes, ends and reach 124; each point's 8
+ * pairs 64; its quad's 48 edge pairs 576, most of it: a search a step
+ * ahead keeps many, each with its wake). The link's lists grow with the
+ * pairs. */
 #include "physics/contact/contact_internal.h"
 
 
@@ -21,7 +24,7 @@ static size_t fixed_bytes(int P, int M, int N)
     return np * sizeof(uint32_t)
          + (size_t)P * 3 * sizeof(int)
          + (size_t)P * np * sizeof(int) /* each patch's slot */
-         + nv * (1 + sizeof(float)) /* find's pair counts, the shares */
+         + nv * (2 + sizeof(float)) /* find's pair counts (both kinds), the shares */
          + (size_t)P * sizeof(int)
          + nv * 3 * sizeof(float) + (size_t)P * (sizeof(double) * 21 + sizeof(int) + 3)
          + (size_t)P * (sizeof(sweep_key) + sizeof(int))
@@ -33,7 +36,8 @@ static size_t fixed_bytes(int P, int M, int N)
 static size_t slot_bytes(size_t n)
 {
     return n * (SLOT_FLOATS * sizeof(float) + sizeof(int)
-                + PATCH * PATCH * K * (sizeof(int) + sizeof(float)))
+                + PATCH * PATCH * K * (sizeof(int) + sizeof(float))
+                + PATCH * PATCH * KE * (2 * sizeof(int) + sizeof(float)))
          + 6 * (n + MASK_BITS) * sizeof(float);
 }
 
@@ -57,9 +61,12 @@ size_t contact_heap_bytes(const contact_kernel *c)
     return fixed_bytes(c->P_cap, c->M, c->N) + slot_bytes(c->nslot)
          + (c->ring_pair_cap + c->nbr_cap) * sizeof(int)
          + c->by_tri_cap * sizeof(uint64_t) + c->fixed_cap * sizeof(pair_fixed)
-         + (c->pts_cap + c->cand_cap + 2 * c->pair_base_cap) * sizeof(int) + c->ckey_cap * sizeof(uint64_t)
-         + c->act_cap * 5 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
+         + (c->pts_cap + c->cand_cap + c->ecand_cap + 2 * c->pair_base_cap) * sizeof(int)
+         + c->ckey_cap * sizeof(uint64_t)
+         + c->act_cap * 7 * sizeof(int) + c->crec_cap * sizeof(corner_rec)
          + c->acc_cap * 2 * 4 * sizeof(float)
+         + c->efix_cap * sizeof(edge_fixed) + c->ekey_cap * sizeof(uint64_t)
+         + c->eacc_cap * 2 * 4 * sizeof(float)
          + (c->touch_cap + c->touch_prev_cap) * sizeof(ring_touch);
 }
 
@@ -95,12 +102,18 @@ int contact_reserve_slots(contact_kernel *c, size_t n)
     float *ubox = calloc(6 * (cap + MASK_BITS), sizeof *ubox); /* zeros past the slots */
     int *slot_patch = malloc(sizeof *slot_patch * cap), *tri = malloc(sizeof *tri * places);
     float *wake = malloc(sizeof *wake * places);
-    if (!tbox || !ubox || !slot_patch || !tri || !wake) {
-        free(tbox), free(ubox), free(slot_patch), free(tri), free(wake);
+    const size_t eplaces = cap * PATCH * PATCH * KE;
+    int *pe_a = malloc(sizeof *pe_a * eplaces), *pe_b = malloc(sizeof *pe_b * eplaces);
+    float *pe_wake = malloc(sizeof *pe_wake * eplaces);
+    if (!tbox || !ubox || !slot_patch || !tri || !wake || !pe_a || !pe_b || !pe_wake) {
+        free(tbox), free(ubox), free(slot_patch), free(tri), free(wake), free(pe_a), free(pe_b);
+        free(pe_wake);
         return -1;
     }
     free(c->tbox), free(c->ubox), free(c->slot_patch), free(c->pt_tri), free(c->pt_wake);
+    free(c->pe_a), free(c->pe_b), free(c->pe_wake);
     c->tbox = tbox, c->ubox = ubox, c->slot_patch = slot_patch, c->pt_tri = tri, c->pt_wake = wake;
+    c->pe_a = pe_a, c->pe_b = pe_b, c->pe_wake = pe_wake;
     c->nslot = cap, c->ustride = cap + MASK_BITS;
     return 0;
 }
@@ -115,6 +128,7 @@ contact_kernel *contact_create(int P, int M, int N)
     c->eoff = calloc((size_t)P + 1, sizeof *c->eoff);
     c->nbr_start = malloc(sizeof *c->nbr_start * ((size_t)P + 1));
     c->npt = calloc(nv, 1);
+    c->nep = calloc(nv, 1);
     c->share = calloc(nv, sizeof *c->share);
     c->ring_pairs = calloc((size_t)P, sizeof *c->ring_pairs);
     c->ref = malloc(sizeof *c->ref * 3 * nv);
@@ -149,7 +163,7 @@ contact_kernel *contact_create(int P, int M, int N)
     for (int p = 0; p < P; p++)
         c->ref_steps[p] = -1;
     lanes_of_patches(c);
-    if (!c->eoff || !c->nbr_start || !c->npt || !c->share || !c->ring_pairs) {
+    if (!c->eoff || !c->nbr_start || !c->npt || !c->nep || !c->share || !c->ring_pairs) {
         contact_free(c);
         return NULL;
     }
@@ -167,6 +181,8 @@ void contact_free(contact_kernel *c)
     free(c->pair_count); free(c->pcount);
     free(c->acc[0]); free(c->acc[1]); free(c->by_tri); free(c->fixed); free(c->crec);
     free(c->pts); free(c->cand); free(c->ckey); free(c->act); free(c->cbeg); free(c->cend);
+    free(c->nep); free(c->pe_a); free(c->pe_b); free(c->pe_wake); free(c->ecand); free(c->efix);
+    free(c->ekey); free(c->ebeg); free(c->eend); free(c->eacc[0]); free(c->eacc[1]);
     free(c->ring_pairs); free(c->touch); free(c->touch_prev);
     free(c->ref); free(c->ref_gap); free(c->ref_extent); free(c->fit); free(c->fresh); free(c->ref_steps);
     free(c->rbox); free(c->self_on);
@@ -187,3 +203,17 @@ int contact_grow(void **arr, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
+
+int contact_grow_acc(float *acc[2], size_t *cap, size_t n)
+{
+    if (n <= *cap)
+        return 0;
+    for (int b = 0; b < 2; b++) {
+        float *q = realloc(acc[b], sizeof *q * 4 * n * 2);
+        if (!q)
+            return -1;
+        acc[b] = q;
+    }
+    *cap = n * 2;
+    return 0;
+}

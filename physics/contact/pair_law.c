@@ -15,7 +15,8 @@
 contact_params contact_params_default(double dt)
 {
     contact_params k = {.h = 0.01f, .mu = 0.6f, .beta = 0.1f, .v_out = 0.1f,
-                        .dt = (float)dt, .self_steps = 1, .ahead = (float)dt, .margin = 0.0f};
+                        .dt = (float)dt, .self_steps = 1, .ahead = (float)dt, .margin = 0.0f,
+                        .edges = 1};
     return k;
 }
 
@@ -36,7 +37,6 @@ void contact_pair_fix(contact_kernel *c, int pair)
 {
     pair_fixed *f = &c->fixed[pair];
     const contact_state *s = c->s;
-    const contact_params *k = c->k;
     const int MN = c->MN, i = f->i;
     double mp = s->mass[i / MN], mt = s->mass[f->v[0] / MN];
     /* Diagonally dominant (Gershgorin) split of the masses: one Jacobi
@@ -44,13 +44,5 @@ void contact_pair_fix(contact_kernel *c, int pair)
     double inv = c->share[i] / mp;
     for (int j = 0; j < 3; j++)
         inv += f->w[j] * c->share[f->v[j]] / mt;
-    double meff = 1.0 / inv, dt = k->dt, target;
-    if (f->d > 0)
-        target = -f->d / dt;
-    else {
-        target = k->beta * -f->d / dt;
-        if (target > k->v_out)
-            target = k->v_out;
-    }
-    f->meff = meff, f->target = target;
+    f->meff = 1.0 / inv, f->target = pair_target(c->k, f->d);
 }

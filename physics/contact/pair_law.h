@@ -113,9 +113,7 @@ static inline int pair_geometry(const contact_kernel *c, int i, int t, pair_geo 
     double e1[3], e2[3], nrm[3];
     for (int j = 0; j < 3; j++)
         e1[j] = x[1][j] - x[0][j], e2[j] = x[2][j] - x[0][j];
-    nrm[0] = e1[1] * e2[2] - e1[2] * e2[1];
-    nrm[1] = e1[2] * e2[0] - e1[0] * e2[2];
-    nrm[2] = e1[0] * e2[1] - e1[1] * e2[0];
+    cross3(e1, e2, nrm);
     double nn = sqrt(DOT(nrm, nrm));
     if (!(nn > 0.0))
         return 0;
@@ -155,12 +153,46 @@ static inline int pair_geometry(const contact_kernel *c, int i, int t, pair_geo 
     return 1;
 }
 
-/* Whether a pair's geometry makes a contact this substep: in the band (and
- * not deeper than h behind the face), or closing fast enough to reach it. */
+/* Whether a pair of either kind, of signed distance s, gap d (m) and
+ * normal velocity vn (m/s), makes a contact this substep: s not deeper
+ * than h behind the face, and d in the band or reached within the
+ * substep closing. */
+static inline int pair_within(const contact_params *k, double s, double d, double vn)
+{
+    double reach = vn < 0 ? -vn * k->dt : 0.0;
+    return s >= -k->h && d <= reach;
+}
+
+/* Whether a pair's geometry makes a contact this substep (pair_within). */
 static inline int pair_active(const contact_kernel *c, const pair_geo *g)
 {
-    double reach = g->vn < 0 ? -g->vn * c->k->dt : 0.0;
-    return g->s >= -c->k->h && g->d <= reach;
+    return pair_within(c->k, g->s, g->d, g->vn);
+}
+
+/* Vertex v's squared speed, m^2/s^2 (in double). */
+static inline double speed2(const contact_state *s, int v)
+{
+    return (double)s->vx[v] * s->vx[v] + (double)s->vy[v] * s->vy[v]
+         + (double)s->vz[v] * s->vz[v];
+}
+
+/* Whether the search keeps a pair of either kind of signed distance s and
+ * gap d (m) whose sides close at most at V (m/s, the sum of each side's
+ * fastest vertex's speed, any direction): not deeper than h behind, and
+ * within V ahead + margin of the band. *wake: how long after the search
+ * it may first be active (pair_within: in the band or closing into it
+ * within a substep, at no more than V + dv, dv the speed a vertex may
+ * gain before a new search, 2 margin / ahead), s, rounded early. */
+static inline int pair_keep(const contact_params *k, double s, double d, double V, float *wake)
+{
+    if (!(s >= -k->h && d <= V * k->ahead + k->margin))
+        return 0;
+    /* active at time t needs d - V t - margin <= (V + dv) dt */
+    const double dv = k->ahead > 0.0f ? 2.0 * k->margin / k->ahead : 0.0;
+    const double gap = d - k->margin - (V + dv) * k->dt;
+    const double t = gap <= 0.0 ? 0.0 : V > 0.0 ? gap / V : INFINITY;
+    *wake = (float)(t - 1e-6); /* rounded early, never late */
+    return 1;
 }
 
 /* Whether the search keeps a pair: in the band, or near enough to reach
@@ -174,58 +206,65 @@ static inline int pair_active(const contact_kernel *c, const pair_geo *g)
 static inline int pair_candidate(const contact_kernel *c, int i, const pair_geo *g, float *wake)
 {
     const contact_state *s = c->s;
-    const contact_params *k = c->k;
     double vc2 = 0.0;
-    for (int j = 0; j < 3; j++) {
-        const int v = g->v[j];
-        const double v2 = (double)s->vx[v] * s->vx[v] + (double)s->vy[v] * s->vy[v]
-                        + (double)s->vz[v] * s->vz[v];
-        vc2 = v2 > vc2 ? v2 : vc2;
-    }
-    const double vi = sqrt((double)s->vx[i] * s->vx[i] + (double)s->vy[i] * s->vy[i]
-                           + (double)s->vz[i] * s->vz[i]),
-                 V = vi + sqrt(vc2);
-    if (!(g->s >= -k->h && g->d <= V * k->ahead + k->margin))
-        return 0;
-    /* active at time t needs d - V t - margin <= (V + dv) dt, dv the
-     * speed a vertex may gain before a new search (2 margin / ahead) */
-    const double dv = k->ahead > 0.0f ? 2.0 * k->margin / k->ahead : 0.0;
-    const double gap = g->d - k->margin - (V + dv) * k->dt;
-    const double t = gap <= 0.0 ? 0.0 : V > 0.0 ? gap / V : INFINITY;
-    *wake = (float)(t - 1e-6); /* rounded early, never late */
-    return 1;
+    for (int j = 0; j < 3; j++)
+        vc2 = fmax(vc2, speed2(s, g->v[j]));
+    return pair_keep(c->k, g->s, g->d, sqrt(speed2(s, i)) + sqrt(vc2), wake);
 }
 
-/* The force (N) of one iteration on the point of pair `pair`, F[3] (the
- * corners get -w F); with `save`, the pair's new accumulated impulses are
- * written for the next iteration (only the point's owner saves). Reads the
- * accumulators of iteration `iter` and the velocities. Both sides of a pair
- * call it with the same pair id and read the same stored inputs. */
-static inline void pair_force(const contact_kernel *c, int iter, int pair, int save, double F[3],
-                              double w[3])
+/* Whether the search keeps point i against triangle t of another ring
+ * when pair_geometry makes no pair now (the point beyond an edge of the
+ * triangle and behind its plane): the point may come round that edge
+ * within the look-ahead (a ring turning at a ridge), so it is kept when
+ * its distance from the triangle is within reach, at the same closing
+ * bound as pair_candidate; *d its gap (that distance less h). Link makes
+ * it only when pair_geometry does. */
+static inline int pair_near(const contact_kernel *c, int i, int t, double *d, float *wake)
 {
-    const pair_fixed *g = &c->fixed[pair];
-    F[0] = F[1] = F[2] = 0.0;
-    w[0] = w[1] = w[2] = 0.0;
-    if (!g->ok)
-        return;
-    memcpy(w, g->w, sizeof g->w);
     const contact_state *s = c->s;
-    const contact_params *k = c->k;
-    const int *v = g->v, i = g->i;
-    double vr[3] = {
-        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
-        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
-        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
-    };
-    double vn = DOT(vr, g->u), vt[3];
+    int v[3];
+    tri_corners(c, t, v);
+    double p[3] = {s->x[i], s->y[i], s->z[i]}, x[3][3], w[3];
     for (int j = 0; j < 3; j++)
-        vt[j] = vr[j] - vn * g->u[j];
-    double meff = g->meff, dt = k->dt;
-    const float *old = c->acc[iter & 1] + 4 * (size_t)pair;
+        x[j][0] = s->x[v[j]], x[j][1] = s->y[v[j]], x[j][2] = s->z[v[j]];
+    closest_point(p, x[0], x[1], x[2], w);
+    double dp[3];
+    for (int j = 0; j < 3; j++)
+        dp[j] = p[j] - (w[0] * x[0][j] + w[1] * x[1][j] + w[2] * x[2][j]);
+    const double dist = sqrt(DOT(dp, dp));
+    double vc2 = 0.0;
+    for (int j = 0; j < 3; j++)
+        vc2 = fmax(vc2, speed2(s, v[j]));
+    *d = dist - c->k->h;
+    return dist > 0.0 && pair_keep(c->k, dist, *d, sqrt(speed2(s, i)) + sqrt(vc2), wake);
+}
+
+/* The target normal velocity (m/s) of a pair of gap d (m): close the gap
+ * and no more when d > 0, a gentle push out (beta, at most v_out) in the
+ * band. */
+static inline double pair_target(const contact_params *k, double d)
+{
+    if (d > 0)
+        return -d / k->dt;
+    double target = k->beta * -d / k->dt;
+    return target > k->v_out ? k->v_out : target;
+}
+
+/* One iteration of a pair's law, whatever its kind (vertex-triangle or
+ * edge-edge): from its fixed split mass meff (kg), target (m/s) and
+ * direction u, the relative velocity vr (m/s) and the accumulated
+ * impulses of the last iteration old[4] (N s), the force F (N) on the
+ * first side; the new accumulators into save (when not NULL). */
+static inline void pair_impulse(const contact_params *k, const float *old, float *save,
+                                double meff, double target, const double u[3],
+                                const double vr[3], double F[3])
+{
+    double vn = DOT(vr, u), vt[3];
+    for (int j = 0; j < 3; j++)
+        vt[j] = vr[j] - vn * u[j];
     /* Accumulated normal impulse stays >= 0; accumulated friction within
      * mu times it (sequential impulses, Jacobi order). */
-    double jn_old = old[0], jn = jn_old + meff * (g->target - vn);
+    double jn_old = old[0], jn = jn_old + meff * (target - vn);
     if (!(jn > 0.0))
         jn = 0.0;
     double jt[3], lim = k->mu * jn;
@@ -240,12 +279,38 @@ static inline void pair_force(const contact_kernel *c, int iter, int pair, int s
      * sides use the rounded values (C11 requires the conversion; with
      * -ffp-contract=off and no fast-math every operation here is one IEEE
      * rounding, so every inlined copy gives the same bits from the same
-     * pair_fixed record, velocities and accumulators). */
+     * fixed record, velocities and accumulators). */
     const float nj[4] = {(float)jn, (float)jt[0], (float)jt[1], (float)jt[2]};
     if (save)
-        memcpy(c->acc[(iter + 1) & 1] + 4 * (size_t)pair, nj, sizeof nj);
+        memcpy(save, nj, sizeof nj);
     for (int j = 0; j < 3; j++)
-        F[j] = (((double)nj[0] - jn_old) * g->u[j] + ((double)nj[1 + j] - old[1 + j])) / dt;
+        F[j] = (((double)nj[0] - jn_old) * u[j] + ((double)nj[1 + j] - old[1 + j])) / k->dt;
+}
+
+/* The force (N) of one iteration on the point of pair `pair`, F[3] (the
+ * corners get -w F); the pair's new accumulated impulses into save[4]
+ * when not NULL (the gather stores them for the next iteration: only the
+ * point's owner). Reads the accumulators of iteration `iter` and the
+ * velocities. Both sides of a pair call it with the same pair id and read
+ * the same stored inputs. */
+static inline void pair_force(const contact_kernel *c, int iter, int pair, float *save,
+                              double F[3], double w[3])
+{
+    const pair_fixed *g = &c->fixed[pair];
+    F[0] = F[1] = F[2] = 0.0;
+    w[0] = w[1] = w[2] = 0.0;
+    if (!g->ok)
+        return;
+    memcpy(w, g->w, sizeof g->w);
+    const contact_state *s = c->s;
+    const int *v = g->v, i = g->i;
+    double vr[3] = {
+        s->vx[i] - (g->w[0] * s->vx[v[0]] + g->w[1] * s->vx[v[1]] + g->w[2] * s->vx[v[2]]),
+        s->vy[i] - (g->w[0] * s->vy[v[0]] + g->w[1] * s->vy[v[1]] + g->w[2] * s->vy[v[2]]),
+        s->vz[i] - (g->w[0] * s->vz[v[0]] + g->w[1] * s->vz[v[1]] + g->w[2] * s->vz[v[2]]),
+    };
+    pair_impulse(c->k, c->acc[iter & 1] + 4 * (size_t)pair, save, g->meff, g->target, g->u, vr,
+                 F);
 }
 
 

@@ -41,41 +41,6 @@ typedef struct {
     double dist[K];
 } point_query;
 
-/* Bit j set when box j of n <= width meets the box lo .. hi: the same
- * test as one box at a time (a miss on any axis rejects). The boxes are
- * SoA, lo x, lo y, lo z, hi x, hi y, hi z, `stride` floats apart, each
- * array readable for `width` (a constant <= MASK_BITS: all are tested, a
- * loop of fixed length with no scalar remainder; the bits from n on are
- * dropped). No branch: plain compares and ors, which gcc makes vector
- * compares into a mask (which way a box goes is unpredictable). */
-static inline uint32_t boxes_meeting(const float *b, size_t stride, int width, int n,
-                                     const float lo[3], const float hi[3])
-{
-    const float l0 = lo[0], l1 = lo[1], l2 = lo[2], h0 = hi[0], h1 = hi[1], h2 = hi[2];
-    const float *lx = b, *ly = b + stride, *lz = b + 2 * stride;
-    const float *hx = b + 3 * stride, *hy = b + 4 * stride, *hz = b + 5 * stride;
-    uint32_t mask = 0;
-    for (int j = 0; j < width; j++) {
-        const int miss = (l0 > hx[j]) | (h0 < lx[j]) | (l1 > hy[j]) | (h1 < ly[j])
-                       | (l2 > hz[j]) | (h2 < lz[j]);
-        mask |= (uint32_t)!miss << j;
-    }
-    return n < MASK_BITS ? mask & (((uint32_t)1 << n) - 1) : mask;
-}
-
-/* The lowest set bit of m != 0 (a plain loop where there is no builtin). */
-static inline int lowest_bit(uint32_t m)
-{
-#if defined(__GNUC__)
-    return __builtin_ctz(m);
-#else
-    int j = 0;
-    while (!(m & 1u))
-        m >>= 1, j++;
-    return j;
-#endif
-}
-
 /* Point pq against triangle h of quad (m, n) of ring q, whose box meets
  * the point's: self-contact not against a triangle whose quad has a corner
  * within self_steps grid steps of the point, both ways (periodic), then
@@ -87,9 +52,12 @@ static void consider(const contact_kernel *c, point_query *pq, int q, int m, int
     const int t = 2 * (q * c->MN + m * c->N + n) + h;
     pair_geo g;
     float wake;
-    if (!pair_geometry(c, pq->i, t, &g) || !pair_candidate(c, pq->i, &g, &wake))
-        return;
-    keep_pair(pq->tri, pq->wake, pq->dist, &pq->npair, t, g.d, wake);
+    double d;
+    if (pair_geometry(c, pq->i, t, &g)) {
+        if (pair_candidate(c, pq->i, &g, &wake))
+            keep_pair(pq->tri, pq->wake, pq->dist, &pq->npair, t, g.d, wake);
+    } else if (q != pq->p && pair_near(c, pq->i, t, &d, &wake))
+        keep_pair(pq->tri, pq->wake, pq->dist, &pq->npair, t, d, wake);
 }
 
 /* Point pq against the lanes of slot s (ring q) whose box meets the point's. */
@@ -110,9 +78,7 @@ static void search_slot(const contact_kernel *c, point_query *pq, int q, int s)
 /* Whether the point's box meets ring q's (the broad phase's filter). */
 static int meets_ring(const contact_kernel *c, const point_query *pq, int q)
 {
-    const double *rb = c->rbox + 6 * (size_t)q;
-    return !(pq->lo[0] > rb[3] || pq->hi[0] < rb[0] || pq->lo[1] > rb[4] || pq->hi[1] < rb[1]
-             || pq->lo[2] > rb[5] || pq->hi[2] < rb[2]);
+    return box_meets_ring(c, pq->lo, pq->hi, q);
 }
 
 /* Point pq against every ring it may touch and whose box meets its own:
@@ -155,25 +121,14 @@ static void store_pairs(contact_kernel *c, point_query *pq)
     }
 }
 
-/* Slots a patch's list has room for; more (a patch near very many) and
- * its points search every ring instead. */
-#define LIST_CAP 128
-/* A point tests its patch's list LIST_WIDTH slots at a time: a list is
- * short (4.5 slots in a pile): 16 is one loop gcc vectorises (8 it
- * unrolls and leaves scalar) and tests fewer empty boxes than 32. */
-#define LIST_WIDTH 16
-
-/* A patch's points to search and the slots near any of them: of the rings
- * it may touch, those whose box meets the union of the points' boxes, the
- * slots whose box meets it too. A point then tests only these (a triangle
- * whose box meets the point's lies in a slot whose box meets the union). */
+/* A patch's points to search and the slots near any of them (a point
+ * then tests only these: a triangle whose box meets the point's lies in a
+ * slot whose box meets the union of the points' boxes). */
 typedef struct {
     int n;                        /* points */
     point_query pt[PATCH * PATCH];
     float lo[3], hi[3];           /* the union of their boxes, m */
-    int nlist, over;              /* slots listed; 1: more than LIST_CAP */
-    int slot[LIST_CAP], ring[LIST_CAP];
-    float box[6 * LIST_CAP];      /* the listed slots' boxes, lo x of each, then lo y, ... */
+    slot_list near;
 } patch_search;
 
 /* The points of patch (a, b) of ring p with index in the ring in [r0, r1)
@@ -186,7 +141,6 @@ static void patch_points(const contact_kernel *c, int p, int a, int b, int r0, i
 {
     const contact_state *s = c->s;
     const float dt = c->k->ahead;
-    const double *reach = c->preach + 6 * ((size_t)p * c->np + a * c->pn + b);
     ps->n = 0;
     for (int d = 0; d < 3; d++)
         ps->lo[d] = INFINITY, ps->hi[d] = -INFINITY;
@@ -201,9 +155,7 @@ static void patch_points(const contact_kernel *c, int p, int a, int b, int r0, i
             pq->i = i, pq->p = p, pq->m = m, pq->n = n, pq->npair = 0;
             pq->lo[0] = s->x[i] - sp, pq->lo[1] = s->y[i] - sp, pq->lo[2] = s->z[i] - sp;
             pq->hi[0] = s->x[i] + sp, pq->hi[1] = s->y[i] + sp, pq->hi[2] = s->z[i] + sp;
-            if (!c->self_on[p]
-                && ((pq->lo[0] > reach[3]) | (pq->hi[0] < reach[0]) | (pq->lo[1] > reach[4])
-                    | (pq->hi[1] < reach[1]) | (pq->lo[2] > reach[5]) | (pq->hi[2] < reach[2])))
+            if (!c->self_on[p] && misses_reach(c, p, a, b, pq->lo, pq->hi))
                 continue;
             for (int d = 0; d < 3; d++) {
                 ps->lo[d] = pq->lo[d] < ps->lo[d] ? pq->lo[d] : ps->lo[d];
@@ -213,38 +165,6 @@ static void patch_points(const contact_kernel *c, int p, int a, int b, int r0, i
         }
 }
 
-/* The slots near the patch's points (see patch_search). */
-static void patch_slots(const contact_kernel *c, int p, patch_search *ps)
-{
-    point_query u; /* the union as a query */
-    memcpy(u.lo, ps->lo, sizeof u.lo), memcpy(u.hi, ps->hi, sizeof u.hi);
-    ps->nlist = 0, ps->over = 0;
-    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
-        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
-        if (!meets_ring(c, &u, q))
-            continue;
-        for (int sb = s0; sb < s1; sb += MASK_BITS) {
-            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
-            uint32_t slots = boxes_meeting(c->ubox + sb, c->ustride, MASK_BITS, ns, u.lo, u.hi);
-            while (slots) {
-                const int s = sb + lowest_bit(slots), k = ps->nlist;
-                slots &= slots - 1;
-                if (k == LIST_CAP) {
-                    ps->over = 1;
-                    return;
-                }
-                ps->slot[k] = s, ps->ring[k] = q, ps->nlist++;
-                for (int d = 0; d < 6; d++)
-                    ps->box[d * LIST_CAP + k] = c->ubox[d * c->ustride + s];
-            }
-        }
-    }
-    /* the last test's LIST_WIDTH read past the list: empty boxes there */
-    for (int k = ps->nlist; k % LIST_WIDTH; k++)
-        for (int d = 0; d < 3; d++)
-            ps->box[d * LIST_CAP + k] = INFINITY, ps->box[(3 + d) * LIST_CAP + k] = -INFINITY;
-}
-
 /* The pairs of the points of patch (a, b) of ring p in [r0, r1) of the ring. */
 static void find_patch(contact_kernel *c, int p, int a, int b, int r0, int r1)
 {
@@ -252,23 +172,24 @@ static void find_patch(contact_kernel *c, int p, int a, int b, int r0, int r1)
     patch_points(c, p, a, b, r0, r1, &ps);
     if (ps.n == 0)
         return;
-    patch_slots(c, p, &ps);
+    contact_list_slots(c, p, 0, ps.lo, ps.hi, &ps.near);
+    const slot_list *l = &ps.near;
     for (int j = 0; j < ps.n; j++) {
         point_query *pq = &ps.pt[j];
-        if (ps.over)
+        if (l->over)
             search_rings(c, pq);
         else
-            for (int lb = 0; lb < ps.nlist; lb += LIST_WIDTH) {
+            for (int lb = 0; lb < l->nlist; lb += LIST_WIDTH) {
                 uint32_t near
-                    = boxes_meeting(ps.box + lb, LIST_CAP, LIST_WIDTH, LIST_WIDTH, pq->lo, pq->hi);
+                    = boxes_meeting(l->box + lb, LIST_CAP, LIST_WIDTH, LIST_WIDTH, pq->lo, pq->hi);
                 while (near) {
-                    const int k = lb + lowest_bit(near), q = ps.ring[k];
+                    const int k = lb + lowest_bit(near), q = l->ring[k];
                     near &= near - 1;
                     /* the rings' filter too (it is in the broad phase's
                      * double precision: a lane may meet the point where
                      * the ring's box, by a rounding, does not) */
                     if (meets_ring(c, pq, q))
-                        search_slot(c, pq, q, ps.slot[k]);
+                        search_slot(c, pq, q, l->slot[k]);
                 }
             }
         store_pairs(c, pq);
@@ -310,12 +231,15 @@ void contact_find(contact_kernel *c, int v0, int v1)
         const int p = i / MN, end = (p + 1) * MN < v1 ? (p + 1) * MN : v1;
         /* a point not searched has no pairs */
         memset(c->npt + i, 0, (size_t)(end - i));
+        memset(c->nep + i, 0, (size_t)(end - i));
         if (c->ring_on[p]) { /* its patches that are on, in the range's rows */
             const int r0 = i - p * MN, r1 = end - p * MN;
             for (int a = r0 / N / PATCH; a <= (r1 - 1) / N / PATCH; a++)
                 for (int b = 0; b < c->pn; b++)
-                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b])
+                    if (c->patch_on[(size_t)p * c->np + a * c->pn + b]) {
                         find_patch(c, p, a, b, r0, r1);
+                        contact_edge_find_patch(c, p, a, b, r0, r1);
+                    }
         }
         i = end;
     }

@@ -1,9 +1,12 @@
 /* The triangle slots: each patch that is on takes a slot holding its 32
  * triangles' boxes, grown by h plus the fastest corner's |v| dt, as arrays
  * of each bound (structure of arrays, one lane per triangle), and their
- * union, the slot's box. The search (search.c) tests many such boxes at a
- * time. contact_plan runs the broad phase and gives out the slots
- * (serial); contact_grid fills them (parallel over rings). */
+ * union, the slot's box; with the edge pairs on, its 48 edges' boxes and
+ * ends too (the edge search's filters). The search (search.c,
+ * edge_pairs.c) tests many such boxes at a time, from a list of the slots
+ * near a patch made here (contact_list_slots). contact_plan runs the
+ * broad phase and gives out the slots (serial); contact_grid fills them
+ * (parallel over rings). */
 #include "physics/contact/contact_internal.h"
 
 #include <math.h>
@@ -59,6 +62,53 @@ static inline void lane_boxes(const contact_params *k, const float *px, const fl
         }
 }
 
+/* The patch's edges of type `type` (0 to (m+1, n), 1 to (m, n+1), 2 to
+ * (m+1, n+1)), lane dm PATCH + dn each: their boxes from the gathered
+ * corners, grown as the triangles' (h + margin + the faster end's |v|
+ * ahead) and by the allowance (edge_lo, edge_hi), into bx (EDGE_LANES
+ * each bound). The edge search's filter after the triangles' lanes. */
+static inline void edge_lane_boxes(const contact_params *k, const float *px, const float *py,
+                                   const float *pz, const float *sp, int type,
+                                   float *restrict bx)
+{
+    enum { W = PATCH + 1 };
+    const int step = type == 0 ? W : type == 1 ? 1 : W + 1; /* corner 1 from corner 0 */
+    for (int dm = 0; dm < PATCH; dm++)
+        for (int dn = 0; dn < PATCH; dn++) {
+            const int j = dm * PATCH + dn, c0 = dm * W + dn, c1 = c0 + step;
+            float vmax = 0.0f;
+            vmax = sp[c0] > vmax ? sp[c0] : vmax;
+            vmax = sp[c1] > vmax ? sp[c1] : vmax;
+            const float grow = k->h + k->margin + vmax * k->ahead;
+            bx[0 * EDGE_LANES + j] = edge_lo(px[c0] < px[c1] ? px[c0] : px[c1], grow);
+            bx[1 * EDGE_LANES + j] = edge_lo(py[c0] < py[c1] ? py[c0] : py[c1], grow);
+            bx[2 * EDGE_LANES + j] = edge_lo(pz[c0] < pz[c1] ? pz[c0] : pz[c1], grow);
+            bx[3 * EDGE_LANES + j] = edge_hi(px[c0] > px[c1] ? px[c0] : px[c1], grow);
+            bx[4 * EDGE_LANES + j] = edge_hi(py[c0] > py[c1] ? py[c0] : py[c1], grow);
+            bx[5 * EDGE_LANES + j] = edge_hi(pz[c0] > pz[c1] ? pz[c0] : pz[c1], grow);
+        }
+}
+
+/* The patch's quads' corners (m, n) and their edges' directions (the
+ * other end less it, each type), lane dm PATCH + dn each, into ex
+ * (EDGE_AT's layout): the edge search's closest-point filter. */
+static inline void edge_lane_ends(const float *px, const float *py, const float *pz,
+                                  float *restrict ex)
+{
+    enum { W = PATCH + 1 };
+    const float *pc[3] = {px, py, pz};
+    for (int d = 0; d < 3; d++)
+        for (int dm = 0; dm < PATCH; dm++)
+            for (int dn = 0; dn < PATCH; dn++) {
+                const int j = dm * PATCH + dn, c0 = dm * W + dn;
+                ex[d * EDGE_LANES + j] = pc[d][c0];
+                for (int type = 0; type < 3; type++) {
+                    const int c1 = c0 + (type == 0 ? W : type == 1 ? 1 : W + 1);
+                    ex[(3 * (1 + type) + d) * EDGE_LANES + j] = pc[d][c1] - pc[d][c0];
+                }
+            }
+}
+
 /* Patch pi of ring p into slot s: its triangles' boxes, grown by h + the
  * fastest corner's |v| dt (the floats of the search's box test), one lane
  * each, and their union, the slot's box. Lanes that are no triangle are
@@ -87,6 +137,15 @@ static void patch_grid(contact_kernel *c, int p, int pi, int s)
     float *bx = c->tbox + (size_t)SLOT_FLOATS * (size_t)s;
     lane_boxes(c->k, px, py, pz, sp, 0, bx);
     lane_boxes(c->k, px, py, pz, sp, 1, bx);
+    if (c->k->edges) { /* (lanes that are no quad: their triangles' lanes are empty) */
+        for (int type = 0; type < 3; type++)
+            edge_lane_boxes(c->k, px, py, pz, sp, type, bx + TRI_FLOATS + 6 * EDGE_LANES * type);
+        edge_lane_ends(px, py, pz, bx + EDGE_AT);
+        float vmax = 0.0f;
+        for (int j = 0; j < W * W; j++)
+            vmax = sp[j] > vmax ? sp[j] : vmax;
+        bx[EDGE_GROW] = c->k->h + c->k->margin + vmax * c->k->ahead;
+    }
     const uint32_t on = c->lane_on[pi];
     if (on != ~(uint32_t)0) /* a patch cut by the mesh's edge */
         for (int j = 0; j < LANES; j++)
@@ -122,6 +181,36 @@ static void patch_grid(contact_kernel *c, int p, int pi, int s)
     if (nan)
         for (int d = 0; d < 3; d++)
             u[d * c->ustride] = -INFINITY, u[(3 + d) * c->ustride] = INFINITY;
+}
+
+void contact_list_slots(const contact_kernel *c, int p, int q0, const float lo[3],
+                        const float hi[3], slot_list *l)
+{
+    l->nlist = 0, l->over = 0;
+    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
+        const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
+        if (q < q0 || !box_meets_ring(c, lo, hi, q))
+            continue;
+        for (int sb = s0; sb < s1; sb += MASK_BITS) {
+            const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;
+            uint32_t slots = boxes_meeting(c->ubox + sb, c->ustride, MASK_BITS, ns, lo, hi);
+            while (slots) {
+                const int s = sb + lowest_bit(slots), k = l->nlist;
+                slots &= slots - 1;
+                if (k == LIST_CAP) {
+                    l->over = 1;
+                    return;
+                }
+                l->slot[k] = s, l->ring[k] = q, l->nlist++;
+                for (int d = 0; d < 6; d++)
+                    l->box[d * LIST_CAP + k] = c->ubox[d * c->ustride + s];
+            }
+        }
+    }
+    /* the last test's LIST_WIDTH read past the list: empty boxes there */
+    for (int k = l->nlist; k % LIST_WIDTH; k++)
+        for (int d = 0; d < 3; d++)
+            l->box[d * LIST_CAP + k] = INFINITY, l->box[(3 + d) * LIST_CAP + k] = -INFINITY;
 }
 
 int contact_plan(contact_kernel *c, const contact_params *k, const contact_state *s)

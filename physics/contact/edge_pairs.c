@@ -14,22 +14,24 @@
  * edges of a type at a time with no branch, two filters that only drop
  * pairs the exact test (edge_geometry, in double) would drop: the edges'
  * own boxes (slots.c), and the closest points of the two lines in floats
- * (both inside their edges, and the lines within reach), each with a
- * rounding allowance far above the floats' error. Most candidates failed
- * only at the closest points: in a pile 14 million double tests in 60
- * steps, 10% of them near. Kept, up to KE per point, the nearest (by gap,
- * ties by the edges); stored by the edges, whatever order they were found
- * in: the same pairs, so the same bits, whatever the filters.
+ * (inside their edges or within the slide the reach allows, and the lines
+ * within reach), each with a rounding allowance far above the floats'
+ * error. The search looks ahead to the step's end (edge_candidate: the
+ * speed bound, the slide, the wake). Kept, up to KE per point, those that
+ * need the least of the reach (ties by the edges); stored by the edges,
+ * whatever order they were found in: the same pairs, so the same bits,
+ * whatever the filters.
  *
- * Link: each kept pair measured on the state now and kept when active,
- * point by point, then by (a, b): the pair ids, so the order of the shares'
+ * Link: the quads with pairs listed once a search (link.c), and each kept
+ * pair, from its wake on, measured on the state now and kept when active,
+ * quad by quad, then by (a, b): the pair ids, so the order of the shares'
  * sums and of every gather is fixed (no dependence on the threads). Each
  * vertex gathers its edge pairs by (vertex, role, pair), after its
  * vertex-triangle pairs (solve.c). */
 #include "physics/contact/edge_law.h"
 
-/* The pairs one quad keeps so far: the KE least (d, key), key = a << 32 | b,
- * with the time each may first be active (edge_candidate). */
+/* The pairs one quad keeps so far: the KE least (rank, key), key = a << 32
+ * | b, with the time each may first be active (edge_candidate). */
 typedef struct {
     int n;
     uint64_t key[KE];
@@ -115,10 +117,11 @@ static void quad_query(const contact_kernel *c, int p, int m, int n, edge_query 
 
 /* Bit j set unless lane j's edge (corner ex[j], direction, EDGE_AT's
  * layout, type tb) surely has a closest point of the two lines outside it
- * or outside edge ta of eq (edge_geometry's test sn, tn in (0, den), in
- * double: most candidates fail there), or the lines are surely farther
- * apart than reach g (>= h + margin + |vr| ahead: with both closest points
- * inside, their distance is the lines', |r.(d1 x d2)| / sqrt(den)). In
+ * or outside edge ta of eq by more than the slide a move by g allows
+ * (edge_candidate's test in double: sn in (-g sqrt(e den), den + g
+ * sqrt(e den)), tn alike; most candidates fail there), or the lines are
+ * surely farther apart than reach g (>= h + margin + V ahead: the
+ * segments' distance is at least the lines', |r.(d1 x d2)| / sqrt(den)). In
  * floats with the allowance EDGE_TOL, so it keeps every pair the test
  * keeps; no branch (gcc makes the loop vector code). A NaN keeps the
  * lane. */

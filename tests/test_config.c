@@ -511,8 +511,9 @@ static void test_inert_table(void **state)
 static void other_value(const param_key *k, dinghy_settings *p)
 {
     char *field = (char *)p + k->offset;
-    if (k->type == PK_INT) {
-        *(int *)field = *(int *)field > 3 ? *(int *)field - 2 : *(int *)field + 2;
+    if (k->type == PK_INT) { /* 2 away, within the range (a 0-or-1 key: the other) */
+        const int v = *(int *)field;
+        *(int *)field = v > 3 ? v - 2 : v + 2 <= k->max ? v + 2 : v == (int)k->min ? v + 1 : v - 1;
         return;
     }
     double v = *(double *)field;

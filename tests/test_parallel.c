@@ -137,10 +137,9 @@ static void test_same_hash_fine_mesh(void **state)
  * on the step's first substep, so a substep adds tri + (bend + loads)),
  * the gas every substep in the
  * membrane's pass over the triangles; each ring placed at its inflated
- * shape with its gas at the gauge, the skin contact's edge-edge pairs
- * between rings (was 0xa83e09aea69c5190 before those, 0xaa551af4042ce169
- * with the contact found once a search window of h travel and up to 4
- * pairs a point, 0x729c73842246c5a7 with the loads
+ * shape with its gas at the gauge (was 0xaa551af4042ce169 with the contact
+ * found once a search window of h travel and up to 4 pairs a point,
+ * 0x729c73842246c5a7 with the loads
  * held apart from the bending, 0x2807b0c8f1fcd18d with the loads
  * held 4 ms and the pressure bare, 0xc561250a86304f68 at 20
  * substeps, 0.9 of the bound, 0x97217df9d68113ea with the gas
@@ -152,7 +151,9 @@ static void test_same_hash_fine_mesh(void **state)
  * the two-sided self-contact, 0xd7c44f7df42498f1 with the bending every
  * substep, and 0x063615dbd733adb0 with the springs skin at 500 Pa and the
  * centre-line repulsion) */
-#define PINNED_HASH_PHYSICAL 0x0ef67a222067b3e4ull
+#define PINNED_HASH_PHYSICAL 0xa83e09aea69c5190ull
+/* the same with the edge-edge pairs (dinghy.edge_contact = 1) */
+#define PINNED_HASH_EDGES 0x78ec7c290285597cull
 
 static void check_pinned(test_params p, uint64_t want, double dt)
 {
@@ -178,6 +179,9 @@ static void test_pinned_hash(void **state)
     (void)state;
     check_pinned(test_defaults(), PINNED_HASH, 0.001); /* the seed's own step */
     check_pinned(test_physical(), PINNED_HASH_PHYSICAL, 1.0 / 60.0); /* the default step */
+    test_params p = test_physical();
+    p.def.ring.edge_contact = 1;
+    check_pinned(p, PINNED_HASH_EDGES, 1.0 / 60.0);
 }
 
 /* The hash changes when the state does: it is not a constant. */
@@ -344,34 +348,42 @@ static void check_search_schedule(const test_params *p, long steps, const char *
     assert_true(searches[0] >= steps && searches[0] * 2 <= searches[1]);
 }
 
+/* The physical defaults at 1/60 s in scene `name`, the edge pairs on or off. */
+static test_params schedule_scene(const char *name, int edges)
+{
+    test_params p = test_physical();
+    p.def.ring.edge_contact = edges;
+    p.def.solver.dt = 1.0 / 60.0;
+    p.scene.index = scene_index(name);
+    return p;
+}
+
 static void test_search_once_a_step(void **state)
 {
     (void)state;
     const int quick = test_quick();
-    test_params p = test_physical();
-    p.def.solver.dt = 1.0 / 60.0;
-    p.scene.index = scene_index("packed");
-    p.scene.count = 4;
-    p.scene.height = 0.3;
-    p.def.solver.damping = 2.0;
-    check_search_schedule(&p, quick ? 40 : 120, "packed 4 (the pinned scene)");
-    p = test_physical();
-    p.def.solver.dt = 1.0 / 60.0;
-    p.scene.index = scene_index("rapids");
-    check_search_schedule(&p, quick ? 20 : 90, "rapids 64");
-    p = test_physical();
-    p.def.solver.dt = 1.0 / 60.0;
-    p.scene.index = scene_index("pair");
-    p.scene.spacing = 2.0 * (p.def.ring.major_radius + p.def.ring.minor_radius) + 0.2;
-    p.scene.speed = 20.0;
-    p.scene.height = 0.3;
-    check_search_schedule(&p, quick ? 20 : 40, "pair head on at 20 m/s");
-    p = test_physical();
-    p.def.solver.dt = 1.0 / 60.0;
-    p.scene.index = scene_index("pile");
-    p.scene.count = 8;
-    p.scene.height = 0.3;
-    check_search_schedule(&p, quick ? 40 : 120, "pile 8");
+    /* each scene with the vertex pairs alone (the default) and with the
+     * edge pairs too (dinghy.edge_contact = 1) */
+    for (int edges = 0; edges <= 1; edges++) {
+        test_params p = schedule_scene("packed", edges);
+        p.scene.count = 4;
+        p.scene.height = 0.3;
+        p.def.solver.damping = 2.0;
+        check_search_schedule(&p, quick ? 40 : 120,
+                              edges ? "packed 4, edge pairs" : "packed 4 (the pinned scene)");
+        p = schedule_scene("rapids", edges);
+        check_search_schedule(&p, quick ? 20 : 90, edges ? "rapids 64, edge pairs" : "rapids 64");
+        p = schedule_scene("pair", edges);
+        p.scene.spacing = 2.0 * (p.def.ring.major_radius + p.def.ring.minor_radius) + 0.2;
+        p.scene.speed = 20.0;
+        p.scene.height = 0.3;
+        check_search_schedule(&p, quick ? 20 : 40,
+                              edges ? "pair head on at 20 m/s, edge pairs" : "pair head on at 20 m/s");
+        p = schedule_scene("pile", edges);
+        p.scene.count = 8;
+        p.scene.height = 0.3;
+        check_search_schedule(&p, quick ? 40 : 120, edges ? "pile 8, edge pairs" : "pile 8");
+    }
 }
 
 int main(void)

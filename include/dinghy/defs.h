@@ -83,6 +83,8 @@ typedef struct {
     sim_contact_model contact; /* skin (the default) or the seed's centre-line repulsion */
     double contact_thickness;  /* h: skins are held this far apart, m */
     double friction;           /* mu: Coulomb friction coefficient between skins, 1 */
+    int edge_contact;          /* 1: edges of different rings are pairs too (edge against
+                                * edge); 0: vertex against triangle only */
     /* ---- end of skin contact ---- */
     /* ---- membrane skin (docs/physics.md section 8) ---- */
     sim_skin_model skin;  /* SIM_SKIN_MEMBRANE (default) or SIM_SKIN_SPRINGS (the seed's) */

@@ -56,7 +56,9 @@
  *       it may touch whose boxes meet its own; the pairs made are kept, up
  *       to CONTACT_PER_POINT per point, the nearest first; then the three
  *       edges of the point's quad (to (m+1, n), (m, n+1), (m+1, n+1):
- *       every edge once) against the edges of rings q > p (each pair once)
+ *       every edge once) against the edges of the rings it searches (each
+ *       pair of rings once: the lower ring when p + q is odd, the higher
+ *       when even, so the find's shares stay even)
  *       that the triangles whose boxes meet theirs own, whose own boxes
  *       meet theirs and whose lines' closest points may make a pair
  *       within the look-ahead (float filters, 16 edges a test, that drop
@@ -140,8 +142,9 @@ typedef struct {
      * own substep): a pair found, of either kind, is measured only from
      * the time it may first be active (its closing bound, pair_keep). */
     float since;
-    /* 1: edge-edge pairs between different rings too (the default); 0:
-     * vertex-triangle pairs only (the tests' comparison) */
+    /* 1: edge-edge pairs between different rings too (the kernel's
+     * default; a simulation's is dinghy.edge_contact, off by default); 0:
+     * vertex-triangle pairs only */
     int edges;
 } contact_params;
 

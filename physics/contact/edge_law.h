@@ -88,9 +88,13 @@ static inline int edge_owner_normal(const contact_kernel *c, const contact_state
  * farther apart than h + margin + V ahead (V the closing bound, each
  * edge's faster end's |v| summed: no look-ahead reaches it; a cheap early
  * out, the same for the search and link), or an edge behind the other's
- * face. The one function the search and link call. */
+ * face. The one function the search and link call; with `now` (link), 0
+ * as well when the pair cannot be active this substep, found before the
+ * normals (most of link's pairs end there): |vn| <= |vr|, so a gap d >
+ * |vr| dt fails pair_within (with a factor 1.001 for the rounding), and
+ * g->V is not computed (that test implies the reach's). */
 static inline int edge_geometry(const contact_kernel *c, int ea, int eb, const int v[4],
-                                edge_geo *g)
+                                edge_geo *g, int now)
 {
     const contact_state *st = c->s;
     g->v[0] = v[0], g->v[1] = v[1], g->v[2] = v[2], g->v[3] = v[3];
@@ -123,10 +127,16 @@ static inline int edge_geometry(const contact_kernel *c, int ea, int eb, const i
               + (g->w[2] * vel[j][g->v[2]] + g->w[3] * vel[j][g->v[3]]);
     const contact_params *k = c->k;
     const double dist = sqrt(DOT(dp, dp));
-    g->V = sqrt(fmax(speed2(st, g->v[0]), speed2(st, g->v[1])))
-         + sqrt(fmax(speed2(st, g->v[2]), speed2(st, g->v[3])));
-    if (dist > k->h + k->margin + g->V * k->ahead)
-        return 0;
+    if (now) {
+        if (dist - k->h > 1.001 * sqrt(DOT(vr, vr)) * k->dt)
+            return 0;
+        g->V = 0.0;
+    } else {
+        g->V = sqrt(fmax(speed2(st, g->v[0]), speed2(st, g->v[1])))
+             + sqrt(fmax(speed2(st, g->v[2]), speed2(st, g->v[3])));
+        if (dist > k->h + k->margin + g->V * k->ahead)
+            return 0;
+    }
     /* each edge on the outer side of the other's face (see above) */
     double na[3], nb[3];
     if (!edge_owner_normal(c, st, ea, na) || !edge_owner_normal(c, st, eb, nb)
@@ -201,7 +211,7 @@ static inline int edge_candidate(const contact_kernel *c, int ea, int eb, const 
 {
     const contact_params *k = c->k;
     edge_geo g;
-    if (edge_geometry(c, ea, eb, v, &g)) {
+    if (edge_geometry(c, ea, eb, v, &g, 0)) {
         *rank = (g.d - k->margin) / (g.V * k->ahead + k->margin);
         return pair_keep(k, g.s, g.d, g.V, wake);
     }

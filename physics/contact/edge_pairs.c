@@ -4,7 +4,8 @@
  *
  * Search: each quad (m, n) of a patch that is on searches its corner's
  * three edges (to (m+1, n), (m, n+1), (m+1, n+1): every edge of the mesh
- * once) against the edges of rings q > p (each pair once), through the
+ * once) against the edges of the rings it searches (edge_searches: each
+ * pair of rings once), through the
  * slots the points' search uses: the quad's box (its four corners grown by
  * their fastest |v| ahead) against the boxes of the slots near its patch
  * (listed once a patch, as the points'), then their lanes; a lane's
@@ -202,13 +203,13 @@ static void quad_slot(const contact_kernel *c, const edge_query *eq, int q, int 
     }
 }
 
-/* Quad eq against every ring q > p it may touch whose box meets its own:
+/* Quad eq against every ring it searches and may touch whose box meets its own:
  * the slots whose box meets the quad's (when its patch's list overflows). */
 static void quad_rings(const contact_kernel *c, int p, const edge_query *eq, edge_keep *kept)
 {
     for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
         const int q = c->nbr[r], s1 = c->pslot[q + 1];
-        if (q > p && box_meets_ring(c, eq->lo, eq->hi, q))
+        if (edge_searches(p, q) && box_meets_ring(c, eq->lo, eq->hi, q))
             for (int sb = c->pslot[q]; sb < s1; sb += MASK_BITS) /* MASK_BITS slots a test */
                 for (uint32_t m = boxes_meeting(c->ubox + sb, c->ustride, MASK_BITS,
                                                 s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS,
@@ -230,21 +231,21 @@ static void store_edges(contact_kernel *c, int i, edge_keep *kept)
         }
     c->nep[i] = (unsigned char)kept->n;
     const size_t at = edge_place(c, i);
-    for (int j = 0; j < KE; j++) /* (all KE: gcc sees no bound on n in the reads) */
-        if (j < kept->n) {
-            const uint64_t key = kept->key[j];
-            c->pe_a[at + j] = (int)(key >> 32), c->pe_b[at + j] = (int)(uint32_t)key;
-            c->pe_wake[at + j] = kept->wake[j];
-        }
+    for (int j = 0; j < kept->n && j < KE; j++) {
+        const uint64_t key = kept->key[j];
+        c->pe_a[at + j] = (int)(key >> 32), c->pe_b[at + j] = (int)(uint32_t)key;
+        c->pe_wake[at + j] = kept->wake[j];
+    }
 }
 
 void contact_edge_find_patch(contact_kernel *c, int p, int a, int b, int r0, int r1)
 {
     if (!c->k->edges)
         return;
-    /* any ring q > p to search? (the neighbour list is by index after p
-     * itself) */
-    if (c->nbr_start[p + 1] == c->nbr_start[p] || c->nbr[c->nbr_start[p + 1] - 1] <= p)
+    int any = 0; /* any ring to search? */
+    for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1] && !any; r++)
+        any = edge_searches(p, c->nbr[r]);
+    if (!any)
         return;
     /* The patch's quads whose box meets the patch's reach (the quad's box
      * lies in its patch's: a pair needs it to, as a point's, search.c),
@@ -270,10 +271,11 @@ void contact_edge_find_patch(contact_kernel *c, int p, int a, int b, int r0, int
     if (nq == 0)
         return;
     slot_list l;
-    contact_list_slots(c, p, p + 1, lo, hi, &l);
+    contact_list_slots(c, p, 1, lo, hi, &l);
     for (int u = 0; u < nq; u++) {
         const edge_query *eq = &qd[u];
-        edge_keep kept = {0};
+        edge_keep kept;
+        kept.n = 0; /* (not the arrays: a quad keeps few, most none) */
         if (l.over)
             quad_rings(c, p, eq, &kept);
         else
@@ -307,7 +309,7 @@ int contact_edge_measure(contact_kernel *c)
             const int ea = c->pe_a[at + u], eb = c->pe_b[at + u];
             const int v[4] = {ea / 3, edge_end(c, ea / 3, ea % 3), eb / 3,
                               edge_end(c, eb / 3, eb % 3)};
-            if (!edge_geometry(c, ea, eb, v, &g) || !edge_active(c, &g))
+            if (!edge_geometry(c, ea, eb, v, &g, 1) || !edge_active(c, &g))
                 continue;
             /* (grown as the active pairs come: most candidates are not) */
             if (contact_grow((void **)&c->efix, &c->efix_cap, e + 1, sizeof *c->efix))

@@ -183,13 +183,13 @@ static void patch_grid(contact_kernel *c, int p, int pi, int s)
             u[d * c->ustride] = -INFINITY, u[(3 + d) * c->ustride] = INFINITY;
 }
 
-void contact_list_slots(const contact_kernel *c, int p, int q0, const float lo[3],
+void contact_list_slots(const contact_kernel *c, int p, int edges, const float lo[3],
                         const float hi[3], slot_list *l)
 {
     l->nlist = 0, l->over = 0;
     for (int r = c->nbr_start[p]; r < c->nbr_start[p + 1]; r++) {
         const int q = c->nbr[r], s0 = c->pslot[q], s1 = c->pslot[q + 1];
-        if (q < q0 || !box_meets_ring(c, lo, hi, q))
+        if ((edges && !edge_searches(p, q)) || !box_meets_ring(c, lo, hi, q))
             continue;
         for (int sb = s0; sb < s1; sb += MASK_BITS) {
             const int ns = s1 - sb < MASK_BITS ? s1 - sb : MASK_BITS;

@@ -46,6 +46,10 @@ sim_ring_def sim_ring_def_default(void)
         .repulsion = 0.02, .repulsion_exponent = 2.0, .contact_range = 0.25,
         /* skin contact */
         .contact = SIM_CONTACT_SKIN, .contact_thickness = 0.01, .friction = 0.6,
+        /* off: the edge pairs cost the rapids 12-14% more step time, and
+         * the vertex pairs alone keep every vertex out (docs/physics.md
+         * section 9) */
+        .edge_contact = 0,
         /* membrane skin: the classic river tube, a tractor tyre's rubber
          * inner tube (sources in dinghy.ini, docs/guide/models.md and docs/physics.md
          * section 8) */
@@ -441,6 +445,9 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     }
     range(&ps, RING(friction), "friction coefficient", r->friction, 0, 10,
           "a Coulomb friction coefficient is between 0 and 10");
+    if (r->edge_contact != 0 && r->edge_contact != 1)
+        problem(&ps, RING(edge_contact), "edge contact", r->edge_contact, 0, 1,
+                "edge contact is 1 (on) or 0 (off)");
     return ps.count;
 }
 
@@ -465,7 +472,7 @@ static const live_field live_fields[] = {
     {RING(gauge_pressure), D}, {RING(pressure), D}, {RING(repulsion), D},
     {RING(repulsion_exponent), D}, {RING(contact_range), D},
     /* skin contact (the model needs a new simulation: it sizes the contact's lists) */
-    {RING(contact_thickness), D}, {RING(friction), D},
+    {RING(contact_thickness), D}, {RING(friction), D}, {RING(edge_contact), sizeof(int)},
     {RING(youngs_modulus), D}, {RING(thickness), D}, {RING(poisson_ratio), D},
     {WORLD(river.speed), D}, {WORLD(river.waves), D},
 };

@@ -607,6 +607,7 @@ static void contact_setup(dinghy_sim *s, const sim_buffer *in, const sim_buffer 
     t->contact_params = contact_params_default(dt);
     t->contact_params.h = (float)ring->contact_thickness;
     t->contact_params.mu = (float)ring->friction;
+    t->contact_params.edges = ring->edge_contact;
     if (t->search_ahead > dt * 1.5) { /* a look-ahead of more than this substep */
         t->contact_params.ahead = (float)t->search_ahead;
         t->contact_params.margin = (float)SEARCH_MARGIN * t->contact_params.h;

@@ -756,7 +756,24 @@ typedef struct {
     int any_contact;    /* the skin contact has pairs this substep */
     int nstarts;        /* the skin contact's contact starts this substep */
     int serial_contact; /* the link's thread ran the iterations */
+    /* threads done with what comes before: the search's setup, its plan,
+     * the solve's link (last_here) */
+    int at_setup, at_plan, at_solve;
 } step_shared;
+
+/* Whether the calling thread is the last of the T to get here (counter:
+ * one of step_shared's, 0 at the substep's start). The last one does the
+ * serial work at once, then a barrier: it is running, so no sleeping
+ * thread is woken for the work, and the threads meet once, not twice (a
+ * barrier, then a single's); the others' writes before they got here are
+ * seen (the atomic orders them). */
+static int last_here(int *counter, int T)
+{
+    int arrived;
+#pragma omp atomic capture seq_cst
+    arrived = ++*counter;
+    return arrived == T;
+}
 
 /* One thread's part: its id, its fixed rows, its scratch, its timings. */
 typedef struct {
@@ -864,28 +881,28 @@ static void stage_move(const step_context *c, step_shared *sh, tick_thread *th)
     }
 }
 
-/* The skin contact's search: setup, bound (rings), plan (serial), grid
+/* The skin contact's search: setup (the last thread done with the move),
+ * bound (rings), plan (the last thread done with its bounds), grid
  * (rings), find (points, shares of equal work). */
 static void stage_contact_search(const step_context *c, step_shared *sh, tick_thread *th)
 {
     dinghy_sim *s = c->s;
     contact_kernel *contact = c->contact;
-#pragma omp single
-    contact_setup(s, c->in, c->out, c->dt, c->substep, 1);
+    if (last_here(&sh->at_setup, th->T))
+        contact_setup(s, c->in, c->out, c->dt, c->substep, 1);
+#pragma omp barrier
     const contact_params *kp = &s->tick->contact_params;
     const contact_state *ks = &s->tick->contact_state;
     if (c->by_rings) { /* own rings, timed for the split */
         const double t0 = omp_get_wtime();
         contact_bound(contact, kp, ks, own_first(c, th), own_end(c, th));
         balance_add(&s->tick->balance, th->tid, omp_get_wtime() - t0);
-#pragma omp barrier
     } else {
-#pragma omp for schedule(static)
+#pragma omp for schedule(static) nowait
         for (int p = 0; p < c->P; p++)
             contact_bound(contact, kp, ks, p, p + 1);
     }
-#pragma omp single
-    {
+    if (last_here(&sh->at_plan, th->T)) {
         sh->oom_search = contact_plan(contact, kp, ks);
         s->tick->contact_found = !sh->oom_search && contact_any(contact);
         if (!sh->oom_search && !s->tick->contact_found) { /* nothing can touch */
@@ -894,6 +911,7 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
                         : contact_starts(contact, s->tick->starts, SIM_CONTACT_STARTS);
         }
     }
+#pragma omp barrier
     if (!sh->oom_search && s->tick->contact_found) {
         if (c->by_rings) { /* own rings, timed for the split; move is done with the scratch */
             const double t0 = omp_get_wtime();
@@ -913,15 +931,15 @@ static void stage_contact_search(const step_context *c, step_shared *sh, tick_th
 
 /* The skin contact's solve on what the last search found: setup and link
  * (serial; with few pairs the iterations too), else 8 x (gather own
- * vertices | add f dt / m to own v*). */
+ * vertices | add f dt / m to own v*). The last thread done with the
+ * stages before links (last_here). */
 static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thread *th)
 {
     dinghy_sim *s = c->s;
     contact_kernel *contact = c->contact;
     if (sh->oom_search || !s->tick->contact_found)
-        return;
-#pragma omp single
-    {
+        return; /* (own rows follow: no barrier) */
+    if (last_here(&sh->at_solve, th->T)) {
         if (!c->search) /* this substep's state (the search set it up itself) */
             contact_setup(s, c->in, c->out, c->dt, c->substep, 0);
         sh->oom_link = contact_link(contact) || contact_reserve(s->tick);
@@ -941,6 +959,7 @@ static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thr
             sh->serial_contact = 1;
         }
     }
+#pragma omp barrier
     if (sh->oom_link || !sh->any_contact || sh->serial_contact)
         return;
     const size_t a = th->r0 * (size_t)s->N, b = th->r1 * (size_t)s->N;
@@ -1111,8 +1130,8 @@ static const tick_stage TICK_STAGES[] = {
     {"broadphase", SIM_PHASE_BROADPHASE, with_repulsion, broadphase_waits, stage_broadphase, 0},
     {"repulsion", SIM_PHASE_CONTACTS, with_repulsion, NULL, stage_repulsion, 1},
     {"move", SIM_PHASE_SPRINGS, NULL, move_waits, stage_move, 1},
-    {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, always, stage_contact_search, 0},
-    {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, always, stage_contact_solve, 0},
+    {"contact search", SIM_PHASE_SKIN_CONTACT, with_search, NULL, stage_contact_search, 0},
+    {"contact solve", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_contact_solve, 0},
     {"positions", SIM_PHASE_SKIN_CONTACT, with_contact, NULL, stage_positions, 1},
     {"creases", SIM_PHASE_SPRINGS, with_membrane, creases_wait, stage_creases, 1},
     {"events", SIM_PHASE_EVENTS, with_repulsion, always, stage_events, 0},
@@ -1161,7 +1180,7 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     }
     ctx.window_last = ctx.membrane && ctx.last
                    && s->step == s->tick->crease_window - 1 + crease_window_steps(s) - 1;
-    step_shared shared = {0, 0, 0, 0, 0, 0};
+    step_shared shared = {0};
     s->bp.cell_size = ctx.reach;
     if (ctx.P == 1 || ctx.contact) /* no neighbours to look for: no centre-line repulsion */
         memset(s->bp.nb_start, 0, sizeof *s->bp.nb_start * ((size_t)ctx.P + 1));

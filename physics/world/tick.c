@@ -937,8 +937,12 @@ static void stage_contact_solve(const step_context *c, step_shared *sh, tick_thr
 {
     dinghy_sim *s = c->s;
     contact_kernel *contact = c->contact;
-    if (sh->oom_search || !s->tick->contact_found)
-        return; /* (own rows follow: no barrier) */
+    if (sh->oom_search || !s->tick->contact_found) {
+        /* the positions' rows may be others' in the move (rows taken as
+         * threads come free when the rings are fewer than the threads) */
+#pragma omp barrier
+        return;
+    }
     if (last_here(&sh->at_solve, th->T)) {
         if (!c->search) /* this substep's state (the search set it up itself) */
             contact_setup(s, c->in, c->out, c->dt, c->substep, 0);

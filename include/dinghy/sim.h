@@ -143,7 +143,9 @@ void sim_set_threads(dinghy_sim *sim, int threads);
 int sim_threads(const dinghy_sim *sim);
 int sim_step_threads(const dinghy_sim *sim);
 
-/* Substeps each step is cut into (sim_def_substeps of the definition in force). */
+/* Substeps the last (or the coming) step is cut into: sim_def_substeps of the
+ * definition in force, more while a membrane is stretched (docs/physics.md
+ * section 2). */
 int sim_substeps(const dinghy_sim *sim);
 
 /* Enclosed volume of the ring's rest mesh, m^3. */

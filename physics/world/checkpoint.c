@@ -15,6 +15,7 @@ struct sim_checkpoint {
     unsigned char *data; /* the saved arrays in table order, room for cap rings each */
     long step;
     double time;
+    double stretch_held; /* the step's substeps follow it (step.c) */
     sim_def def;
 };
 
@@ -72,6 +73,7 @@ void sim_checkpoint_save(const dinghy_sim *s, sim_checkpoint *cp)
     cp->P = s->P;
     cp->step = s->step;
     cp->time = s->time;
+    cp->stretch_held = s->stretch_held;
     cp->def = s->def;
 }
 
@@ -83,6 +85,7 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     walk_saved(s, cp->data, restore_one);
     s->step = cp->step;
     s->time = cp->time;
+    s->stretch_held = cp->stretch_held;
     s->grab.held = SIM_RING_NONE;
     sim_set_live(s, &cp->def);
     memset(&s->blowup, 0, sizeof s->blowup);

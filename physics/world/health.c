@@ -15,9 +15,7 @@ static double edge_length2(const sim_buffer *b, size_t i, size_t j)
     return dx * dx + dy * dy + dz * dz;
 }
 
-/* The longest grid edge of ring p (round the ring and round the tube) as
- * a multiple of its rest length. */
-static double max_stretch(const dinghy_sim *s, int p)
+double sim_ring_max_stretch(const dinghy_sim *s, int p)
 {
     const sim_buffer *b = &s->buf[s->cur];
     const int M = s->M, N = s->N;
@@ -121,7 +119,7 @@ static sim_ring_fault ring_fault(dinghy_sim *s, int p, double *measure, int *ver
         if (!(ratio <= SIM_MAX_VOLUME))
             return SIM_RING_BALLOONED;
     }
-    double stretch = max_stretch(s, p);
+    double stretch = sim_ring_max_stretch(s, p);
     *measure = stretch;
     if (!(stretch <= SIM_MAX_STRETCH))
         return SIM_RING_TORN;

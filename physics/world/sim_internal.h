@@ -183,7 +183,11 @@ struct dinghy_sim {
      * (sim_inflate: the step is within half the bending's own bound), else
      * the hinges are evaluated every substep */
     int bend_held;
-    int substeps;         /* substeps per step (sim_def_substeps) */
+    int substeps;         /* substeps of the step under way: base_substeps, more while a
+                             membrane is stretched (step.c, step_substeps) */
+    int base_substeps;    /* sim_def_substeps of the definition in force */
+    double stretch_held;  /* the largest grid-edge stretch of any ring at a step's start,
+                             held as it falls (step.c) */
     broadphase bp;
     event_state ev;       /* contact starts and splashes */
 
@@ -215,5 +219,10 @@ void ring_table_remove(dinghy_sim *sim, int p);
 /* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
  * measured rings; records a blow-up and returns -1 when one is not. */
 int sim_check_rings(dinghy_sim *sim);
+
+/* The longest grid edge of ring p's skin (round the ring and round the
+ * tube) in the current buffer, as a multiple of its rest length (health.c;
+ * NaN passed over). */
+double sim_ring_max_stretch(const dinghy_sim *sim, int p);
 
 #endif

@@ -62,6 +62,53 @@ static void name_event_rings(dinghy_sim *s)
     }
 }
 
+/* A membrane stiffens as it stretches. Along a stretch lambda a St.
+ * Venant-Kirchhoff sheet's tangent stiffness is (3 lambda^2 - 1) / 2 times
+ * its rest one (lambda^2 E of the material, plus (lambda^2 - 1) / 2 E of its
+ * own stress), so the explicit step's bound (docs/physics.md section 2,
+ * measured on the rest shape with the inflated tension) shrinks by the
+ * square root of that. An inflated ring stretches its skin to about 1.09
+ * (the rapids never beyond 1.093 in 20 s); a burst ring, limp and pulled by
+ * its folds and the water, to 1.2-1.7, and the burst rapids blew up at the
+ * bound's 18 substeps (a ring at 1.66 threw a vertex to 543 m/s in 4
+ * substeps). So above STRETCH_FREE a step is cut into more substeps, as the
+ * stiffness at the largest stretch of any ring needs against that at
+ * STRETCH_FREE (the bound's own margin covers up to it: the default rapids
+ * ran at 1.1 times the bound). The stretch is measured at each step's
+ * start and held as it falls by STRETCH_FALL a step, since it may grow
+ * within a step. */
+#define STRETCH_FREE 1.15
+#define STRETCH_FALL 0.01
+
+/* A membrane's tangent stiffness stretched lambda both ways over its
+ * rest one (St. Venant-Kirchhoff): lambda^2 of the material plus (1 + nu)
+ * (lambda^2 - 1) / 2 of its own stress. */
+static double stretch_stiffening(double lambda, double nu)
+{
+    const double l2 = lambda * lambda;
+    return l2 + 0.5 * (1.0 + nu) * (l2 - 1.0);
+}
+
+/* The substeps of the step about to run: base_substeps, or with automatic
+ * substeps and a membrane stretched beyond STRETCH_FREE, more (above). */
+static int step_substeps(dinghy_sim *s)
+{
+    if (s->def.solver.substeps > 0 || s->def.ring.skin != SIM_SKIN_MEMBRANE)
+        return s->base_substeps;
+    double worst = 0.0;
+    for (int p = 0; p < s->P; p++)
+        worst = fmax(worst, sim_ring_max_stretch(s, p)); /* a NaN is passed over */
+    /* beyond the health check's bound a ring is torn: no more substeps for it */
+    worst = fmin(worst, SIM_MAX_STRETCH);
+    s->stretch_held = fmax(worst, s->stretch_held - STRETCH_FALL);
+    if (!(s->stretch_held > STRETCH_FREE))
+        return s->base_substeps;
+    const double more = sqrt(stretch_stiffening(s->stretch_held, s->def.ring.poisson_ratio)
+                             / stretch_stiffening(STRETCH_FREE, s->def.ring.poisson_ratio));
+    const double n = ceil(s->base_substeps * more * (1.0 - 1e-12));
+    return n > 100000.0 ? 100000 : (int)n;
+}
+
 long sim_step(dinghy_sim *s, long steps)
 {
     long done = 0;
@@ -69,10 +116,12 @@ long sim_step(dinghy_sim *s, long steps)
     s->ev.dropped = 0;
     if (s->blowup.happened || s->P == 0 || steps <= 0)
         return 0;
-    const double dt = s->def.solver.dt / s->substeps;
+    double dt = s->def.solver.dt / s->substeps;
     for (; done < steps; done++) {
         int rc = 0;
         const long step = s->step;
+        s->substeps = step_substeps(s);
+        dt = s->def.solver.dt / s->substeps;
         s->step_threads = team_for_step(&s->team, s->nthreads, step);
         const double t0 = omp_get_wtime();
         for (int k = 0; k < s->substeps && rc == 0; k++)
@@ -80,7 +129,9 @@ long sim_step(dinghy_sim *s, long steps)
         if (rc == 0)
             rc = overlap_push_out(s); /* vertices inside another ring's skin, out */
         hands_advance(s, s->def.solver.dt);
-        team_record(&s->team, s->nthreads, step, s->step_threads, omp_get_wtime() - t0);
+        /* per base substep: a step cut finer (step_substeps) is not a slower team */
+        team_record(&s->team, s->nthreads, step, s->step_threads,
+                    (omp_get_wtime() - t0) * s->base_substeps / s->substeps);
         if (rc == 0 && s->river) {
             water_hit_events(s);
             water_endless_run(s);

@@ -7,33 +7,28 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The squared distance between vertices i and j of b, m^2. */
-static double edge_length2(const sim_buffer *b, size_t i, size_t j)
-{
-    const double dx = (double)b->x[j] - b->x[i], dy = (double)b->y[j] - b->y[i];
-    const double dz = (double)b->z[j] - b->z[i];
-    return dx * dx + dy * dy + dz * dz;
-}
-
 double sim_ring_max_stretch(const dinghy_sim *s, int p)
 {
     const sim_buffer *b = &s->buf[s->cur];
     const int M = s->M, N = s->N;
-    const size_t v0 = (size_t)p * s->V;
-    const sim_ring_def *r = &s->def.ring;
+    const double *ir2 = s->edge_rest_ir2, *it2 = s->edge_rest_ir2 + N;
+    const float *x = b->x + (size_t)p * s->V, *y = b->y + (size_t)p * s->V, *z = b->z + (size_t)p * s->V;
     double worst2 = 0.0; /* squared: one square root for the ring, not two a vertex */
-    for (int n = 0; n < N; n++) {
-        /* rest lengths depend only on n (the torus is round its axis) */
-        double R = r->major_radius, rr = r->minor_radius;
-        double ring_rest = torus_distance(R, rr, M, N, 0, n, 1, n);
-        double tube_rest = torus_distance(R, rr, M, N, 0, n, 0, n + 1);
-        const double ir2 = 1.0 / (ring_rest * ring_rest), it2 = 1.0 / (tube_rest * tube_rest);
-        for (int m = 0; m < M; m++) {
-            size_t i = v0 + (size_t)m * N + n, j = v0 + (size_t)(m + 1 < M ? m + 1 : 0) * N + n;
-            size_t k = v0 + (size_t)m * N + (n + 1 < N ? n + 1 : 0);
-            /* the ring is within the world (checked first): no square overflows */
-            const double a = edge_length2(b, i, j) * ir2, c = edge_length2(b, i, k) * it2;
-            worst2 = a > worst2 ? a : worst2; /* a NaN is passed over, as by fmax */
+    for (int m = 0; m < M; m++) {
+        const size_t i0 = (size_t)m * N, j0 = (size_t)(m + 1 < M ? m + 1 : 0) * N;
+        /* the ring is within the world (checked first): no square overflows;
+         * a NaN is passed over, as by fmax */
+        for (int n = 0; n < N; n++) { /* round the ring: (m, n) to (m + 1, n) */
+            const double dx = (double)x[j0 + n] - x[i0 + n], dy = (double)y[j0 + n] - y[i0 + n];
+            const double dz = (double)z[j0 + n] - z[i0 + n];
+            const double a = (dx * dx + dy * dy + dz * dz) * ir2[n];
+            worst2 = a > worst2 ? a : worst2;
+        }
+        for (int n = 0; n < N; n++) { /* round the tube: (m, n) to (m, n + 1) */
+            const size_t k = i0 + (size_t)(n + 1 < N ? n + 1 : 0);
+            const double dx = (double)x[k] - x[i0 + n], dy = (double)y[k] - y[i0 + n];
+            const double dz = (double)z[k] - z[i0 + n];
+            const double c = (dx * dx + dy * dy + dz * dz) * it2[n];
             worst2 = c > worst2 ? c : worst2;
         }
     }

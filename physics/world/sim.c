@@ -70,6 +70,7 @@ void sim_destroy(dinghy_sim *s)
     torus_shape_free(&s->shape);
     free(s->profile);
     free(s->fold_normals);
+    free(s->edge_rest_ir2);
     free(s);
 }
 
@@ -175,6 +176,15 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         fail = !(s->profile = malloc(sizeof *s->profile * 2 * (size_t)s->N));
     if (!fail)
         fail = !(s->fold_normals = malloc(sizeof *s->fold_normals * 6 * s->V));
+    if (!fail)
+        fail = !(s->edge_rest_ir2 = malloc(sizeof *s->edge_rest_ir2 * 2 * (size_t)s->N));
+    for (int n = 0; !fail && n < s->N; n++) { /* the torus is round its axis: by n only */
+        const double R = ring->major_radius, r = ring->minor_radius;
+        const double a = torus_distance(R, r, s->M, s->N, 0, n, 1, n);
+        const double b = torus_distance(R, r, s->M, s->N, 0, n, 0, n + 1);
+        s->edge_rest_ir2[n] = 1.0 / (a * a);
+        s->edge_rest_ir2[s->N + n] = 1.0 / (b * b);
+    }
     if (!fail)
         sim_inflate(s, 1);
     s->substeps = s->base_substeps = sim_def_substeps(def);

@@ -176,6 +176,8 @@ struct dinghy_sim {
      * the gauge (the inflated mesh's, m^3) */
     double *profile;
     double *fold_normals; /* 6 M N: one ring's triangle normals, for the health check */
+    double *edge_rest_ir2;/* 2 N: 1 / the rest length^2 of the grid edge from tube index n
+                             round the ring (at n) and round the tube (at N + n), m^-2 */
     double *depth;        /* per vertex: how far below the water it lies (negative above),
                              m, as the last measurement found it (measure.c) */
     double fill_volume;

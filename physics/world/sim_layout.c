@@ -167,8 +167,9 @@ static size_t layout_bytes(const sim_ring_def *r, int cap, int threads, int cont
          + noff * (2 * sizeof(int) + (size_t)r->sides * sizeof(float))  /* torus_shape */
          + spring_plan_bytes(r->segments, r->sides, r->band)
          + membrane_bytes(r)
-         /* sim_create's profile (2 N) and the health check's fold_normals (6 M N) */
-         + sizeof(double) * (2 * (size_t)r->sides + 6 * (size_t)r->segments * (size_t)r->sides)
+         /* sim_create's profile and edge_rest_ir2 (2 N each) and the health
+          * check's fold_normals (6 M N) */
+         + sizeof(double) * (4 * (size_t)r->sides + 6 * (size_t)r->segments * (size_t)r->sides)
          + layout_scratch_floats(r, NULL) * sizeof(float) * (size_t)threads
          + broadphase_bytes(cap) + events_bytes(cap, r->segments)
          + (contact && r->contact == SIM_CONTACT_SKIN ? contact_create_bytes(cap, r->segments, r->sides) : 0);

@@ -846,7 +846,9 @@ static void test_split_invariance(void **state)
  * on the undeformed torus no triangle is against its neighbours and none
  * faces inward; mirrored (every normal turned in: the skin inside out)
  * every triangle faces inward; half of it mirrored, that half's triangles
- * face inward and the other half's do not. */
+ * face inward and the other half's do not; a probe longer than the gap to
+ * the skin's next layer is brought in, and does not take a triangle
+ * facing outward for one facing inward. */
 static void test_fold_inside_out(void **state)
 {
     (void)state;
@@ -894,6 +896,17 @@ static void test_fold_inside_out(void **state)
             }
     assert_int_equal(turned, 2 * (M / 2 - 2) * N);
     assert_int_equal(kept, 0);
+    for (int m = 1; m < M / 2; m++)
+        for (int n = 0; n < N; n++)
+            z[m * N + n] = -z[m * N + n];
+    /* a probe longer than the gap to the skin's next layer (as a crease
+     * shut tighter than it): from the outer equator 0.6 m in is past the
+     * tube (0.5 m across), in the hole, where the winding number is 0 as
+     * outside: taken at that length the triangle faced inward; the probe
+     * brought in until the winding number jumps by one across the
+     * triangle sees it face outward */
+    for (int t = 0; t < 2; t++)
+        assert_int_equal(fold_faces_inward(M, N, x, y, z, 3, 0, t, 0.6), 0);
     free(x);
 }
 

@@ -37,7 +37,8 @@
 #define SIM_MAX_STRETCH 3.0
 #define SIM_WORLD_SIZE 1.0e5 /* m */
 #define SIM_INVERTED_TIME 0.5 /* s */
-#define SIM_FOLD_PROBE 1.0e-3 /* m: below the skins' contact thickness (1 cm) */
+#define SIM_FOLD_PROBE 1.0e-3 /* m: below the skins' contact thickness (1 cm); brought in
+                                 where a crease is shut tighter (fold_faces_inward) */
 typedef enum {
     SIM_RING_WHOLE = 0,
     SIM_RING_INSIDE_OUT, /* volume below SIM_MIN_VOLUME of rest (or negative) */

@@ -5,7 +5,20 @@
 #include "physics/skin/fold.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The larger of best and v's bits, v a non-negative double: their order
+ * as integers is theirs as numbers, and an integer maximum vectorises (a
+ * floating one does not without -ffinite-math-only); a NaN comes out
+ * above any number. */
+static int64_t max_bits(int64_t best, double v)
+{
+    int64_t u;
+    memcpy(&u, &v, sizeof u);
+    return u > best ? u : best;
+}
 
 double sim_ring_max_stretch(const dinghy_sim *s, int p)
 {
@@ -13,26 +26,25 @@ double sim_ring_max_stretch(const dinghy_sim *s, int p)
     const int M = s->M, N = s->N;
     const double *ir2 = s->edge_rest_ir2, *it2 = s->edge_rest_ir2 + N;
     const float *x = b->x + (size_t)p * s->V, *y = b->y + (size_t)p * s->V, *z = b->z + (size_t)p * s->V;
-    double worst2 = 0.0; /* squared: one square root for the ring, not two a vertex */
+    int64_t worst = 0; /* squared: one square root for the ring, not two a vertex */
     for (int m = 0; m < M; m++) {
         const size_t i0 = (size_t)m * N, j0 = (size_t)(m + 1 < M ? m + 1 : 0) * N;
-        /* the ring is within the world (checked first): no square overflows;
-         * a NaN is passed over, as by fmax */
+        /* within the world (checked first), no square overflows */
         for (int n = 0; n < N; n++) { /* round the ring: (m, n) to (m + 1, n) */
             const double dx = (double)x[j0 + n] - x[i0 + n], dy = (double)y[j0 + n] - y[i0 + n];
             const double dz = (double)z[j0 + n] - z[i0 + n];
-            const double a = (dx * dx + dy * dy + dz * dz) * ir2[n];
-            worst2 = a > worst2 ? a : worst2;
+            worst = max_bits(worst, (dx * dx + dy * dy + dz * dz) * ir2[n]);
         }
         for (int n = 0; n < N; n++) { /* round the tube: (m, n) to (m, n + 1) */
             const size_t k = i0 + (size_t)(n + 1 < N ? n + 1 : 0);
             const double dx = (double)x[k] - x[i0 + n], dy = (double)y[k] - y[i0 + n];
             const double dz = (double)z[k] - z[i0 + n];
-            const double c = (dx * dx + dy * dy + dz * dz) * it2[n];
-            worst2 = c > worst2 ? c : worst2;
+            worst = max_bits(worst, (dx * dx + dy * dy + dz * dz) * it2[n]);
         }
     }
-    return sqrt(worst2);
+    double w2;
+    memcpy(&w2, &worst, sizeof w2);
+    return sqrt(w2);
 }
 
 /* The first triangle of ring p turned against all three of its edge

@@ -224,7 +224,7 @@ int sim_check_rings(dinghy_sim *sim);
 
 /* The longest grid edge of ring p's skin (round the ring and round the
  * tube) in the current buffer, as a multiple of its rest length (health.c;
- * NaN passed over). */
+ * NaN when a coordinate is). */
 double sim_ring_max_stretch(const dinghy_sim *sim, int p);
 
 #endif

@@ -187,7 +187,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     }
     if (!fail)
         sim_inflate(s, 1);
-    s->substeps = s->base_substeps = sim_def_substeps(def);
+    sim_set_base_substeps(s);
     s->river_rng = 0x5eed0f7a1e5ull;
     fail |= alloc_arrays(s);
     fail |= broadphase_init(&s->bp, s->cap);
@@ -387,7 +387,7 @@ void sim_set_live(dinghy_sim *s, const sim_def *def)
                        || was.inflation != r->inflation);
     if (s->river)
         river_set_live(s->river, s->def.world.river.speed, s->def.world.river.waves);
-    s->substeps = s->base_substeps = sim_def_substeps(&s->def);
+    sim_set_base_substeps(s);
     sim_set_threads(s, def->solver.threads);
 }
 

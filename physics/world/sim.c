@@ -74,6 +74,20 @@ void sim_destroy(dinghy_sim *s)
     free(s);
 }
 
+/* Sets substeps, base_substeps and substep_headroom from the definition
+ * in force (the stretch's substeps: step.c). */
+static void set_base_substeps(dinghy_sim *s)
+{
+    s->substeps = s->base_substeps = sim_def_substeps(&s->def);
+    /* a soft skin's count is SIM_MAX_SUBSTEP's, not the bound's: its
+     * substeps are shorter than its bound needs by this much, room for
+     * its stretch (at 0.4 MPa the skin inflates to 1.35, and ran the pile
+     * at 17 substeps) */
+    const double bound = sim_def_stable_dt(&s->def);
+    const double sub = s->def.solver.dt / s->base_substeps;
+    s->substep_headroom = bound > SIM_MAX_SUBSTEP && bound > sub ? bound / sub : 1.0;
+}
+
 static int resolve_threads(int threads)
 {
     return threads > 0 ? threads : omp_get_num_procs();
@@ -187,7 +201,7 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
     }
     if (!fail)
         sim_inflate(s, 1);
-    sim_set_base_substeps(s);
+    set_base_substeps(s);
     s->river_rng = 0x5eed0f7a1e5ull;
     fail |= alloc_arrays(s);
     fail |= broadphase_init(&s->bp, s->cap);
@@ -387,7 +401,7 @@ void sim_set_live(dinghy_sim *s, const sim_def *def)
                        || was.inflation != r->inflation);
     if (s->river)
         river_set_live(s->river, s->def.world.river.speed, s->def.world.river.waves);
-    sim_set_base_substeps(s);
+    set_base_substeps(s);
     sim_set_threads(s, def->solver.threads);
 }
 

@@ -189,7 +189,7 @@ struct dinghy_sim {
                              membrane is stretched (step.c, step_substeps) */
     int base_substeps;    /* sim_def_substeps of the definition in force */
     double substep_headroom; /* the bound over base_substeps' substep when SIM_MAX_SUBSTEP
-                                set the count, else 1 (step.c) */
+                                set the count, else 1 (sim.c) */
     double stretch_held;  /* the largest grid-edge stretch of any ring at a step's start,
                              held as it falls (step.c) */
     broadphase bp;
@@ -223,10 +223,6 @@ void ring_table_remove(dinghy_sim *sim, int p);
 /* Checks that every ring is whole (sim.h, SIM_MIN_VOLUME ...) from the
  * measured rings; records a blow-up and returns -1 when one is not. */
 int sim_check_rings(dinghy_sim *sim);
-
-/* Sets substeps, base_substeps and substep_headroom from the definition
- * in force (step.c). */
-void sim_set_base_substeps(dinghy_sim *sim);
 
 /* The longest grid edge of ring p's skin (round the ring and round the
  * tube) in the current buffer, as a multiple of its rest length (health.c;

@@ -89,18 +89,6 @@ static double stretch_stiffening(double lambda, double nu)
     return l2 + 0.5 * (1.0 + nu) * (l2 - 1.0);
 }
 
-void sim_set_base_substeps(dinghy_sim *s)
-{
-    s->substeps = s->base_substeps = sim_def_substeps(&s->def);
-    /* a soft skin's count is SIM_MAX_SUBSTEP's, not the bound's: its
-     * substeps are shorter than its bound needs by this much, room for
-     * its stretch (at 0.4 MPa the skin inflates to 1.35, and ran the pile
-     * at 17 substeps) */
-    const double bound = sim_def_stable_dt(&s->def);
-    const double sub = s->def.solver.dt / s->base_substeps;
-    s->substep_headroom = bound > SIM_MAX_SUBSTEP && bound > sub ? bound / sub : 1.0;
-}
-
 /* The substeps of the step about to run: base_substeps, or with automatic
  * substeps and a membrane stretched beyond STRETCH_FREE, more (above), as
  * far as the substep's headroom under the bound does not cover it. */

@@ -62,10 +62,8 @@ static void name_event_rings(dinghy_sim *s)
     }
 }
 
-/* A membrane stiffens as it stretches. Along a stretch lambda a St.
- * Venant-Kirchhoff sheet's tangent stiffness is (3 lambda^2 - 1) / 2 times
- * its rest one (lambda^2 E of the material, plus (lambda^2 - 1) / 2 E of its
- * own stress), so the explicit step's bound (docs/physics.md section 2,
+/* A membrane stiffens as it stretches (stretch_stiffening, below), so the
+ * explicit step's bound (docs/physics.md section 2,
  * measured on the rest shape with the inflated tension) shrinks by the
  * square root of that. An inflated ring stretches its skin to about 1.09
  * (the rapids never beyond 1.093 in 20 s); a burst ring, limp and pulled by

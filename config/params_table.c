@@ -44,7 +44,7 @@ int param_choice_index(const param_key *k, const char *name)
 
 const param_key param_table[] = {
     {"sim.dt", PK_DOUBLE, SOFF(dt), 1e-6, 0.1, "s", "time step of the physics (one frame at 60 Hz; cut into substeps at the stability bound)", NULL},
-    {"sim.substeps", PK_INT, SOFF(substeps), 0, 100000, "", "equal substeps per step; 0 = as many as stability needs (automatic)", NULL},
+    {"sim.substeps", PK_INT, SOFF(substeps), 0, SIM_SUBSTEPS_CAP, "", "equal substeps per step; 0 = as many as stability needs (automatic)", NULL},
     {"sim.threads", PK_INT, SOFF(threads), 0, 1024, "", "OpenMP threads for the tick; 0 = all cores, or one when it is faster", NULL},
     {"sim.damping", PK_DOUBLE, SOFF(damping), 0, 1000, "1/s", "velocity damping rate: v *= exp(-damping dt)", NULL},
     {"sim.seed", PK_U64, COFF(seed), 0, 18446744073709551615.0, "", "seed of random scene layouts and of the river's course and rocks", NULL},

@@ -127,6 +127,10 @@ double sim_def_spring_dt(const sim_def *def);
  * drag's clamp and the contact's band were checked at. */
 #define SIM_MAX_SUBSTEP 0.001
 
+/* The most substeps a step is cut into: solver.substeps' range, and the
+ * cap of the automatic count (the bound's and a stretched skin's). */
+#define SIM_SUBSTEPS_CAP 100000
+
 /* Substeps one step of solver.dt is cut into: solver.substeps when set,
  * else ceil(dt / min(0.9 stable_dt, SIM_MAX_SUBSTEP)), at least 1. */
 int sim_def_substeps(const sim_def *def);

@@ -220,7 +220,7 @@ int sim_def_substeps(const sim_def *d)
      * heavy rings at 17 ms tore apart */
     const double sub = fmin(sim_def_stable_dt(d), SIM_MAX_SUBSTEP);
     double n = ceil(d->solver.dt / sub * (1.0 - 1e-12));
-    return n < 1.0 ? 1 : n > 100000.0 ? 100000 : (int)n;
+    return n < 1.0 ? 1 : n > SIM_SUBSTEPS_CAP ? SIM_SUBSTEPS_CAP : (int)n;
 }
 
 /* ---- checks ---- */
@@ -299,8 +299,8 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     dinghy_problems ps = {out, out ? max : 0, 0};
     const sim_ring_def *r = &d->ring;
     range(&ps, SOLVER(dt), "time step", d->solver.dt, 1e-9, 1.0, "the time step must be positive");
-    range(&ps, SOLVER(substeps), "substeps", d->solver.substeps, 0, 100000,
-          "substeps are 0 (automatic) or a count up to 100000");
+    range(&ps, SOLVER(substeps), "substeps", d->solver.substeps, 0,
+          SIM_SUBSTEPS_CAP, "substeps are 0 (automatic) or a count up to the cap");
     range(&ps, SOLVER(threads), "thread count", d->solver.threads, 0, 1024,
           "the thread count is 0 (all cores) or a positive count");
     range(&ps, SOLVER(damping), "damping rate", d->solver.damping, 0, INFINITY,

@@ -108,7 +108,7 @@ static int step_substeps(dinghy_sim *s)
     if (!(more > 1.0))
         return s->base_substeps;
     const double n = ceil(s->base_substeps * more * (1.0 - 1e-12));
-    return n > 100000.0 ? 100000 : (int)n;
+    return n > SIM_SUBSTEPS_CAP ? SIM_SUBSTEPS_CAP : (int)n;
 }
 
 long sim_step(dinghy_sim *s, long steps)

@@ -6,6 +6,8 @@
 
 #include "dinghy/river.h"
 #include "physics/water/hydro.h"
+#include "physics/water/water_rows.h"
+#include "physics/world/sim_internal.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -107,6 +109,41 @@ static void test_ring_picks_up_the_current(void **state)
     sim_destroy(s);
 }
 
+/* The rock contact skips a vertex while its distance at its last look
+ * exceeds how far it has since moved (times the distance's slope bound):
+ * a vertex looked at well clear of the solids and then moved into a rock
+ * is still pushed out onto it. */
+static void test_vertex_moved_into_rock_is_pushed_out(void **state)
+{
+    (void)state;
+    test_params p = rapids(1);
+    p.def.world.river.rocks = 4;
+    dinghy_sim *s = test_sim(&p);
+    const river_world *w = sim_river(s);
+    const river_course *c = river_course_view(w);
+    assert_true(c->rock_count > 0);
+    sim_buffer *b = &s->buf[s->cur];
+    const int N = s->N;
+    s->tick->wdist[0] = 0.0f; /* row 0 near a solid: every vertex looked at */
+    water_contacts_row(s, b->x, b->y, b->z, b->vx, b->vy, b->vz, 0);
+    float clear = INFINITY; /* the row's distances at that look */
+    for (int n = 0; n < N; n++)
+        clear = fminf(clear, s->tick->sd[n]);
+    assert_true(clear > 0.1f); /* enough to skip a vertex that had not moved */
+    /* vertex 0 into the first rock, half its radius in, at the surface */
+    const double *rk = c->rock;
+    b->x[0] = (float)(rk[0] + 0.5 * rk[3]);
+    b->y[0] = (float)rk[1];
+    b->z[0] = (float)rk[2];
+    assert_true(river_solid_distance(w, b->x[0], b->y[0], b->z[0], NULL) < -0.1);
+    water_contacts_row(s, b->x, b->y, b->z, b->vx, b->vy, b->vz, 0);
+    const double d = river_solid_distance(w, b->x[0], b->y[0], b->z[0], NULL);
+    printf("moved into a rock: %.3g m from it after the contact (looked at %.3g m clear)\n", d,
+           (double)clear);
+    assert_true(d > -1e-4);
+    sim_destroy(s);
+}
+
 /* No vertex deeper than the tube radius inside a rock, a bank or the bed. */
 static double deepest_in_solid(const dinghy_sim *s)
 {
@@ -203,6 +240,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_picks_up_the_current),
         cmocka_unit_test(test_rapids_run),
+        cmocka_unit_test(test_vertex_moved_into_rock_is_pushed_out),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

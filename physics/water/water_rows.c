@@ -86,9 +86,20 @@ float water_contacts_row(const dinghy_sim *s, float *x, float *y, float *z, floa
     const float reach = sqrtf(R2) + sqrtf(Dx * Dx + Dy * Dy + Dz * Dz);
     if (t->wdist[r] > SOLID_LIPSCHITZ * reach + SOLID_SLACK)
         return 0.0f;
+    /* Each vertex clear of the solids since its last look? Its distance
+     * then, sd, less SOLID_LIPSCHITZ times how far it has moved since:
+     * again only vertices the loop would skip (the solids stand still). */
+    const size_t v0 = r * (size_t)N;
+    float *restrict sdx = t->sdx + v0, *restrict sdy = t->sdy + v0, *restrict sdz = t->sdz + v0;
+    float *restrict sd = t->sd + v0;
     for (int n = 0; n < N; n++) {
+        const float ex = x[n] - sdx[n], ey = y[n] - sdy[n], ez = z[n] - sdz[n];
+        if (sd[n] > SOLID_LIPSCHITZ * sqrtf(ex * ex + ey * ey + ez * ez) + SOLID_SLACK)
+            continue;
         double g[3];
         double d = river_solid_distance(s->river, x[n], y[n], z[n], g);
+        sdx[n] = x[n], sdy[n] = y[n], sdz[n] = z[n];
+        sd[n] = d > 0.0 ? (float)d : 0.0f; /* (NaN: 0, looked at again) */
         if (!(d < 0.0))
             continue;
         /* out along the gradient, onto the surface of the solid */

@@ -346,6 +346,8 @@ int sim_enable_river(dinghy_sim *s)
         return -1;
     river_destroy(s->river);
     s->river = w;
+    /* the distances the vertices last saw were the old river's */
+    memset(s->tick->sd, 0, sizeof *s->tick->sd * (size_t)s->cap * s->V);
     for (size_t r = 0; r < s->nrows; r++) /* the rings there now sit in the river */
         water_sample_row(s, r);
     return 0;

@@ -65,6 +65,9 @@ typedef struct {
     float *wu, *wv, *ww;  /* flow velocity, m/s */
     float *wdist, *wpz;   /* the solids' signed distance at the sample's centre
                              (wpx, wpy, wpz), m */
+    float *sdx, *sdy, *sdz, *sd; /* per vertex: where the solids' distance was last
+                             taken for it, m, and that distance (0 when it met a
+                             solid or never taken), m: water_contacts_row */
     float *row_hit;       /* fastest speed into a solid this step, m/s */
     float *row_v2;        /* the row's fastest squared speed after integration, m^2/s^2 */
     float *row_v2_found;  /* row_v2 when the last search ran, m^2/s^2 */

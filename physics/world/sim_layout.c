@@ -71,6 +71,11 @@ const layout_array layout_arrays[] = {
     STATE(contact_vertices, int, 1, LAYOUT_PER_RING, 0),
     STATE(contact_force, float, 1, LAYOUT_PER_RING, 0),
     TICK(wdist, float, 1, LAYOUT_PER_ROW, 0),
+    /* the solids' distance at each vertex's last look (16 B per vertex) */
+    TICK(sdx, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(sdy, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(sdz, float, 1, LAYOUT_PER_VERTEX, 0),
+    TICK(sd, float, 1, LAYOUT_PER_VERTEX, 0),
     TICK(wpz, float, 1, LAYOUT_PER_ROW, 0),
     TICK(row_bad, unsigned char, 1, LAYOUT_PER_ROW, 0),
     /* per ring */

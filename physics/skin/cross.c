@@ -185,8 +185,6 @@ static int direction(double p[4][3], int edges, double sign, double n[3])
  * times: every time the pair is coplanar, in order. */
 #define CROSS_HALVINGS 40
 
-/* Passes over the pairs at most. */
-#define CROSS_PASSES 4
 
 /* The cubic at u from its forward differences f0, d1, d2, d3 (step 1). */
 static double cubic(const double f[4], double u)
@@ -438,19 +436,42 @@ static int one_pass(skin_states *st, int M, int N, float *scratch)
     return moved + far_points(st, M, N, scratch);
 }
 
+/* The window's motion made rigid (cross.h): the start's shape moved with
+ * the centroid, every vertex at the mean velocity. Sums in vertex order. */
+static void rigid_window(skin_states *st, int V)
+{
+    double c0[3] = {0.0, 0.0, 0.0}, c[3] = {0.0, 0.0, 0.0}, v[3] = {0.0, 0.0, 0.0};
+    for (int i = 0; i < V; i++) {
+        c0[0] += st->x0[i], c0[1] += st->y0[i], c0[2] += st->z0[i];
+        c[0] += st->x[i], c[1] += st->y[i], c[2] += st->z[i];
+        v[0] += st->vx[i], v[1] += st->vy[i], v[2] += st->vz[i];
+    }
+    double d[3];
+    for (int k = 0; k < 3; k++)
+        d[k] = (c[k] - c0[k]) / V, v[k] /= V;
+    for (int i = 0; i < V; i++) {
+        st->x[i] = (float)(st->x0[i] + d[0]);
+        st->y[i] = (float)(st->y0[i] + d[1]);
+        st->z[i] = (float)(st->z0[i] + d[2]);
+        st->vx[i] = (float)v[0], st->vy[i] = (float)v[1], st->vz[i] = (float)v[2];
+    }
+}
+
 int cross_stop(int M, int N, const float *x0, const float *y0, const float *z0, float *x,
-               float *y, float *z, float *vx, float *vy, float *vz, float eta, float *scratch)
+               float *y, float *z, float *vx, float *vy, float *vz, float eta, int passes,
+               float *scratch)
 {
     skin_states st = {x0, y0, z0, x, y, z, vx, vy, vz, eta};
-    /* a pair moved apart may push a neighbour through: passes until none
-     * moves, at most CROSS_PASSES */
     int moved = 0;
-    for (int pass = 0; pass < CROSS_PASSES; pass++) {
+    for (int pass = 0; pass < passes; pass++) {
         const int k = one_pass(&st, M, N, scratch);
         moved += k;
         if (k == 0)
-            break;
+            return moved;
     }
-    return moved;
+    if (moved == 0) /* (no passes asked) */
+        return 0;
+    rigid_window(&st, M * N);
+    return -1;
 }
 

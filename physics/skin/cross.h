@@ -35,6 +35,14 @@
 
 #include <stddef.h>
 
+/* Passes over the pairs at most: a pair moved apart may push its
+ * neighbour through, so passes run until none moves. With 4 the burst
+ * rapids (0.3 m holes) left ring 26 with 7 crossed pairs at 2.9 s (its
+ * fourth pass still moved 2 pairs); in their first 3 s no window needed
+ * more than 7, and the burst pile's stacked rings up to 31, a few never
+ * settling (pairs pushing each other back and forth). */
+#define CROSS_PASSES 32
+
 /* Floats of cross_stop's scratch for an M x N ring. */
 #define CROSS_SCRATCH_FLOATS(M, N) ((size_t)(M) * (size_t)(N) * 3u * 8u)
 
@@ -42,9 +50,15 @@
  * from x0, y0, z0 to x, y, z (m) in a step; x, y, z and the velocities
  * vx, vy, vz (m/s) are changed. eta: the thickness the layers are held
  * apart by at most (m). scratch: CROSS_SCRATCH_FLOATS floats. The pairs
- * in a fixed order: the same result whatever thread runs the ring.
- * Returns the pairs moved apart. */
+ * in a fixed order: the same result whatever thread runs the ring. Passes
+ * until none moves, at most `passes` (CROSS_PASSES); when the last still
+ * moved some, the window's motion is made rigid: the ring's shape at the
+ * start translated with its centroid, every vertex at the ring's mean
+ * velocity (no crossing the start did not have; momentum kept, the
+ * window's spin and flex given up). Returns the pairs moved apart, or -1
+ * when the window was made rigid. */
 int cross_stop(int M, int N, const float *x0, const float *y0, const float *z0, float *x,
-               float *y, float *z, float *vx, float *vy, float *vz, float eta, float *scratch);
+               float *y, float *z, float *vx, float *vy, float *vz, float eta, int passes,
+               float *scratch);
 
 #endif

@@ -1096,7 +1096,7 @@ static void crease_ring(const step_context *c, int p, float *scratch)
     if (c->window_last)
         cross_stop(s->M, s->N, t->cross_x0 + v0, t->cross_y0 + v0, t->cross_z0 + v0, o->x + v0,
                    o->y + v0, o->z + v0, o->vx + v0, o->vy + v0, o->vz + v0,
-                   (float)s->def.ring.contact_thickness, scratch);
+                   (float)s->def.ring.contact_thickness, CROSS_PASSES, scratch);
 }
 
 /* The crease stop: own rings, or rings shared out after a barrier when

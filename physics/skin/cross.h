@@ -38,10 +38,11 @@
 /* Passes over the pairs at most: a pair moved apart may push its
  * neighbour through, so passes run until none moves. With 4 the burst
  * rapids (0.3 m holes) left ring 26 with 7 crossed pairs at 2.9 s (its
- * fourth pass still moved 2 pairs); in their first 3 s no window needed
- * more than 7, and the burst pile's stacked rings up to 31, a few never
- * settling (pairs pushing each other back and forth). */
-#define CROSS_PASSES 32
+ * fourth pass still moved 2 pairs); in 20 s no window of theirs needed
+ * more than 14. The burst pile's rings, stacked and some already
+ * tangled, needed up to 31 and more: with 32 hundreds of windows were
+ * made rigid, and one of them settled in 33 to 40. */
+#define CROSS_PASSES 64
 
 /* Floats of cross_stop's scratch for an M x N ring. */
 #define CROSS_SCRATCH_FLOATS(M, N) ((size_t)(M) * (size_t)(N) * 3u * 8u)

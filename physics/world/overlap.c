@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "physics/contact/push_out.h"
+#include "physics/skin/cross.h"
 
 #include "dinghy/health.h"
 #include "physics/world/vec3.h"
@@ -241,6 +242,35 @@ int sim_overlap_count(const dinghy_sim *s, sim_overlap_info *first)
     return (int)n;
 }
 
+/* A limp ring's vertex put out of another ring can pass through its own
+ * flattened tube's far wall (the burst rapids: ring 29 at 8.5 s, 4 crossed
+ * triangle pairs made by the push-out, none by the step), which the
+ * self-crossing stop would then hold crossed for good. So when the step
+ * ended the stops' window, the stop (cross.h) runs again on each limp ring
+ * that had vertices pushed, over the window's motion with the push-out's
+ * moves in it: a pushed vertex that crossed its own skin is put back on
+ * its side (left inside the other ring, which the rings' parting moves
+ * off in the next steps). Within a window the window's own stop sees the
+ * moves. Serial, in ring order. */
+static void stop_pushed_crossings(dinghy_sim *s)
+{
+    if (!s->tick->window_ended || s->def.ring.skin != SIM_SKIN_MEMBRANE)
+        return;
+    long n = 0;
+    const push_out_hit *hit = push_out_hits(s->push_out, &n);
+    sim_buffer *b = &s->buf[s->cur];
+    const tick_context *t = s->tick;
+    for (long i = 0; i < n; i++) {
+        const int p = hit[i].ring;
+        if ((i > 0 && hit[i - 1].ring == p) || !t->crease_on[p])
+            continue;
+        const size_t v0 = (size_t)p * s->V;
+        cross_stop(s->M, s->N, t->cross_x0 + v0, t->cross_y0 + v0, t->cross_z0 + v0, b->x + v0,
+                   b->y + v0, b->z + v0, b->vx + v0, b->vy + v0, b->vz + v0,
+                   (float)s->def.ring.contact_thickness, CROSS_PASSES, t->scratch);
+    }
+}
+
 int overlap_push_out(dinghy_sim *s)
 {
     if (!s->push_out || s->P < 2) /* made with the simulation for skin contact */
@@ -258,5 +288,8 @@ int overlap_push_out(dinghy_sim *s)
     push_out_state st = {b->x, b->y, b->z, b->vx, b->vy, b->vz, sim_ring_vertex_mass(d),
                          d->contact_thickness, 0.25 * edge, SIM_PUSH_OUT_SPEED,
                          s->def.solver.dt};
-    return push_out_apply(s->push_out, &m, &st);
+    const int rc = push_out_apply(s->push_out, &m, &st);
+    if (rc == 0)
+        stop_pushed_crossings(s);
+    return rc;
 }

@@ -113,6 +113,8 @@ typedef struct {
                              step's start, m (the self-crossing stop, cross.h) */
     long crease_window;   /* 1 + the step the stops' window began on (tick.c's
                              crease_window_steps), 0 before the first */
+    int window_ended;     /* the last step ended a stops' window (its self-crossing
+                             stop ran): the push-out after it is checked (overlap.c) */
     unsigned char *crease_on; /* per ring: the crease stop runs on it this step (a limp
                                  skin: below CREASE_LIMP_VOLUME of its rest volume, or
                                  with no inflation) */

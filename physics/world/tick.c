@@ -1282,6 +1282,8 @@ int tick_step(dinghy_sim *s, double dt, int substep)
     if (ctx.contact)
         contact_events(s, shared.nstarts);
     s->cur = 1 - s->cur;
+    if (ctx.last)
+        s->tick->window_ended = ctx.window_last;
     s->step += ctx.last;
     s->time += dt;
     for (size_t r = 0; r < s->nrows; r++)

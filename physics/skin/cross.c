@@ -185,7 +185,6 @@ static int direction(double p[4][3], int edges, double sign, double n[3])
  * times: every time the pair is coplanar, in order. */
 #define CROSS_HALVINGS 40
 
-
 /* The cubic at u from its forward differences f0, d1, d2, d3 (step 1). */
 static double cubic(const double f[4], double u)
 {

@@ -597,12 +597,16 @@ static void push_vertices(push_out_work *w, const push_out_mesh *m, const push_o
     }
 }
 
-/* The pairs of rings the hits name, in the order they first appear. */
-static size_t gather_pairs(push_out_work *w)
+/* The pairs of rings the hits deeper than h name (m), in the order they
+ * first appear: within h of the other skin the vertex alone is put out,
+ * its ring is not moved (a ring pressed by a crowd has such vertices). */
+static size_t gather_pairs(push_out_work *w, double h_min)
 {
     size_t np = 0;
     for (size_t k = 0; k < w->all_n; k++) {
         const push_out_hit *h = &w->all[k];
+        if (!(h->depth > h_min))
+            continue;
         int a = h->ring < h->other ? h->ring : h->other, b = h->ring ^ h->other ^ a;
         double sign = h->ring == a ? 1.0 : -1.0;
         size_t i = 0;
@@ -704,14 +708,7 @@ int push_out_apply(push_out_work *w, const push_out_mesh *m, const push_out_stat
             return -1;
         w->pair = q, w->impulse_cap = n;
     }
-    /* within h of the other skin the skin contact has the vertex (its
-     * band reaches h behind a skin): only deeper ones are the push-out's */
-    size_t deep = 0;
-    for (size_t k = 0; k < n; k++)
-        if (w->all[k].depth > st->thickness)
-            w->all[deep++] = w->all[k];
-    w->all_n = deep;
     push_vertices(w, m, st);
-    part_rings(w, m, st, gather_pairs(w));
+    part_rings(w, m, st, gather_pairs(w, st->thickness));
     return 0;
 }

@@ -22,25 +22,27 @@
  * segment, in double. No approximation: the sum is the whole mesh's.
  *
  * Pushing out (push_out_apply, serial, O(vertices found), in ring and
- * vertex order). A vertex at most the contact thickness h inside is left
- * to the skin contact (its band reaches h behind a skin). For each deeper
- * one, with Q the nearest point of q's skin (every triangle of q searched)
- * and u = (Q - P) / |Q - P| the way out: the pair's relative velocity into
- * q along u is removed by an impulse J on P and -w_k J on the corners of
- * Q's triangle (barycentric w_k; equal and opposite along the line through
- * P and Q: momentum and angular momentum kept; each vertex's mass split
- * among the records it is in, so the impulses of one step, all from the
- * velocities before it, never reverse a relative velocity: restitution 0,
- * kinetic energy never grows); and P is put at Q + h u when it is at most
- * max_move deep (a quarter of the shortest rest edge: two neighbours moved
- * apart stretch their edge by at most half), a deeper one waiting for its
- * ring to come out. Each pair of rings with such vertices stops closing
- * along n (the hits' depth-weighted ways out plus, with their total
- * depth, the line between the centres: an impulse on every vertex of
- * both, equal and opposite, restitution 0) and is moved apart rigidly
- * along n by the deepest depth, at most max_speed dt (half each). Why it
- * is stable: every velocity change is a projection that adds no approach
- * and no energy, every move is bounded per step. */
+ * vertex order). For each vertex found, with Q the nearest point of q's
+ * skin (every triangle of q searched) and u = (Q - P) / |Q - P| the way
+ * out: the pair's relative velocity into q along u is removed by an
+ * impulse J on P and -w_k J on the corners of Q's triangle (barycentric
+ * w_k; equal and opposite along the line through P and Q: momentum and
+ * angular momentum kept; each vertex's mass split among the records it is
+ * in, so the impulses of one step, all from the velocities before it,
+ * never reverse a relative velocity: restitution 0, kinetic energy never
+ * grows); and P is put at Q + h u when it is at most max_move deep (a
+ * quarter of the shortest rest edge: two neighbours moved apart stretch
+ * their edge by at most half), a deeper one waiting for its ring to come
+ * out. A vertex at most the contact thickness h inside is put out too,
+ * though the contact's band reaches it: between a flattened tube's two
+ * walls both push it, out of neither (a pile of burst rings kept about 60
+ * such vertices inside). Each pair of rings with vertices deeper than h
+ * stops closing along n (the hits' depth-weighted ways out plus, with
+ * their total depth, the line between the centres: an impulse on every
+ * vertex of both, equal and opposite, restitution 0) and is moved apart
+ * rigidly along n by the deepest depth, at most max_speed dt (half each).
+ * Why it is stable: every velocity change is a projection that adds no
+ * approach and no energy, every move is bounded per step. */
 #ifndef DINGHY_PUSH_OUT_H
 #define DINGHY_PUSH_OUT_H
 

@@ -13,6 +13,8 @@
 #include "physics/world/vec3.h"
 
 #define PI 3.14159265358979323846
+/* Finds and push-outs a step at most (a pile of burst rings needs 2-3). */
+#define PUSH_OUT_PASSES 4
 
 /* A ring as a circle (centre c, unit normal n, in-plane unit e1, e2,
  * radius R, m) and the tube round it (radius r, m) that holds its skin. */
@@ -271,10 +273,11 @@ static void stop_pushed_crossings(dinghy_sim *s)
     }
 }
 
-int overlap_push_out(dinghy_sim *s)
+/* Finds and pushes out once: 0 when nothing was inside, 1 when some were
+ * (and were pushed), -1 out of memory. Only the first pass moves rings
+ * apart (at most SIM_PUSH_OUT_SPEED times the step). */
+static int push_out_pass(dinghy_sim *s, int pass)
 {
-    if (!s->push_out || s->P < 2) /* made with the simulation for skin contact */
-        return 0;
     push_out_mesh m = current_mesh(s);
     long n = push_out_find(s->push_out, &m, s->step_threads);
     if (n <= 0)
@@ -286,10 +289,25 @@ int overlap_push_out(dinghy_sim *s)
     double edge = fmin(2.0 * d->minor_radius * sin(PI / s->N),
                        2.0 * (d->major_radius - d->minor_radius) * sin(PI / s->M));
     push_out_state st = {b->x, b->y, b->z, b->vx, b->vy, b->vz, sim_ring_vertex_mass(d),
-                         d->contact_thickness, 0.25 * edge, SIM_PUSH_OUT_SPEED,
+                         d->contact_thickness, 0.25 * edge, pass == 0 ? SIM_PUSH_OUT_SPEED : 0.0,
                          s->def.solver.dt};
-    const int rc = push_out_apply(s->push_out, &m, &st);
-    if (rc == 0)
-        stop_pushed_crossings(s);
-    return rc;
+    if (push_out_apply(s->push_out, &m, &st) != 0)
+        return -1;
+    stop_pushed_crossings(s);
+    return 1;
+}
+
+int overlap_push_out(dinghy_sim *s)
+{
+    if (!s->push_out || s->P < 2) /* made with the simulation for skin contact */
+        return 0;
+    /* a vertex put out can land inside another fold of that skin or in a
+     * third ring, and a skin's own vertices put out move it over another
+     * ring's vertex (the burst pile): find again until none is inside */
+    for (int pass = 0; pass < PUSH_OUT_PASSES; pass++) {
+        const int rc = push_out_pass(s, pass);
+        if (rc <= 0)
+            return rc;
+    }
+    return 0;
 }

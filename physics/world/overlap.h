@@ -10,8 +10,10 @@
 int overlap_pose_clear(const dinghy_sim *sim, const sim_ring_pose *pose, double margin, int skip);
 
 /* After a step's substeps (skin contact only): every vertex inside another
- * ring's closed skin is pushed out (physics/contact/push_out.h). Returns 0,
- * or -1 when memory ran out (nothing was pushed). */
+ * ring's closed skin is pushed out (physics/contact/push_out.h), found
+ * again and pushed until none is inside, at most PUSH_OUT_PASSES times
+ * (overlap.c). Returns 0, or -1 when memory ran out (nothing more was
+ * pushed). */
 int overlap_push_out(dinghy_sim *sim);
 
 #endif

@@ -13,7 +13,8 @@
 #include "physics/world/vec3.h"
 
 #define PI 3.14159265358979323846
-/* Finds and push-outs a step at most (a pile of burst rings needs 2-3). */
+/* Finds and push-outs in one step, at most (in the burst pile one pass
+ * left 0 or 1 vertex inside at some steps; four left none in 20 s). */
 #define PUSH_OUT_PASSES 4
 
 /* A ring as a circle (centre c, unit normal n, in-plane unit e1, e2,

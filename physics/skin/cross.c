@@ -460,6 +460,8 @@ int cross_stop(int M, int N, const float *x0, const float *y0, const float *z0, 
                float *y, float *z, float *vx, float *vy, float *vz, float eta, int passes,
                float *scratch)
 {
+    if (passes <= 0)
+        return 0;
     skin_states st = {x0, y0, z0, x, y, z, vx, vy, vz, eta};
     int moved = 0;
     for (int pass = 0; pass < passes; pass++) {
@@ -468,8 +470,6 @@ int cross_stop(int M, int N, const float *x0, const float *y0, const float *z0, 
         if (k == 0)
             return moved;
     }
-    if (moved == 0) /* (no passes asked) */
-        return 0;
     rigid_window(&st, M * N);
     return -1;
 }

@@ -4,8 +4,10 @@
  * into padded rows of stride S = N + 2 (n = -1 .. N at 1 + n, the ends
  * copies round the tube), one after another, so that an element's corners
  * are a constant distance apart and each element kind over the whole block
- * is one long branch-free loop (the triangles vectorise; the hinges call
- * atan2f). The loops also compute junk elements at the pad positions,
+ * is one long branch-free loop (the triangles vectorise, a few rows at a
+ * time: the tension field's root and division only where those rows have
+ * a triangle that is not taut; the hinges' atan2 is branch-free too).
+ * The loops also compute junk elements at the pad positions,
  * never read: each output row's pad slots are then overwritten with copies
  * of its elements n = N-1 and n = 0, so the gather wraps round the tube
  * with no special case. Outputs are stored per corner and component. */
@@ -32,56 +34,82 @@ membrane_consts membrane_consts_of(const membrane_material *mat)
         .c2 = (float)(E * t * nu / (1.0 - nu * nu)),
         .uniaxial = (float)(E * t),
         .bend = (float)(0.5 * D),
+        .taut = (float)((1.0 + nu) / (1.0 - nu)),
     };
     return k;
 }
 
 /* ---- the elements, in float: the kernel's code ---- */
 
-/* One SVK triangle: corners a, b, c; writes the forces on b and c (a's is
- * minus their sum). */
-static ALWAYS_INLINE void tri_force(float c1, float c2, float Y, float A0, float d00, float d01, float d10,
-                                    float d11, float ax, float ay, float az, float bx, float by,
-                                    float bz, float cx, float cy, float cz, float *fbx,
-                                    float *fby, float *fbz, float *fcx, float *fcy, float *fcz)
+/* A triangle's rest constants (MEMBRANE_TRI_CONSTS floats), from its rest
+ * area A0 (m^2) and Dm^-1 = [[a, b], [0, c]] (1/m; upper triangular: the
+ * rest frame's first axis is along b - a), made once per rest shape. With
+ * the edges e1 = b - a, e2 = c - a, F = [e1 e2] Dm^-1 has the columns a e1
+ * and f1 = b e1 + c e2, so the Green strain G = (F^T F - I)/2 is
+ *   G00 = r0 |e1|^2 - 1/2, G01 = r1 e1.f1, G11 = (|f1|^2 - 1)/2,
+ * (f1 formed first, as F's column: |f1|^2 from b^2 |e1|^2 + 2 b c e1.e2 +
+ * c^2 |e2|^2 would lose digits to cancellation on a skewed triangle), and
+ * the corner forces [f_b f_c] = -A0 F S Dm^-T = [e1 e2] K with K = -A0 Dm^-1
+ * S Dm^-T (2 x 2, symmetric):
+ *   K00 = (r4 S00 + r5 S01) + r6 S11, K01 = r7 S01 + r8 S11, K11 = r9 S11. */
+static void tri_consts(double A0, double a, double b, double c, float r[MEMBRANE_TRI_CONSTS])
 {
-    const float e1x = bx - ax, e1y = by - ay, e1z = bz - az;
-    const float e2x = cx - ax, e2y = cy - ay, e2z = cz - az;
-    /* F = Ds Dm^-1: columns f0, f1 */
-    const float f0x = e1x * d00 + e2x * d10, f0y = e1y * d00 + e2y * d10, f0z = e1z * d00 + e2z * d10;
-    const float f1x = e1x * d01 + e2x * d11, f1y = e1y * d01 + e2y * d11, f1z = e1z * d01 + e2z * d11;
-    const float G00 = 0.5f * (f0x * f0x + f0y * f0y + f0z * f0z - 1.0f);
+    const double v[MEMBRANE_TRI_CONSTS] = {
+        0.5 * a * a, 0.5 * a, b, c,
+        -A0 * a * a, -2.0 * A0 * a * b, -A0 * b * b, -A0 * a * c, -A0 * b * c, -A0 * c * c,
+    };
+    for (int j = 0; j < MEMBRANE_TRI_CONSTS; j++)
+        r[j] = (float)v[j];
+}
+
+/* One SVK triangle: edges e1 = b - a, e2 = c - a, rest constants r0 .. r9
+ * (tri_consts), c1, c2, Y and taut_ratio as in membrane_consts; writes the
+ * forces on b and c (a's is minus their sum) and returns whether it is
+ * taut. With relax = 0 it applies the taut law whatever the strain (no
+ * root, no division): the caller uses that only where every triangle came
+ * back taut, so both give the same bits there. */
+static ALWAYS_INLINE int tri_force(float c1, float c2, float Y, float taut_ratio, int relax,
+                                   float r0, float r1, float r2, float r3, float r4, float r5,
+                                   float r6, float r7, float r8, float r9, float e1x, float e1y,
+                                   float e1z, float e2x, float e2y, float e2z, float *fbx,
+                                   float *fby, float *fbz, float *fcx, float *fcy, float *fcz)
+{
+    const float f1x = r2 * e1x + r3 * e2x, f1y = r2 * e1y + r3 * e2y, f1z = r2 * e1z + r3 * e2z;
+    const float q11 = e1x * e1x + e1y * e1y + e1z * e1z;
+    const float G00 = r0 * q11 - 0.5f, G01 = r1 * (e1x * f1x + e1y * f1y + e1z * f1z);
     const float G11 = 0.5f * (f1x * f1x + f1y * f1y + f1z * f1z - 1.0f);
-    const float G01 = 0.5f * (f0x * f1x + f0y * f1y + f0z * f1z);
-    const float tr = c2 * (G00 + G11);
+    const float trG = G00 + G11, tr = c2 * trG;
     const float T00 = c1 * G00 + tr, T11 = c1 * G11 + tr, T01 = c1 * G01;
-    /* Tension field (membrane.h): principal strains g1 >= g2 of G. Taut
-     * (the smaller principal stress >= 0): the SVK stress T. Otherwise the
-     * relaxed stress R, Y g1 along g1's direction ((G - g2 I)/(g1 - g2)
-     * projects on it) when wrinkled (g1 > 0), nothing when slack, plus
-     * the kept share MEMBRANE_KEPT_COMPRESSION of T - R. Branch-free. */
-    const float gm = 0.5f * (G00 + G11), gh = 0.5f * (G00 - G11);
-    const float dd = sqrtf(gh * gh + G01 * G01), g1 = gm + dd, g2 = gm - dd;
-    const float s2 = c1 * g2 + c2 * (g1 + g2);
-    const float w = g1 > 0.0f ? Y * g1 / (2.0f * dd + 1e-30f) : 0.0f;
-    const float R00 = w * (G00 - g2), R11 = w * (G11 - g2), R01 = w * G01;
-    const float kc = MEMBRANE_KEPT_COMPRESSION;
-    const int taut = s2 >= 0.0f;
-    const float S00 = taut ? T00 : R00 + kc * (T00 - R00);
-    const float S11 = taut ? T11 : R11 + kc * (T11 - R11);
-    const float S01 = taut ? T01 : R01 + kc * (T01 - R01);
-    /* P = F S, columns p0, p1, times -A0 */
-    const float p0x = -A0 * (f0x * S00 + f1x * S01), p0y = -A0 * (f0y * S00 + f1y * S01);
-    const float p0z = -A0 * (f0z * S00 + f1z * S01);
-    const float p1x = -A0 * (f0x * S01 + f1x * S11), p1y = -A0 * (f0y * S01 + f1y * S11);
-    const float p1z = -A0 * (f0z * S01 + f1z * S11);
-    /* H = -A0 P Dm^-T: column j is -A0 (p0 d_j0 + p1 d_j1) */
-    *fbx = p0x * d00 + p1x * d01;
-    *fby = p0y * d00 + p1y * d01;
-    *fbz = p0z * d00 + p1z * d01;
-    *fcx = p0x * d10 + p1x * d11;
-    *fcy = p0y * d10 + p1y * d11;
-    *fcz = p0z * d10 + p1z * d11;
+    /* Tension field (membrane.h): principal strains g1 >= g2 of G, g1 + g2
+     * = tr G, g1 - g2 = 2 dd, dd^2 = ((G00 - G11)/2)^2 + G01^2. Taut when
+     * the smaller principal stress c1 g2 + c2 (g1 + g2) = (c1 + 2 c2) tr G
+     * / 2 - c1 dd >= 0, i.e. tr G >= 0 and (taut tr G)^2 >= (2 dd)^2 with
+     * taut = (c1 + 2 c2)/c1: no root for the test. */
+    const float gd = G00 - G11, G01d = G01 + G01, h4 = gd * gd + G01d * G01d;
+    const float ts = taut_ratio * trG;
+    const int taut = (trG >= 0.0f) & (ts * ts >= h4);
+    float S00 = T00, S11 = T11, S01 = T01;
+    if (relax) {
+        /* else the relaxed stress R, Y g1 along g1's direction ((G - g2 I)/(g1
+         * - g2) projects on it) when wrinkled (g1 > 0), nothing when slack,
+         * plus the kept share MEMBRANE_KEPT_COMPRESSION of T - R. Branch-free. */
+        const float gm = 0.5f * trG, dd = 0.5f * sqrtf(h4), g1 = gm + dd, g2 = gm - dd;
+        const float w = g1 > 0.0f ? Y * g1 / (2.0f * dd + 1e-30f) : 0.0f;
+        const float R00 = w * (G00 - g2), R11 = w * (G11 - g2), R01 = w * G01;
+        const float kc = MEMBRANE_KEPT_COMPRESSION;
+        S00 = taut ? T00 : R00 + kc * (T00 - R00);
+        S11 = taut ? T11 : R11 + kc * (T11 - R11);
+        S01 = taut ? T01 : R01 + kc * (T01 - R01);
+    }
+    const float K00 = (r4 * S00 + r5 * S01) + r6 * S11;
+    const float K01 = r7 * S01 + r8 * S11, K11 = r9 * S11;
+    *fbx = K00 * e1x + K01 * e2x;
+    *fby = K00 * e1y + K01 * e2y;
+    *fbz = K00 * e1z + K01 * e2z;
+    *fcx = K01 * e1x + K11 * e2x;
+    *fcy = K01 * e1y + K11 * e2y;
+    *fcz = K01 * e1z + K11 * e2z;
+    return taut;
 }
 
 /* atan2(y, x) without a branch, so that the hinge loop vectorises: the
@@ -159,9 +187,12 @@ static ALWAYS_INLINE float hinge_force(float coef, float theta0, float x0x, floa
 void membrane_triangle_forces(const membrane_consts *k, float A0, const float d[4],
                               const float p[3][3], float out[3][3])
 {
-    tri_force(k->c1, k->c2, k->uniaxial, A0, d[0], d[1], d[2], d[3], p[0][0], p[0][1], p[0][2], p[1][0],
-              p[1][1], p[1][2], p[2][0], p[2][1], p[2][2], &out[1][0], &out[1][1], &out[1][2],
-              &out[2][0], &out[2][1], &out[2][2]);
+    float c[MEMBRANE_TRI_CONSTS];
+    tri_consts(A0, d[0], d[1], d[3], c);
+    tri_force(k->c1, k->c2, k->uniaxial, k->taut, 1, c[0], c[1], c[2], c[3], c[4], c[5], c[6],
+              c[7], c[8], c[9], p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2],
+              p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2], &out[1][0], &out[1][1],
+              &out[1][2], &out[2][0], &out[2][1], &out[2][2]);
     for (int i = 0; i < 3; i++)
         out[0][i] = -(out[1][i] + out[2][i]);
 }
@@ -260,7 +291,8 @@ static double tri_area(const double a[3], const double b[3], const double c[3])
 size_t membrane_rest_bytes(int N, int max_rows)
 {
     const size_t S = (size_t)N + 2, rep = (size_t)(max_rows + 2) * S;
-    const size_t nf = (MEMBRANE_TRI_KINDS * 5 + MEMBRANE_EDGE_KINDS * 2) * rep;
+    const size_t tq = (size_t)MEMBRANE_TRI_CHUNK_ROWS * S;
+    const size_t nf = MEMBRANE_TRI_KINDS * MEMBRANE_TRI_CONSTS * tq + MEMBRANE_EDGE_KINDS * 2 * rep;
     const size_t nd = (size_t)N * (MEMBRANE_TRI_KINDS * 7 + MEMBRANE_EDGE_KINDS * 2);
     return sizeof(double) * nd + sizeof(float) * nf;
 }
@@ -270,7 +302,8 @@ int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const do
 {
     memset(rest, 0, sizeof *rest);
     const size_t S = (size_t)N + 2, rep = (size_t)(max_rows + 2) * S;
-    const size_t nf = (MEMBRANE_TRI_KINDS * 5 + MEMBRANE_EDGE_KINDS * 2) * rep;
+    const size_t tq = (size_t)MEMBRANE_TRI_CHUNK_ROWS * S;
+    const size_t nf = MEMBRANE_TRI_KINDS * MEMBRANE_TRI_CONSTS * tq + MEMBRANE_EDGE_KINDS * 2 * rep;
     const size_t nd = (size_t)N * (MEMBRANE_TRI_KINDS * 7 + MEMBRANE_EDGE_KINDS * 2);
     double *dm = malloc(sizeof(double) * nd + sizeof(float) * nf);
     if (!dm)
@@ -284,7 +317,7 @@ int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const do
         rest->tri_a0[kd] = dm;
         rest->tri_g[kd] = dm + N;
         dm += 7 * (size_t)N;
-        for (int j = 0; j < 5; j++, fm += rep)
+        for (int j = 0; j < MEMBRANE_TRI_CONSTS; j++, fm += tq)
             rest->tri[kd][j] = fm;
     }
     for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
@@ -325,15 +358,19 @@ int membrane_rest_init(membrane_rest *rest, int M, int N, int max_rows, const do
             g[5] = inv[3];
             g[0] = -(inv[0] + inv[2]);
             g[1] = -(inv[1] + inv[3]);
-            /* at 1 + n, and n = N-1 also at the pad slot 0: the kernel
-             * computes the wrapped triangle there itself (from the padded
-             * copies of its corners: the same bits as at 1 + N-1) */
-            for (int r = 0; r < max_rows + 2; r++)
+            /* the kernel's constants from the floats membrane_triangle_forces
+             * would be given (the same bits), at 1 + n, and n = N-1 also at
+             * the pad slot 0: the kernel computes the wrapped triangle there
+             * itself (from the padded copies of its corners: the same bits
+             * as at 1 + N-1). The pad slot N + 1 keeps zeros: no force, and
+             * the taut test skips it (tri_span). */
+            float tr[MEMBRANE_TRI_CONSTS];
+            tri_consts((float)A0[kd], (float)inv[0], (float)inv[1], (float)inv[3], tr);
+            for (int r = 0; r < MEMBRANE_TRI_CHUNK_ROWS; r++)
                 for (int pad = 0; pad < (n == N - 1 ? 2 : 1); pad++) {
                     const size_t at = (size_t)r * S + (pad ? 0 : 1 + (size_t)n);
-                    rest->tri[kd][0][at] = (float)A0[kd];
-                    for (int j = 0; j < 4; j++)
-                        rest->tri[kd][1 + j][at] = (float)inv[j];
+                    for (int j = 0; j < MEMBRANE_TRI_CONSTS; j++)
+                        rest->tri[kd][j][at] = tr[j];
                 }
         }
         for (int kd = 0; kd < MEMBRANE_EDGE_KINDS; kd++) {
@@ -402,28 +439,36 @@ size_t membrane_scratch_floats(int N, int max_rows)
 }
 
 /* One triangle kind over positions L0 .. L1-1 of the padded rows (corners
- * at L, L + ob, L + oc); rest data and outputs at L - S. With the gas's
- * gauge g (Pa), each corner also gets g/3 times the face's area vector
- * (e1 x e2)/2: the gas's pressure, in the same pass. */
-static void tri_loop(const membrane_consts *k, float gauge, size_t L0, size_t L1, size_t S, ptrdiff_t ob,
-                     ptrdiff_t oc, const float *restrict px, const float *restrict py,
-                     const float *restrict pz, const float *restrict A0,
-                     const float *restrict d00, const float *restrict d01,
-                     const float *restrict d10, const float *restrict d11, float *restrict o0,
-                     float *restrict o1, float *restrict o2, float *restrict o3,
-                     float *restrict o4, float *restrict o5, float *restrict o6,
-                     float *restrict o7, float *restrict o8)
+ * at L, L + ob, L + oc, L0 at a row's start); constant j of the rest data
+ * at rc + j rq + L - L0 (a chunk's rows of it), outputs at L - S. With the
+ * gas's gauge (g6 = gauge / 6, Pa), each corner also gets g/3 times the
+ * face's area vector (e1 x e2)/2: the gas's pressure, in the same pass.
+ * Returns how many of the triangles were not taut (the pad slots n = N,
+ * with zero rest data, not counted); with relax = 0 the taut law's forces
+ * are written whatever that count. */
+static ALWAYS_INLINE int tri_span(const membrane_consts *k, int relax, float g6, size_t L0,
+                                  size_t L1, size_t S, ptrdiff_t ob, ptrdiff_t oc,
+                                  const float *restrict px, const float *restrict py,
+                                  const float *restrict pz, const float *restrict rc,
+                                  size_t rq, float *restrict o0, float *restrict o1,
+                                  float *restrict o2, float *restrict o3, float *restrict o4,
+                                  float *restrict o5, float *restrict o6, float *restrict o7,
+                                  float *restrict o8)
 {
-    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial, g6 = gauge * (1.0f / 6.0f);
+    const float c1 = k->c1, c2 = k->c2, Y = k->uniaxial, taut_ratio = k->taut;
+    const float *r0 = rc, *r1 = r0 + rq, *r2 = r1 + rq, *r3 = r2 + rq, *r4 = r3 + rq;
+    const float *r5 = r4 + rq, *r6 = r5 + rq, *r7 = r6 + rq, *r8 = r7 + rq, *r9 = r8 + rq;
+    int slack = 0;
     for (size_t L = L0; L < L1; L++) {
-        const size_t i = L - S;
-        float fbx, fby, fbz, fcx, fcy, fcz;
-        tri_force(c1, c2, Y, A0[i], d00[i], d01[i], d10[i], d11[i], px[L], py[L], pz[L],
-                  px[L + ob], py[L + ob], pz[L + ob], px[L + oc], py[L + oc], pz[L + oc], &fbx,
-                  &fby, &fbz, &fcx, &fcy, &fcz);
-        /* the gas: g/3 of the area vector (e1 x e2)/2 on each corner */
+        const size_t i = L - S, j = L - L0;
         const float e1x = px[L + ob] - px[L], e1y = py[L + ob] - py[L], e1z = pz[L + ob] - pz[L];
         const float e2x = px[L + oc] - px[L], e2y = py[L + oc] - py[L], e2z = pz[L + oc] - pz[L];
+        float fbx, fby, fbz, fcx, fcy, fcz;
+        const int taut = tri_force(c1, c2, Y, taut_ratio, relax, r0[j], r1[j], r2[j], r3[j],
+                                   r4[j], r5[j], r6[j], r7[j], r8[j], r9[j], e1x, e1y, e1z,
+                                   e2x, e2y, e2z, &fbx, &fby, &fbz, &fcx, &fcy, &fcz);
+        slack += !taut & (r9[j] != 0.0f);
+        /* the gas: g/3 of the area vector (e1 x e2)/2 on each corner */
         const float gx = g6 * (e1y * e2z - e1z * e2y), gy = g6 * (e1z * e2x - e1x * e2z);
         const float gz = g6 * (e1x * e2y - e1y * e2x);
         o0[i] = gx - (fbx + fcx);
@@ -435,6 +480,32 @@ static void tri_loop(const membrane_consts *k, float gauge, size_t L0, size_t L1
         o6[i] = fcx + gx;
         o7[i] = fcy + gy;
         o8[i] = fcz + gz;
+    }
+    return slack;
+}
+
+/* One triangle kind over positions L0 .. L1-1 (tri_span), a chunk of
+ * MEMBRANE_TRI_CHUNK_ROWS rows at a time: first by the taut law alone, and
+ * again with the tension field only where a triangle of the chunk was not
+ * taut (then the next chunk starts with the tension field, until one
+ * comes back all taut). The result does not depend on the chunks: a taut
+ * triangle's forces are the same bits either way. */
+static void tri_loop(const membrane_consts *k, float gauge, size_t L0, size_t L1, size_t S,
+                     ptrdiff_t ob, ptrdiff_t oc, const float *px, const float *py,
+                     const float *pz, const float *rc, float *const *o)
+{
+    const size_t rq = (size_t)MEMBRANE_TRI_CHUNK_ROWS * S;
+    const float g6 = gauge * (1.0f / 6.0f);
+    const size_t chunk = rq;
+    int relax = 0;
+    for (size_t A = L0; A < L1; A += chunk) {
+        const size_t B = A + chunk < L1 ? A + chunk : L1;
+        if (!relax)
+            relax = tri_span(k, 0, g6, A, B, S, ob, oc, px, py, pz, rc, rq, o[0], o[1], o[2],
+                             o[3], o[4], o[5], o[6], o[7], o[8]) != 0;
+        if (relax)
+            relax = tri_span(k, 1, g6, A, B, S, ob, oc, px, py, pz, rc, rq, o[0], o[1], o[2],
+                             o[3], o[4], o[5], o[6], o[7], o[8]) != 0;
     }
 }
 
@@ -541,10 +612,9 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
     for (int kd = 0; kd < MEMBRANE_TRI_KINDS; kd++) {
         const ptrdiff_t ob = kd == MEMBRANE_T1 ? s : s + 1, oc = kd == MEMBRANE_T1 ? s + 1 : 1;
         float *o = tri_out + (size_t)kd * TRI_OUT * TQ;
-        float *const *R = rest->tri[kd];
-        tri_loop(k, gauge, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], R[0], R[1], R[2], R[3], R[4], o,
-                 o + TQ, o + 2 * TQ, o + 3 * TQ, o + 4 * TQ, o + 5 * TQ, o + 6 * TQ, o + 7 * TQ,
-                 o + 8 * TQ);
+        float *const out[TRI_OUT] = {o, o + TQ, o + 2 * TQ, o + 3 * TQ, o + 4 * TQ,
+                                     o + 5 * TQ, o + 6 * TQ, o + 7 * TQ, o + 8 * TQ};
+        tri_loop(k, gauge, S, S + TQ, S, ob, oc, pv[0], pv[1], pv[2], rest->tri[kd][0], out);
     }
     /* hinges of edge rows a-1 .. a+nb: x0 in block rows 1 .. nb+2 */
     const ptrdiff_t off[MEMBRANE_EDGE_KINDS][4] = {

@@ -72,7 +72,9 @@
  * (E t = 1.5e4 N/m: at the default 500 Pa on a 0.25 m tube the skin
  * stretches round the tube by 0.5-0.8%, at 5 kPa by 5-8%; D = 1.4e-4 N m).
  *
- * Cost: per vertex two triangles (no division or root) and three hinges
+ * Cost: per vertex two triangles (no division or root while a block's
+ * rows of them are all taut: their rest constants are products made once,
+ * the taut test needs no root) and three hinges
  * (two divisions, a root, a branch-free atan2), each element kind one
  * vectorised loop over the block, then a fixed-order gather of 18
  * contributions per vertex: without bending about what the seed's B = 5
@@ -113,6 +115,7 @@ typedef struct {
     float c1;   /* E t / (1 + nu): S = c1 G + c2 tr(G) I, N/m */
     float c2;   /* E t nu / (1 - nu^2), N/m */
     float uniaxial; /* E t: the wrinkled state's tension per strain, N/m */
+    float taut; /* (1 + nu)/(1 - nu) = (c1 + 2 c2)/c1: the taut test's ratio (1) */
     float bend; /* k_b = D / 2, N m (0: no bending, and its cost skipped) */
 } membrane_consts;
 
@@ -127,16 +130,26 @@ enum {
     MEMBRANE_EDGE_KINDS
 };
 
+/* Floats of rest data per triangle: the products of A0 and Dm^-1 that the
+ * strain and the forces take (membrane.c, tri_consts). */
+#define MEMBRANE_TRI_CONSTS 10
+
+/* Rows of triangles the kernel takes at a time (its test of whether they
+ * are all taut), and so the rows its triangles' rest data repeats for. */
+#define MEMBRANE_TRI_CHUNK_ROWS 4
+
 /* Rest data of one rest shape, shared by all its rings. The shape must be
  * symmetric round the ring (every row a rotation of row 0, as the torus
  * is), so an element's rest data depends on its kind and tube index n
  * only. The kernel's arrays are laid out as its blocks are (rows of
- * stride N + 2, n at 1 + n), repeated for max_rows + 2 rows, so that one
- * loop runs over a whole block. */
+ * stride N + 2, n at 1 + n), repeated for max_rows + 2 rows (the edges) or
+ * MEMBRANE_TRI_CHUNK_ROWS rows (the triangles), so that one loop runs over
+ * many rows. */
 typedef struct {
     int M, N, max_rows;
-    /* per triangle kind: A0 (m^2), Dm^-1 row-major d00 d01 d10 d11 (1/m) */
-    float *tri[MEMBRANE_TRI_KINDS][5];
+    /* per triangle kind: the kernel's constants from A0 and Dm^-1 (m^-2 for
+     * the strain's, m^0 for the forces'); a pad slot n = N holds zeros */
+    float *tri[MEMBRANE_TRI_KINDS][MEMBRANE_TRI_CONSTS];
     /* per edge kind: theta0 (rad), |e0|^2 / A_e (1) */
     float *edge[MEMBRANE_EDGE_KINDS][2];
     /* per tube index, in double, for membrane_vertex_stiffness: the
@@ -193,7 +206,9 @@ void membrane_block(const membrane_rest *rest, const membrane_consts *k, const f
                     float *const f[3], float *const held[3], int fresh, float gauge);
 
 /* One triangle's forces (N) on corners a, b, c (p[corner][component], m),
- * rest area A0 (m^2) and Dm^-1 (row-major, 1/m): the kernel's own code. */
+ * rest area A0 (m^2) and Dm^-1 (row-major, 1/m; upper triangular, d[2] =
+ * 0: the rest frame's first axis along b - a, as membrane_rest_init's):
+ * the kernel's own code. */
 void membrane_triangle_forces(const membrane_consts *k, float A0, const float dinv[4],
                               const float p[3][3], float out[3][3]);
 

@@ -271,8 +271,11 @@ test-structure: | deps-test
 
 # every citation of docs/physics.md names a section it has; every relative
 # link and image of the Markdown files resolves; the generated table of
-# config keys is what make docs writes now
+# config keys is what make docs writes now; every example whose output the
+# docs show prints what they show (first a self-test: an altered hash fails)
 test-docs: dinghy
+	@echo "== tests/doc_examples.py" && python3 tests/doc_examples.py --self-test ./dinghy \
+	  && python3 tests/doc_examples.py ./dinghy
 	@echo "== tests/test_docs.sh" && bash tests/test_docs.sh
 	@echo "== tests/test_links.sh" && bash tests/test_links.sh
 	@echo "== tests/test_config_keys.sh" && bash tests/test_config_keys.sh ./dinghy

@@ -196,6 +196,18 @@ printf '%s\n' "dinghy: using config file dinghy.ini (current directory)" \
     "dinghy: --set dinghy.stiffness=1500: dinghy.stiffness does nothing with dinghy.skin = membrane; the membrane's stiffness is dinghy.youngs_modulus" >want.txt
 if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "--set dinghy.stiffness on the membrane: one line naming dinghy.youngs_modulus, and the run goes on"
 else bad "inert --set (exit $rc): $(cat got.txt)"; fi
+# Whatever model the user picks, the shipped file's lines (every key at its
+# default) are not reported as the user's.
+printf '%s\n' "dinghy: using config file dinghy.ini (current directory)" >want.txt
+for pick in dinghy.skin=springs water.model=seed dinghy.contact=centreline dinghy.inflation=constant; do
+    "$bin" --headless --steps 1 --set scene.name=single --set "$pick" >/dev/null 2>got.txt; rc=$?
+    if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "--set $pick with the shipped dinghy.ini: no warning"
+    else bad "--set $pick with the shipped dinghy.ini (exit $rc): $(cat got.txt)"; fi
+done
+"$bin" --headless --steps 1 --set scene.name=single --set dinghy.skin=springs --set dinghy.contact=centreline \
+    --set water.model=seed --set dinghy.inflation=constant >/dev/null 2>got.txt; rc=$?
+if [[ $rc -eq 0 ]] && cmp -s got.txt want.txt; then ok "all four seed models with the shipped dinghy.ini: no warning"
+else bad "the seed models with the shipped dinghy.ini (exit $rc): $(cat got.txt)"; fi
 rm dinghy.ini
 printf '[water]\nmodel = seed\n\ndensity = 900\n[dinghy]\ncontact = centreline\nfriction = 0.3\n' >seed.ini
 "$bin" --headless --steps 1 --config seed.ini --set scene.name=single >/dev/null 2>got.txt; rc=$?

@@ -99,6 +99,24 @@ static int take_demo_flags(int argc, char **argv, char **args)
     return n;
 }
 
+/* Reads the config file src names, says which file it uses (note, when not
+ * NULL: only once the file could be read, so that a missing one is one line)
+ * and builds the settings; as config_build. */
+static int read_settings(const config_source *src, const char *note, dinghy_settings *out,
+                         diag_list *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (src->path && config_read_file(src->path, &text, &len, d) != 0)
+        return -1;
+    if (note)
+        fprintf(stderr, "dinghy: %s\n", note);
+    /* an empty file still counts as a file: text must not be NULL then */
+    int rc = config_build_text(src, src->path ? (text ? text : "") : NULL, len, out, d);
+    free(text);
+    return rc;
+}
+
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
 static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
@@ -114,9 +132,9 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                 "frames\n");
         return 2;
     }
-    if (!demo)
-        fprintf(stderr, "dinghy: %s\n", config_note);
     if (watching && !src->path) {
+        if (!demo)
+            fprintf(stderr, "dinghy: %s\n", config_note);
         fprintf(stderr, "dinghy: --watch needs a config file to watch; give one with --config "
                 "FILE (or run from a directory with a dinghy.ini)\n");
         return 2;
@@ -139,7 +157,7 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         || report_check_output("--video", opt->video)
         || report_check_output_dir("--record", opt->record)) {
         rc = 2;
-    } else if (config_build(src, &settings, &d) != 0) {
+    } else if (read_settings(src, demo ? NULL : config_note, &settings, &d) != 0) {
         diag_print_prefixed(&d, "dinghy: ", stderr);
         rc = 2;
     } else if (opt->print_config) {

@@ -86,7 +86,7 @@ expect_err() {
 "$bin" --config empty.ini --print-config >empty_out.ini 2>/dev/null
 same "an empty file means the defaults" empty_out.ini defaults.ini
 
-printf 'dinghy: using config file nope.ini (--config)\ndinghy: nope.ini: cannot open config file: No such file or directory\n' >want.txt
+printf 'dinghy: nope.ini: cannot open config file: No such file or directory\n' >want.txt
 expect_err "a missing --config file is an error" 2 want.txt -- --headless --config nope.ini
 
 cat >bad.ini <<'EOF'
@@ -144,7 +144,7 @@ expect_err "and the rest" 2 want.txt -- --headless --config bad3.ini --set dingh
 
 # Bad input gets one clear line: no blocking open of a FIFO, no garbage.
 mkfifo fifo.ini
-printf 'dinghy: using config file fifo.ini (--config)\ndinghy: fifo.ini: is a FIFO (named pipe), not a config file; give a regular INI file\n' >want.txt
+printf 'dinghy: fifo.ini: is a FIFO (named pipe), not a config file; give a regular INI file\n' >want.txt
 timeout 10 "$bin" --headless --config fifo.ini >/dev/null 2>got.txt; rc=$?
 if [[ $rc -eq 2 ]] && cmp -s got.txt want.txt; then ok "a FIFO as --config is refused at once, saying what it is"
 else bad "FIFO as --config (exit $rc): $(cat got.txt)"; fi

@@ -171,6 +171,7 @@ TEST_LAYERS_test_audio  = audio $(TEST_LAYERS_CORE)
 TEST_LAYERS_test_render = $(LAYERS)
 TEST_LAYERS_test_pointer = $(LAYERS)
 TEST_LAYERS_test_snapshot = app shared core river
+TEST_LAYERS_test_progress = app shared core river
 test_layers = $(or $(TEST_LAYERS_$(1)),$(TEST_LAYERS_CORE))
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 UNIT = $(filter-out test_render test_audio,$(TESTS))

@@ -13,9 +13,10 @@ What runs
     the start of the line: those lines are its output as shown. Commands
     shown without output (make run, the pictures) are not run. A command
     may go on over lines ending in a backslash.
-  - <!-- check: ... --> (an HTML comment, so not shown): lines in the same
-    form, checked the same way, for figures quoted in prose. Every command
-    in it runs, including those with no output shown (setting up files).
+  - <!-- check: WHAT --> (an HTML comment, so not shown): WHAT says what
+    is checked; the comment's next lines are in the same form, checked the
+    same way, for figures quoted in prose. Every command in it runs,
+    including those with no output shown (setting up files).
     When a ```text or ```json block follows the comment directly, that
     block's lines are shown output of the comment's last command too.
   - <!-- check: skip WHY --> right before a ```sh block: not run (WHY says
@@ -112,20 +113,23 @@ def parse_page(page, text):
                 i += 1
                 body.append(lines[i])
             body[-1] = body[-1][: body[-1].index("-->")].rstrip()
+            indent = len(line) - len(line.lstrip())  # a comment inside a list item
+            body = body[:1] + [b[indent:] if b[:indent].isspace() else b for b in body[1:]]
             i += 1
             if body[0].startswith("skip"):
                 skip_next = (start + 1, " ".join(b.strip() for b in body)[4:].lstrip(" :"))
                 continue
-            # the first line may hold a command after "check:"
-            found = parse_script(page, body, start + 1, True)
+            # the rest of the first line says what is checked; the lines after it run
+            found = parse_script(page, body[1:], start + 2, True)
             for e in found:
                 e.run_always = True
             examples += found
             # a ```text or ```json block right after: more shown output
-            if i < len(lines) and re.match(r"```(text|json)\s*$", lines[i]) and found:
-                j = i + 1
-                while not lines[j].startswith("```"):
-                    found[-1].shown.append((j + 1, lines[j]))
+            fence = re.match(r"(\s*)```(text|json)\s*$", lines[i]) if i < len(lines) else None
+            if fence and found:
+                indent, j = len(fence.group(1)), i + 1
+                while not lines[j].lstrip().startswith("```"):
+                    found[-1].shown.append((j + 1, lines[j][indent:]))
                     j += 1
                 i = j + 1
             continue

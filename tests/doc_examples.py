@@ -19,6 +19,11 @@ What runs
     including those with no output shown (setting up files).
     When a ```text or ```json block follows the comment directly, that
     block's lines are shown output of the comment's last command too.
+  - <!-- check: hashes WHAT --> right before a ```text block that records
+    a run on a named machine (its times are that machine's): only the
+    block's state hashes (16 hex digits) are compared, each once: each must
+    be printed by the comment's last command. The hash stays in one place,
+    the record.
   - <!-- check: skip WHY --> right before a ```sh block: not run (WHY says
     which test runs it instead); reported as skipped.
 How a shown line compares
@@ -128,8 +133,13 @@ def parse_page(page, text):
             fence = re.match(r"(\s*)```(text|json)\s*$", lines[i]) if i < len(lines) else None
             if fence and found:
                 indent, j = len(fence.group(1)), i + 1
+                hashes = body[0].startswith("hashes")
                 while not lines[j].lstrip().startswith("```"):
-                    found[-1].shown.append((j + 1, lines[j][indent:]))
+                    if not hashes:
+                        found[-1].shown.append((j + 1, lines[j][indent:]))
+                    for h in re.findall(r"\b[0-9a-f]{16}\b", lines[j]) if hashes else []:
+                        if all(h not in t for _, t in found[-1].shown):
+                            found[-1].shown.append((j + 1, "..." + h + "..."))
                     j += 1
                 i = j + 1
             continue

@@ -32,17 +32,7 @@ static void config_layers(const cli_options *o, config_source *src, const char *
                           char flag_sets[3][40], char *path, size_t path_len, char *note,
                           size_t note_len)
 {
-    config_file_kind kind;
-    if (o->mode == MODE_BENCH && !o->config && !o->print_config) {
-        /* The benchmark times the documented defaults: a tuned ./dinghy.ini
-         * must not change "the standard suite" unnoticed. */
-        kind = CONFIG_FILE_NONE;
-        path[0] = '\0';
-        snprintf(note, note_len, "bench: the documented defaults%s (a config file is read only "
-                 "with --config)", o->nsets ? " with the --set values" : "");
-    } else {
-        kind = config_find_file(o->config, path, path_len, note, note_len);
-    }
+    config_file_kind kind = config_find_file(o->config, path, path_len, note, note_len);
     int n = 0;
     for (int i = 0; i < o->nsets; i++)
         sets[n++] = o->sets[i];
@@ -71,13 +61,35 @@ static void warn_stability(const sim_def *p)
         fprintf(stderr, "dinghy: %s\n", advice);
 }
 
-/* Whether any --set names a scene.* key: the bench then times that scene. */
-static int sets_scene(const cli_options *o)
+/* Whether the settings choose a scene: a --set of a scene.* key, or a
+ * scene.* key of the config file off its default. The bench then times
+ * that scene alone. */
+static int chooses_scene(const cli_options *o, const dinghy_settings *s)
 {
     for (int i = 0; i < o->nsets; i++)
         if (strncmp(o->sets[i], "scene.", 6) == 0)
             return 1;
-    return 0;
+    dinghy_settings other = *s; /* the same but for the default scene */
+    other.scene = settings_default().scene;
+    return config_diff(&other, s, NULL, 0, NULL) != 0;
+}
+
+/* The bench's settings line: the config file read (the lookup's note),
+ * every --set as given, and every key that differs from the defaults. */
+static void bench_settings_line(const cli_options *o, const char *note,
+                                const dinghy_settings *s, char *line, size_t len)
+{
+    char differs[1024];
+    dinghy_settings defaults = settings_default();
+    defaults.sim.solver.threads = s->sim.solver.threads; /* each row has its own count */
+    int n = config_diff(&defaults, s, differs, sizeof differs, NULL);
+    size_t used = (size_t)snprintf(line, len, "%s", note);
+    for (int i = 0; i < o->nsets && used < len; i++)
+        used += (size_t)snprintf(line + used, len - used, "%s--set %s", i ? ", " : "; ",
+                                 o->sets[i]);
+    if (used < len)
+        snprintf(line + used, len - used, n ? "; differs from the defaults in %s"
+                 : "; every key at its default", differs);
 }
 
 /* --profile: the demo times each pass of its frames (app/demo.h). */
@@ -99,6 +111,24 @@ static int take_demo_flags(int argc, char **argv, char **args)
     return n;
 }
 
+/* Reads the config file src names, says which file it uses (note, when not
+ * NULL: only once the file could be read, so that a missing one is one line)
+ * and builds the settings; as config_build. */
+static int read_settings(const config_source *src, const char *note, dinghy_settings *out,
+                         diag_list *d)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (src->path && config_read_file(src->path, &text, &len, d) != 0)
+        return -1;
+    if (note)
+        fprintf(stderr, "dinghy: %s\n", note);
+    /* an empty file still counts as a file: text must not be NULL then */
+    int rc = config_build_text(src, src->path ? (text ? text : "") : NULL, len, out, d);
+    free(text);
+    return rc;
+}
+
 /* Reads the settings and runs what the flags ask for; returns the exit code. */
 static int run(const cli_options *opt, const config_source *src, const char *config_note)
 {
@@ -114,9 +144,9 @@ static int run(const cli_options *opt, const config_source *src, const char *con
                 "frames\n");
         return 2;
     }
-    if (!demo)
-        fprintf(stderr, "dinghy: %s\n", config_note);
     if (watching && !src->path) {
+        if (!demo)
+            fprintf(stderr, "dinghy: %s\n", config_note);
         fprintf(stderr, "dinghy: --watch needs a config file to watch; give one with --config "
                 "FILE (or run from a directory with a dinghy.ini)\n");
         return 2;
@@ -139,7 +169,7 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         || report_check_output("--video", opt->video)
         || report_check_output_dir("--record", opt->record)) {
         rc = 2;
-    } else if (config_build(src, &settings, &d) != 0) {
+    } else if (read_settings(src, demo ? NULL : config_note, &settings, &d) != 0) {
         diag_print_prefixed(&d, "dinghy: ", stderr);
         rc = 2;
     } else if (opt->print_config) {
@@ -151,19 +181,14 @@ static int run(const cli_options *opt, const config_source *src, const char *con
         if (watch && opt->mode == MODE_HEADLESS) {
             rc = headless_watch_run(watch, &settings, opt->steps, opt->dump);
         } else if (opt->mode == MODE_BENCH) {
-            char differs[1024], line[1200];
-            dinghy_settings defaults = settings_default();
-            defaults.sim.solver.threads = settings.sim.solver.threads; /* each row has its own count */
-            int n = config_diff(&defaults, &settings, differs, sizeof differs, NULL);
-            snprintf(line, sizeof line, "%s%s%s", src->path ? src->path : "the documented defaults",
-                     n ? "; differs from the defaults in " : ", no key changed",
-                     n ? differs : "");
+            char line[6000];
+            bench_settings_line(opt, config_note, &settings, line, sizeof line);
             bench_options b = {
                 .threads = opt->nthread_counts ? opt->thread_counts : NULL,
                 .nthreads = opt->nthread_counts,
                 .steps = opt->steps,
                 .repeat = opt->repeat > 0 ? opt->repeat : 5,
-                .custom_scene = opt->config != NULL || sets_scene(opt),
+                .custom_scene = chooses_scene(opt, &settings),
                 .reference = opt->reference_kernel,
                 .csv = opt->csv,
                 .json = opt->json,

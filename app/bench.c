@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,11 +25,14 @@
 
 #define MAX_ROWS 256
 #define MAX_THREAD_COUNTS 16
+#define PHASE_WIDTH 12 /* characters of a phase's column: its longest name */
 
 typedef struct {
     char scene[32];
     int rings;
-    size_t vertices, springs;
+    size_t vertices;
+    sim_skin_model skin;        /* the skin model timed */
+    size_t elements;            /* the skin's elements: triangles (membrane) or springs */
     int threads;
     long steps;
     double ms_median, ms_min;   /* per step */
@@ -85,6 +89,29 @@ static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
+}
+
+/* The skin's name, its elements' name and their count for `vertices`
+ * vertices: two triangles a vertex (membrane), or the springs. */
+static const char *skin_name(sim_skin_model skin)
+{
+    return skin == SIM_SKIN_MEMBRANE ? "membrane" : "springs";
+}
+static const char *elements_name(sim_skin_model skin)
+{
+    return skin == SIM_SKIN_MEMBRANE ? "triangles" : "springs";
+}
+
+/* A phase's name in the table and the files: the skin's force kernel under
+ * the skin's own name, the contacts under the model's. */
+static const char *phase_label(int k, sim_skin_model skin)
+{
+    switch ((sim_phase)k) {
+    case SIM_PHASE_SPRINGS: return skin_name(skin);
+    case SIM_PHASE_CONTACTS: return "repulsion";
+    case SIM_PHASE_SKIN_CONTACT: return "contact";
+    default: return sim_phase_name((sim_phase)k);
+    }
 }
 
 /* One scene of the suite: a registry scene at one ring count. */
@@ -224,7 +251,9 @@ static int time_tick(const sim_def *p, const scene_def *layout, const int *threa
         row->hash = sim_hash(sims[t]);
         row->rings = sim_ring_count(sims[t]);
         row->vertices = sim_vertex_count(sims[t]);
-        row->springs = sim_spring_count(sims[t]);
+        row->skin = p->ring.skin;
+        row->elements = p->ring.skin == SIM_SKIN_MEMBRANE ? 2 * row->vertices
+                                                          : sim_spring_count(sims[t]);
         row->bytes_per_vertex = (double)sim_memory_bytes(sims[t]) / (double)row->vertices;
     }
     for (int t = 0; t < n; t++)
@@ -267,29 +296,45 @@ static int time_reference(const sim_def *p, const scene_def *layout, long steps,
     row->ms_min = ms[0];
     row->threads = 1;
     row->hash = 0;
-    row->springs = row->vertices * (size_t)(p->ring.band * p->ring.band) / 2;
+    row->skin = p->ring.skin;
+    row->elements = p->ring.skin == SIM_SKIN_MEMBRANE
+                  ? 2 * row->vertices : row->vertices * (size_t)(p->ring.band * p->ring.band) / 2;
     row->bytes_per_vertex = 0.0;
     memset(row->phase_ms, 0, sizeof row->phase_ms);
     return 0;
 }
 
-static void print_table_header(const bench_row *r, long steps)
+/* Whether phase k took any time in the n rows of a scene: a phase that
+ * did not run (the repulsion under skin contact) gets no column. */
+static int phase_ran(const bench_row *rows, int n, int k)
 {
-    printf("\nscene %s: %d rings, %zu vertices, %zu springs, %ld steps per repeat, %d substeps a "
-           "step\n", r->scene, r->rings, r->vertices, r->springs, steps, r->substeps);
+    for (int i = 0; i < n; i++)
+        if (rows[i].phase_ms[k] > 0.0)
+            return 1;
+    return 0;
+}
+
+static void print_table_header(const bench_row *rows, int n, long steps)
+{
+    const bench_row *r = &rows[0];
+    printf("\nscene %s: %d rings, %zu vertices, %s skin (%zu %s), %d substeps a step, %ld steps "
+           "per repeat\n", r->scene, r->rings, r->vertices, skin_name(r->skin), r->elements,
+           elements_name(r->skin), r->substeps, steps);
     printf("%7s %9s %9s %7s %8s %7s %6s", "threads", "ms/step", "min", "x real", "ns/v-st", "speedup",
            "eff");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
-        printf(" %10.10s", sim_phase_name((sim_phase)k));
+        if (phase_ran(rows, n, k))
+            printf(" %*s", PHASE_WIDTH, phase_label(k, r->skin));
     printf(" %8s %16s\n", "B/vertex", "hash");
 }
 
-static void print_table_row(const bench_row *r)
+static void print_table_row(const bench_row *r, const bench_row *scene, int n)
 {
     printf("%7d %9.3f %9.3f %7.3g %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
            r->real_time, r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
-        printf(" %10.4f", r->phase_ms[k]);
+        if (phase_ran(scene, n, k))
+            printf(" %*.4f", PHASE_WIDTH, r->phase_ms[k]);
     if (r->hash)
         printf(" %8.1f %016" PRIx64 "\n", r->bytes_per_vertex, r->hash);
     else
@@ -305,17 +350,17 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
         return -1;
     }
     fprintf(f, "# %s\n", machine);
-    fprintf(f, "scene,dinghies,vertices,springs,threads,steps,ms_per_step,ns_per_vertex_step,"
-               "speedup,efficiency,hash,ms_min,real_time,substeps");
-    for (int k = 0; k < SIM_PHASE_COUNT; k++)
-        fprintf(f, ",%s_ms", sim_phase_name((sim_phase)k));
+    fprintf(f, "scene,dinghies,vertices,elements,threads,steps,ms_per_step,ns_per_vertex_step,"
+               "speedup,efficiency,hash,ms_min,real_time,substeps,skin");
+    for (int k = 0; k < SIM_PHASE_COUNT; k++) /* the skin's kernel as skin_ms, whichever skin */
+        fprintf(f, ",%s_ms", k == SIM_PHASE_SPRINGS ? "skin" : phase_label(k, SIM_SKIN_MEMBRANE));
     fprintf(f, ",bytes_per_vertex\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f,%.4f,%d", r->scene,
-                r->rings, r->vertices, r->springs, r->threads, r->steps, r->ms_median,
+        fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f,%.4f,%d,%s",
+                r->scene, r->rings, r->vertices, r->elements, r->threads, r->steps, r->ms_median,
                 r->ns_vertex_step, r->speedup, r->efficiency, r->hash, r->ms_min, r->real_time,
-                r->substeps);
+                r->substeps, skin_name(r->skin));
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
         fprintf(f, ",%.1f\n", r->bytes_per_vertex);
@@ -337,16 +382,19 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
     fprintf(f, "\",\n  \"rows\": [");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
-        fprintf(f, "%s\n    {\"scene\": \"%s\", \"dinghies\": %d, \"vertices\": %zu, \"springs\": %zu, "
+        fprintf(f, "%s\n    {\"scene\": \"%s\", \"dinghies\": %d, \"vertices\": %zu, \"skin\": \"%s\", "
+                "\"elements\": %zu, "
                 "\"threads\": %d, \"steps\": %ld, \"ms_per_step\": %.6f, \"ms_min\": %.6f, "
                 "\"ns_per_vertex_step\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
                 "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"real_time\": %.4f, "
                 "\"substeps\": %d, \"phases_ms\": {",
-                i ? "," : "", r->scene, r->rings, r->vertices, r->springs, r->threads, r->steps,
+                i ? "," : "", r->scene, r->rings, r->vertices, skin_name(r->skin), r->elements,
+                r->threads, r->steps,
                 r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
                 r->bytes_per_vertex, r->real_time, r->substeps);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
-            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "", sim_phase_name((sim_phase)k), r->phase_ms[k]);
+            fprintf(f, "%s\"%s\": %.6f", k ? ", " : "",
+                    k == SIM_PHASE_SPRINGS ? "skin" : phase_label(k, SIM_SKIN_MEMBRANE), r->phase_ms[k]);
         fprintf(f, "}}");
     }
     fprintf(f, "\n  ]\n}\n");
@@ -374,9 +422,10 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     printf("dinghy bench (%s kernel); %s\n", opt->reference ? "reference" : "parallel tick", machine);
     if (opt->settings)
         printf("settings: %s\n", opt->settings);
-    printf("columns: ms/step and min per step (median and fastest repeat), x real: simulated "
-           "seconds per wall second (median), ns per vertex-step; "
-           "phases (centres ... normals): ms per step, as timed by thread 0\n");
+    printf("columns: ms/step and min: wall ms per step (median and fastest repeat); x real: "
+           "simulated seconds per wall second; ns/v-st: wall ns per vertex-step (median ms/step "
+           "over vertices); speedup and eff: over the first thread count; then the phases that "
+           "ran: ms per step, as timed by thread 0; B/vertex: heap bytes per vertex\n");
     int cores = omp_get_num_procs();
     for (int t = 0; t < nthreads; t++)
         if (threads[t] > cores) {
@@ -393,6 +442,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         suite[0].layout = *layout;
         suite[0].seed = 0;
         suite[0].centreline = 0;
+        suite[0].springs = 0;
         snprintf(suite[0].name, sizeof suite[0].name, "%s", scene_of(layout)->name);
         /* the contact-heavy scenes with skin contact: the centre-line
          * repulsion timed too, in the same run */
@@ -438,17 +488,17 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         if (rc)
             break;
         for (int t = 0; t < n; t++) {
-            bench_row *r = &rows[nrows];
+            bench_row *r = &rows[first + t];
             r->ns_vertex_step = r->ms_median * 1e6 / (double)r->vertices;
             r->real_time = p->solver.dt * 1e3 / r->ms_median;
             r->substeps = sim_def_substeps(p);
             r->speedup = rows[first].ms_median / r->ms_median;
             r->efficiency = r->speedup * rows[first].threads / r->threads;
-            if (t == 0)
-                print_table_header(r, steps);
-            print_table_row(r);
-            nrows++;
         }
+        print_table_header(&rows[first], n, steps);
+        for (int t = 0; t < n; t++)
+            print_table_row(&rows[first + t], &rows[first], n);
+        nrows += n;
         fflush(stdout);
         for (int i = first + 1; i < nrows && rc == 0; i++)
             if (rows[i].hash != rows[first].hash) {
@@ -460,30 +510,43 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
                 rc = 1;
             }
     }
-    /* The machine's limit: a bare stream of springs, each once, float, from
-     * L1; the tick evaluates (B^2 - 1)/2 + 1 springs per vertex. */
-    double floor_ns = bench_spring_floor_ns();
-    int per_vertex = (params->ring.band * params->ring.band - 1) / 2 + 1;
-    double floor_vertex = floor_ns * per_vertex;
-    printf("\nfloor: a bare stream of spring evaluations runs at %.3f ns per spring on one core "
-           "here; %d springs per vertex: %.2f ns per vertex-step\n", floor_ns, per_vertex,
-           floor_vertex);
-    if (params->ring.skin == SIM_SKIN_MEMBRANE) /* the floor is the springs' kernel */
-        printf("skin: membrane, %d substeps a step (the springs counted and the floor are the "
-               "seed skin's: compare with --set dinghy.skin=springs)\n", sim_def_substeps(params));
+    /* The machine's limit: a bare stream of each skin's elements timed */
+    double floor_ns[2] = {NAN, NAN}; /* per vertex-substep: membrane, springs */
+    int used[2] = {0, 0};
+    for (int i = 0; i < nrows; i++)
+        used[rows[i].skin == SIM_SKIN_MEMBRANE ? 0 : 1] = 1;
+    if (nrows > 0)
+        printf("\nfloor: a bare stream of the skin's elements (float, from L1, one thread) on this "
+               "machine:\n");
+    if (used[0]) {
+        double tri = bench_membrane_floor_ns();
+        floor_ns[0] = 2.0 * tri; /* two triangles a vertex */
+        printf("  membrane: %.3f ns per triangle (%d flops: %.1f GFLOP/s), 2 triangles a vertex: "
+               "%.2f ns per vertex-substep\n", tri, BENCH_TRIANGLE_FLOPS,
+               BENCH_TRIANGLE_FLOPS / tri, floor_ns[0]);
+    }
+    if (used[1]) {
+        double spring = bench_spring_floor_ns();
+        int per_vertex = (params->ring.band * params->ring.band - 1) / 2 + 1;
+        floor_ns[1] = spring * per_vertex;
+        printf("  springs: %.3f ns per spring, %d springs a vertex: %.2f ns per vertex-substep\n",
+               spring, per_vertex, floor_ns[1]);
+    }
     /* One line per scene: what to quote. */
     if (nrows > 0)
-        printf("\nsummary (ns per vertex-step on %d thread%s, and as a multiple of the floor; "
-               "best speedup; state hash):\n", rows[0].threads, rows[0].threads == 1 ? "" : "s");
+        printf("\nsummary (ns per vertex-step on %d thread%s, and as a multiple of the floor of "
+               "its skin times its substeps; best speedup; state hash):\n", rows[0].threads,
+               rows[0].threads == 1 ? "" : "s");
     for (int i = 0; i < nrows;) {
         int j = i, best = i;
         for (; j < nrows && strcmp(rows[j].scene, rows[i].scene) == 0; j++)
             if (rows[j].speedup > rows[best].speedup)
                 best = j;
-        printf("  %-10s %8.2f ns   %.3gx real time, %.3gx at %d threads   speedup %.2f   hash %016"
-               PRIx64 "   %.1fx the floor\n", rows[i].scene, rows[i].ns_vertex_step,
+        double floor_step = floor_ns[rows[i].skin == SIM_SKIN_MEMBRANE ? 0 : 1] * rows[i].substeps;
+        printf("  %-16s %8.2f ns   %.3gx real time, %.3gx at %d threads   speedup %.2f   hash %016"
+               PRIx64 "   %.1fx the %s floor\n", rows[i].scene, rows[i].ns_vertex_step,
                rows[i].real_time, rows[best].real_time, rows[best].threads, rows[best].speedup,
-               rows[i].hash, rows[i].ns_vertex_step / floor_vertex);
+               rows[i].hash, rows[i].ns_vertex_step / floor_step, skin_name(rows[i].skin));
         i = j;
     }
     struct rusage ru;

@@ -6,9 +6,11 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "dinghy/sim.h"
 #include "app/obj_export.h"
+#include "app/progress.h"
 #include "app/report.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -52,24 +54,38 @@ int headless_run(const sim_def *def, const scene_def *layout, long steps, const 
     return headless_run_hooked(def, layout, steps, dump, NULL);
 }
 
-/* Steps in chunks of at most CHUNK_STEPS (a frame of the hook, if any,
- * else a few milliseconds of work), calling the hook after each frame and
- * after a last, shorter one; stops at a blow-up or, after the chunk under
- * way, at SIGINT/SIGTERM. Chunks, not single steps: the core measures the
- * rings at the end of every sim_step call. */
+/* Steps in chunks (a frame of the hook, if any, else at most CHUNK_STEPS
+ * and about CHUNK_SECONDS of work at most, so that the progress line and a
+ * signal are answered), calling the hook after each frame and after a last,
+ * shorter one; stops at a blow-up or, after the chunk under way, at
+ * SIGINT/SIGTERM. Chunks, not single steps: the core measures the rings at
+ * the end of every sim_step call; how the steps are cut changes no bit.
+ * A long run on a terminal shows its progress on stderr (progress.h). */
 #define CHUNK_STEPS 64
-static long step_frames(dinghy_sim *sim, long steps, const headless_hooks *h)
+#define CHUNK_SECONDS 0.25
+static long step_frames(dinghy_sim *sim, long steps, double dt, const headless_hooks *h)
 {
+    progress line;
+    progress_begin(&line, isatty(STDERR_FILENO) ? stderr : NULL, (double)steps * dt,
+                   omp_get_wtime());
     long done = 0, per = h && h->frame_steps > 0 ? h->frame_steps : CHUNK_STEPS;
     while (done < steps && !stop_signal) {
         long want = steps - done < per ? steps - done : per;
+        double t0 = omp_get_wtime();
         long got = sim_step(sim, want);
+        double now = omp_get_wtime();
         done += got;
         if (h)
             h->frame(sim, h->ctx);
         if (got < want)
             break;
+        if (!h) { /* as many steps as fit CHUNK_SECONDS at this pace */
+            double fit = (double)want * CHUNK_SECONDS / (now - t0 > 1e-9 ? now - t0 : 1e-9);
+            per = fit < 1.0 ? 1 : fit > CHUNK_STEPS ? CHUNK_STEPS : (long)fit;
+        }
+        progress_update(&line, (double)done * dt, now);
     }
+    progress_end(&line);
     return done;
 }
 
@@ -85,7 +101,7 @@ int headless_run_hooked(const sim_def *def, const scene_def *layout, long steps,
     headless_signals saved;
     headless_catch_signals(&saved);
     double t0 = omp_get_wtime();
-    long done = step_frames(sim, steps, hooks);
+    long done = step_frames(sim, steps, def->solver.dt, hooks);
     double wall = omp_get_wtime() - t0;
     headless_restore_signals(&saved);
     if (report_blowup(sim) != 0) { /* sim_step stops short only then */

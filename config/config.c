@@ -306,12 +306,17 @@ void config_edit_warnings(const dinghy_settings *current, const dinghy_settings 
 void config_inert_warnings(const dinghy_settings *settings, const config_origins *o,
                            const dinghy_settings *before, diag_list *d)
 {
+    const dinghy_settings defaults = settings_default();
     for (int i = 0; i < param_table_count && i < PARAM_TABLE_MAX; i++) {
         const param_key *k = &param_table[i];
         const param_inert *e = param_inert_under(k, settings);
         char where[300];
         if (!e || !origin_of(o, i, where, sizeof where))
             continue; /* live, or left at its default */
+        /* a file line giving the default changes nothing: the shipped
+         * dinghy.ini and --print-config list every key */
+        if (!o->set[i] && same_value(settings, &defaults, k))
+            continue;
         /* already inert before this edit: warn again only for a new value */
         if (before && param_inert_under(k, before) && same_value(settings, before, k))
             continue;

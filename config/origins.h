@@ -33,7 +33,9 @@ int config_check_origins(const dinghy_settings *p, const config_origins *o, cons
 /* One warning (diag_warn) for each key the user set, in the file or by
  * --set, that does nothing under the models of settings
  * (param_inert_table), naming where it was set and the key that does that
- * job. With before (the settings a reload replaces; NULL at start-up),
+ * job. A file line that gives a key its default is not reported: it
+ * changes nothing, and the shipped dinghy.ini (--print-config) lists every
+ * key, whatever models the user then picks. With before (the settings a reload replaces; NULL at start-up),
  * only for keys the edit changed or made inert. */
 void config_inert_warnings(const dinghy_settings *settings, const config_origins *o,
                            const dinghy_settings *before, diag_list *d);

@@ -14,7 +14,7 @@ mkdir -p "$logdir"
 [[ $jobs =~ ^[1-9][0-9]*$ ]] || jobs=1
 
 declare -A name_of=() start_of=()
-failed=() njobs=$# t0=$(date +%s.%N)
+failed=() njobs=$# t0=$(date +%s.%N) cpu_sum=0
 
 # One job: its output to its log, then the shell's children's CPU time
 # (user and system, from `times`) as the log's last line.
@@ -39,6 +39,7 @@ report() {
     wall=$(awk -v a="${start_of[$1]}" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     read -r rc cpu < <(sed -n 's/^@@run.sh //p' "$log")
     rc=${rc:-1} cpu=${cpu:-?}
+    [[ $cpu == '?' ]] || cpu_sum=$(awk -v a="$cpu_sum" -v b="$cpu" 'BEGIN { printf "%.1f", a + b }')
     sed -i '/^@@run.sh /d' "$log"
     if [[ $rc -eq 0 ]]; then
         printf '== %-34s ok    %7s s wall %7s s CPU\n' "$target" "$wall" "$cpu"
@@ -79,8 +80,11 @@ done
 while ((${#name_of[@]} > 0)); do reap; done
 
 wall=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+# The CPU seconds of all jobs: on a machine others share, the wall time
+# says little, and this sum over the cores is about the wall time idle.
+cpu_total=$(awk -v c="$cpu_sum" 'BEGIN { printf "%.0f", c }')
 if ((${#failed[@]})); then
-    echo "tests: ${#failed[@]} of $njobs jobs FAILED (${wall} s): ${failed[*]}"
+    echo "tests: ${#failed[@]} of $njobs jobs FAILED (${wall} s, ${cpu_total} s CPU): ${failed[*]}"
     exit 1
 fi
-echo "tests: $njobs jobs passed (${wall} s, $jobs at a time; logs in $logdir)"
+echo "tests: $njobs jobs passed (${wall} s wall, ${cpu_total} s CPU, $jobs at a time; logs in $logdir)"

@@ -69,7 +69,8 @@ static void test_same_hash_pile(void **state)
 }
 
 /* The river: water sampled per row inside the tick, contacts with rocks
- * and banks, re-drops after the step (a short river, so some happen). */
+ * and banks (a short river with a drop and three rocks; in these 2 s no
+ * ring reaches its end to be dropped in again: test_rapids' run does). */
 static void test_same_hash_river(void **state)
 {
     (void)state;
@@ -367,16 +368,21 @@ static void test_search_once_a_step(void **state)
     (void)state;
     const int quick = test_quick();
     /* each scene with the vertex pairs alone (the default) and with the
-     * edge pairs too (dinghy.edge_contact = 1) */
+     * edge pairs too (dinghy.edge_contact = 1); the sanitizer builds
+     * (quick) check the same code for races and memory on the small
+     * scenes, and the edge pairs on the pair meeting head on only (the
+     * optimised build runs every case, and the 64 rings of the rapids) */
     for (int edges = 0; edges <= 1; edges++) {
         test_params p = schedule_scene("packed", edges);
         p.scene.count = 4;
         p.scene.height = 0.3;
         p.def.solver.damping = 2.0;
-        check_search_schedule(&p, quick ? 40 : 120,
-                              edges ? "packed 4, edge pairs" : "packed 4 (the pinned scene)");
+        if (!quick || !edges)
+            check_search_schedule(&p, quick ? 40 : 120,
+                                  edges ? "packed 4, edge pairs" : "packed 4 (the pinned scene)");
         p = schedule_scene("rapids", edges);
-        check_search_schedule(&p, quick ? 20 : 90, edges ? "rapids 64, edge pairs" : "rapids 64");
+        if (!quick)
+            check_search_schedule(&p, 90, edges ? "rapids 64, edge pairs" : "rapids 64");
         p = schedule_scene("pair", edges);
         p.scene.spacing = 2.0 * (p.def.ring.major_radius + p.def.ring.minor_radius) + 0.2;
         p.scene.speed = 20.0;
@@ -386,7 +392,8 @@ static void test_search_once_a_step(void **state)
         p = schedule_scene("pile", edges);
         p.scene.count = 8;
         p.scene.height = 0.3;
-        check_search_schedule(&p, quick ? 40 : 120, edges ? "pile 8, edge pairs" : "pile 8");
+        if (!quick || !edges)
+            check_search_schedule(&p, quick ? 40 : 120, edges ? "pile 8, edge pairs" : "pile 8");
     }
 }
 

@@ -34,8 +34,8 @@ expect "demo runs and stops after --frames" 0 "$note" -- --frames 5 --width 320 
 # sampled each frame, the crowd camera) and ends as usual.
 expect "demo runs the river (rapids)" 0 "^demo: frames 5 " -- --frames 5 --width 320 --height 200 --set scene.name=rapids
 # Its screenshot and a recording: the water moves between frames.
-expect "rapids screenshot" 0 "^wrote $tmp/river.png \(240 x 136 pixels, step 300" -- \
-    --screenshot "$tmp/river.png" --steps 300 --width 240 --height 136 --set scene.name=rapids
+expect "rapids screenshot" 0 "^wrote $tmp/river.png \(240 x 136 pixels, step 18" -- \
+    --screenshot "$tmp/river.png" --steps 18 --width 240 --height 136 --set scene.name=rapids
 expect "rapids recording" 0 "^wrote 3 frames to $tmp/rrec/frame_00000.png" -- \
     --record "$tmp/rrec" --frames 3 --width 160 --height 90 --set scene.name=rapids
 if cmp -s "$tmp/rrec/frame_00000.png" "$tmp/rrec/frame_00002.png"; then bad "river frames 0 and 2 are identical"

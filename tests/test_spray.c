@@ -181,7 +181,7 @@ static void stay_out_of(const char *name, int count)
     dinghy_sim *s = test_sim(&tp);
     spray_system *sp = make_spray(4096, 2.0);
     double worst = -INFINITY;
-    int frames = test_quick() ? 60 : 150, checks = 0, in_skin = 0;
+    int frames = test_quick() ? 30 : 150, checks = 0, in_skin = 0; /* quick: the sanitizers' */
     for (int f = 0; f < frames; f++) {
         const sim_ring_state *rs = sim_rings(s);
         for (int r = 0; r < sim_ring_count(s); r++) {
@@ -427,7 +427,7 @@ static void test_same_hash_for_any_thread_count(void **state)
     uint64_t h[3];
     size_t n[3];
     long events = 0;
-    int frames = test_quick() ? 60 : 240;
+    int frames = test_quick() ? 30 : 240; /* quick: the sanitizers' */
     test_params tp = scene("rapids", 6);
     tp.def.solver.threads = 2; /* the core's own determinism is tested elsewhere */
     dinghy_sim *s = test_sim(&tp);

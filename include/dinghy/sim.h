@@ -21,6 +21,7 @@
 
 /* The definitions a simulation is created from. */
 #include "dinghy/defs.h"
+#include "dinghy/waves.h"
 
 typedef struct dinghy_sim dinghy_sim;
 
@@ -107,6 +108,19 @@ void sim_disable_floor(dinghy_sim *sim);
 /* The river, or NULL while the water is still and flat (read-only; valid
  * until the simulation is destroyed). */
 const river_world *sim_river(const dinghy_sim *sim);
+
+/* Puts the wave layer (docs/physics.md section 14, dinghy/waves.h) on the
+ * water: over the river's course when there is a river (enable the river
+ * first), else over def's rectangle of still water at world.water.level.
+ * The water starts flat and at rest. Returns 0, or -1 (and no layer) when
+ * def fails waves_def_check or memory runs out, with a message in err. */
+int sim_enable_waves(dinghy_sim *sim, const waves_def *def, char *err, size_t err_len);
+/* Takes the wave layer away (the water is the prescribed one again). */
+void sim_disable_waves(dinghy_sim *sim);
+/* The wave layer, or NULL when there is none (read-only; valid until it
+ * is taken away or the simulation destroyed). Its heights are on top of
+ * the prescribed water that sim_water_at answers with. */
+const waves_field *sim_waves(const dinghy_sim *sim);
 
 /* The water at (x, y, z) (m) now: the one question renderer, sound and
  * dump ask of it (the river's surface and current, else the flat still

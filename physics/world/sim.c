@@ -16,6 +16,7 @@
 #include "physics/world/pose.h"
 #include "physics/skin/inflate.h"
 #include "physics/water/water_rows.h"
+#include "physics/water/waves_couple.h"
 
 /* ---- creation ---- */
 
@@ -62,6 +63,7 @@ void sim_destroy(dinghy_sim *s)
         }
     }
     free(s->tick);
+    waves_coupling_free(s->waves);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);

@@ -1,0 +1,220 @@
+/* The wave layer in a simulation: making it (sim_enable_waves), the rows'
+ * displaced volumes and their changes fed to it each step, and the waves
+ * at a row for its water plane; see waves_couple.h. */
+#include "physics/water/waves_couple.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "physics/water/water_rows.h"
+#include "physics/water/waves.h"
+
+/* A row that moved farther than this in a step was placed, not moved, m. */
+#define PLACED 1.0
+/* Where a row's change of displaced volume goes, in tube radii: half on
+ * each side of the tube (toward and away from the ring's centre), this
+ * far from the tube's centre line, just beyond its water line, spread
+ * over a disc of SPREAD. Not under the tube: the layer's height there is
+ * what the tube's own clip reads, and water put there would lift the row
+ * that put it by a share of its own sinking every step. */
+#define BESIDE 1.5
+#define SPREAD 1.0
+
+void waves_coupling_free(waves_coupling *c)
+{
+    if (!c)
+        return;
+    waves_destroy(c->layer);
+    free(c->now);
+    free(c->before);
+    free(c->where);
+    free(c->slot);
+    free(c->generation);
+    free(c);
+}
+
+int sim_enable_waves(dinghy_sim *s, const waves_def *def, char *err, size_t err_len)
+{
+    waves_coupling *c = calloc(1, sizeof *c);
+    const size_t rows = (size_t)s->cap * (size_t)s->M;
+    if (c) {
+        c->rows = rows;
+        c->now = calloc(rows, sizeof *c->now);
+        c->before = calloc(rows, sizeof *c->before);
+        c->where = calloc(2 * rows, sizeof *c->where);
+        c->slot = malloc(rows * sizeof *c->slot);
+        c->generation = calloc(rows, sizeof *c->generation);
+    }
+    if (!c || !c->now || !c->before || !c->where || !c->slot || !c->generation) {
+        waves_coupling_free(c);
+        snprintf(err, err_len, "out of memory for the wave layer's rows");
+        return -1;
+    }
+    for (size_t r = 0; r < rows; r++)
+        c->slot[r] = -1;
+    if (!(c->layer = waves_create(def, s->river, err, err_len))) {
+        waves_coupling_free(c);
+        return -1;
+    }
+    waves_coupling_free(s->waves);
+    s->waves = c;
+    return 0;
+}
+
+void sim_disable_waves(dinghy_sim *s)
+{
+    waves_coupling_free(s->waves);
+    s->waves = NULL;
+}
+
+const waves_field *sim_waves(const dinghy_sim *s)
+{
+    return s->waves ? s->waves->layer : NULL;
+}
+
+waves_field *sim_waves_layer(dinghy_sim *s)
+{
+    return s->waves ? s->waves->layer : NULL;
+}
+
+/* The water column over a face's wet part, m^3: minus the integral over
+ * it of depth times n_z dA, the depth linear over the face (da, db, dc at
+ * its corners; > 0 under water). The wet part of a face with one corner i
+ * wet is the triangle (x_i, I_ij, I_ik), I at t_j = d_i / (d_i - d_j) along
+ * its edges, over which the integral is t_j t_k A d_i / 3; with one corner
+ * dry it is the whole face's A (da + db + dc) / 3 less the same over the
+ * dry corner's triangle. */
+static double face_column(const double a[3], const double b[3], const double c[3], double da,
+                          double db, double dc)
+{
+    const int wa = da > 0.0, wb = db > 0.0, wc = dc > 0.0, wet = wa + wb + wc;
+    if (wet == 0)
+        return 0.0;
+    /* the z component of the area vector (b - a) x (c - a) / 2, m^2 */
+    const double az = 0.5 * ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+    const double whole = (da + db + dc) / 3.0;
+    if (wet == 3)
+        return -az * whole;
+    /* the odd corner out: the lone wet one (wet = 1) or the lone dry one */
+    const int odd_a = wet == 1 ? wa : !wa, odd_b = wet == 1 ? wb : !wb;
+    const double di = odd_a ? da : odd_b ? db : dc;
+    const double dj = odd_a ? db : odd_b ? dc : da, dk = odd_a ? dc : odd_b ? da : db;
+    const double part = di / (di - dj) * (di / (di - dk)) * di / 3.0;
+    return -az * (wet == 1 ? part : whole - part);
+}
+
+/* Row r's centre, the mean of its vertices' x and y, m. */
+static void row_centre(const dinghy_sim *s, size_t r, double centre[2])
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const size_t v0 = (r / (size_t)s->M) * s->V + (r % (size_t)s->M) * (size_t)s->N;
+    double cx = 0.0, cy = 0.0;
+    for (int n = 0; n < s->N; n++) {
+        cx += b->x[v0 + (size_t)n];
+        cy += b->y[v0 + (size_t)n];
+    }
+    centre[0] = cx / s->N;
+    centre[1] = cy / s->N;
+}
+
+/* Row r's displaced volume, m^3. */
+static double row_volume(const dinghy_sim *s, size_t r)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const int M = s->M, N = s->N, m = (int)(r % (size_t)M);
+    const size_t ring = (r / (size_t)M) * s->V;
+    const size_t r0 = ring + (size_t)m * N, r1 = ring + (size_t)((m + 1) % M) * N;
+    double v = 0.0;
+    for (int n = 0; n < N; n++) {
+        const int n1 = n + 1 == N ? 0 : n + 1;
+        const size_t id[4] = {r0 + n, r1 + n, r1 + n1, r0 + n1};
+        double p[4][3], d[4];
+        for (int k = 0; k < 4; k++) {
+            p[k][0] = b->x[id[k]];
+            p[k][1] = b->y[id[k]];
+            p[k][2] = b->z[id[k]];
+            d[k] = water_height_at(s, r, p[k][0], p[k][1]) - p[k][2];
+        }
+        /* the quad's two outward faces: (m,n) (m+1,n) (m+1,n+1), (m,n) (m+1,n+1) (m,n+1) */
+        v += face_column(p[0], p[1], p[2], d[0], d[1], d[2]);
+        v += face_column(p[0], p[2], p[3], d[0], d[2], d[3]);
+    }
+    return v;
+}
+
+void waves_row_volumes(const dinghy_sim *s, double *vol, int threads)
+{
+    const long rows = (long)s->nrows;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1)
+    for (long r = 0; r < rows; r++)
+        vol[r] = row_volume(s, (size_t)r);
+}
+
+/* Adds volume beside row r, whose centre is at c, half on each side of
+ * the tube along u (the unit horizontal from the ring's centre to c). */
+static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2],
+                       const double u[2], double volume)
+{
+    const double off = BESIDE * s->def.ring.minor_radius, spread = SPREAD * s->def.ring.minor_radius;
+    waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume);
+    waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
+}
+
+/* The centre of ring p: the mean of its rows' centres, m. */
+static void ring_centre(const dinghy_sim *s, int p, double c[2])
+{
+    double mx = 0.0, my = 0.0;
+    for (int m = 0; m < s->M; m++) {
+        double cm[2];
+        row_centre(s, (size_t)p * (size_t)s->M + (size_t)m, cm);
+        mx += cm[0];
+        my += cm[1];
+    }
+    c[0] = mx / s->M;
+    c[1] = my / s->M;
+}
+
+/* The unit horizontal from a ring's centre g to a row's centre c; x when
+ * they coincide. */
+static void outward(const double g[2], const double c[2], double u[2])
+{
+    const double dx = c[0] - g[0], dy = c[1] - g[1], l = hypot(dx, dy);
+    u[0] = l > 0.0 ? dx / l : 1.0;
+    u[1] = l > 0.0 ? dy / l : 0.0;
+}
+
+void waves_couple_step(dinghy_sim *s, double dt)
+{
+    waves_coupling *c = s->waves;
+    if (!c)
+        return;
+    waves_row_volumes(s, c->now, s->nthreads);
+    double ring[2] = {0.0, 0.0};
+    for (size_t r = 0; r < s->nrows && r < c->rows; r++) {
+        double centre[2], u[2];
+        if (r % (size_t)s->M == 0)
+            ring_centre(s, (int)(r / (size_t)s->M), ring);
+        row_centre(s, r, centre);
+        /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
+        const int slot = s->ring_slot[r / (size_t)s->M];
+        const unsigned generation = s->slot_gen[slot];
+        double *was = c->where + 2 * r;
+        if (slot != c->slot[r] || generation != c->generation[r]) {
+            /* a ring not seen here before: what it displaces now is its start */
+        } else if (hypot(centre[0] - was[0], centre[1] - was[1]) > PLACED) {
+            outward(ring, centre, u);
+            add_beside(s, c->layer, was, u, -c->before[r]);
+            add_beside(s, c->layer, centre, u, c->now[r]);
+        } else if (c->now[r] != c->before[r]) {
+            outward(ring, centre, u);
+            add_beside(s, c->layer, centre, u, c->now[r] - c->before[r]);
+        }
+        c->slot[r] = slot;
+        c->generation[r] = generation;
+        c->before[r] = c->now[r];
+        was[0] = centre[0];
+        was[1] = centre[1];
+    }
+    waves_step(c->layer, dt, s->def.world.gravity, s->nthreads);
+}

@@ -168,6 +168,8 @@ static double energy_centre(const waves_field *w, double x_from)
 static void test_long_wave_speed(void **state)
 {
     (void)state;
+    if (test_quick())
+        skip(); /* sanitizer builds: the long run; the same code runs in the short cases */
     const double d = 0.2;
     waves_field *w = still(d, 20.0, 3.0, 1);
     const packet p = {.amp = 0.01, .sigma = 2.5};
@@ -190,6 +192,8 @@ static void test_long_wave_speed(void **state)
 static void test_deep_group_speed(void **state)
 {
     (void)state;
+    if (test_quick())
+        skip(); /* sanitizer builds: the long run; the same code runs in the short cases */
     waves_field *w = still(1.5, 15.0, 3.0, 1);
     const double k = 2.0 * PI / 0.8, d = waves_model_depth(w);
     const packet p = {.amp = 0.01, .sigma = 1.5, .k = k, .omega = sqrt(G * k * tanh(k * d)), .x0 = -8.0};
@@ -216,6 +220,8 @@ static void test_deep_group_speed(void **state)
 static void test_kelvin_wake(void **state)
 {
     (void)state;
+    if (test_quick())
+        skip(); /* sanitizer builds: the long run; the same code runs in the short cases */
     waves_field *w = still(1.5, 14.0, 8.0, 0);
     const double V = 1.0, volume = 0.002, radius = 0.3;
     double x = -10.0;
@@ -290,7 +296,7 @@ static double kept_energy(const waves_field *w, double dt)
 }
 
 /* A bump of water and a moving pattern, closed walls, no damping: the
- * volume is kept to round-off for 10 s (a millionth of the water moved),
+ * volume is kept to round-off for 10 s (1 s in the sanitizer builds) (a millionth of the water moved),
  * and so is the energy symplectic Euler keeps (a millionth). */
 static void mixed(double x, double y, const void *arg, double *h, double *phi)
 {
@@ -310,7 +316,7 @@ static void test_closed_volume_energy(void **state)
     const double dt = DT / waves_substeps(w, DT, G);
     const double v0 = waves_volume(w), e0 = kept_energy(w, dt), plain0 = waves_energy(w, G);
     double emin = e0, emax = e0, pmin = plain0, pmax = plain0;
-    for (int k = 0; k < 10; k++) {
+    for (int k = 0; k < (test_quick() ? 1 : 10); k++) {
         run(w, 1.0, 0);
         const double e = kept_energy(w, dt), p = waves_energy(w, G);
         emin = fmin(emin, e);
@@ -332,6 +338,8 @@ static void test_closed_volume_energy(void **state)
 static void test_sponge_absorbs(void **state)
 {
     (void)state;
+    if (test_quick())
+        skip(); /* sanitizer builds: the long run; the same code runs in the short cases */
     double left[2];
     for (int closed = 0; closed <= 1; closed++) {
         waves_field *w = still(1.5, 8.0, 1.5, closed);
@@ -383,7 +391,7 @@ static void test_stable_at_largest_step(void **state)
         const double h0 = largest_height(w);
         const double sub = steps[s] / waves_substeps(w, steps[s], G), e0 = kept_energy(w, sub);
         double hmax = 0.0;
-        for (int k = 0; k < 300; k++) {
+        for (int k = 0; k < (test_quick() ? 30 : 300); k++) {
             waves_step(w, steps[s], G, 0);
             hmax = fmax(hmax, largest_height(w));
         }
@@ -485,6 +493,8 @@ static void test_river_grid(void **state)
 static void test_river_carries(void **state)
 {
     (void)state;
+    if (test_quick())
+        skip(); /* sanitizer builds: the long run; the same code runs in the short cases */
     river_world *r = river();
     waves_field *w = on_river(r);
     double xy[2], t[2], b[2];
@@ -517,7 +527,7 @@ static void test_river_carries(void **state)
 }
 
 /* The river's layer with sources, stepped on 1, 2, 3 and 8 threads: the
- * same bits. */
+ * same bits (1 and 2, 10 steps, in the sanitizer builds). */
 static void test_threads_same_bits(void **state)
 {
     (void)state;
@@ -525,10 +535,10 @@ static void test_threads_same_bits(void **state)
     const int threads[4] = {1, 2, 3, 8};
     float *first = NULL;
     size_t n = 0;
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < (test_quick() ? 2 : 4); t++) {
         waves_field *w = on_river(r);
         const river_course *c = river_course_view(r);
-        for (int k = 0; k < 60; k++) {
+        for (int k = 0; k < (test_quick() ? 10 : 60); k++) {
             for (int q = 0; q < 5; q++) {
                 double xy[2];
                 river_point(r, 5.0 + 18.0 * q + 0.1 * k, 2.0 * sin(q + 0.2 * k), xy);

@@ -28,16 +28,21 @@ int water_sample_due(long step, int substeps, int k, double h)
     return ((long long)step * substeps + k) % every == 0;
 }
 
-/* Adds the waves at the row's centre (docs/physics.md section 14) to its
- * water plane and flow. */
+/* Adds the waves (docs/physics.md section 14) to the row's water plane
+ * and flow: their height beside its tube (waves_row_height), their slope
+ * and surface velocity at its centre. */
 static void add_waves(dinghy_sim *s, size_t r, double x, double y)
 {
     waves_point w;
     waves_sample(s->waves->layer, x, y, &w);
     tick_context *t = s->tick;
-    t->weta[r] = (float)(t->weta[r] + w.height);
-    t->wsx[r] = (float)(t->wsx[r] + w.slope[0]);
-    t->wsy[r] = (float)(t->wsy[r] + w.slope[1]);
+    double *plane = s->waves->plane + 3 * r; /* what the rows' volumes leave out again */
+    plane[0] = waves_row_height(s, r, x, y);
+    plane[1] = w.slope[0];
+    plane[2] = w.slope[1];
+    t->weta[r] = (float)(t->weta[r] + plane[0]);
+    t->wsx[r] = (float)(t->wsx[r] + plane[1]);
+    t->wsy[r] = (float)(t->wsy[r] + plane[2]);
     t->wpx[r] = (float)x;
     t->wpy[r] = (float)y;
     t->wu[r] = (float)(t->wu[r] + w.velocity[0]);

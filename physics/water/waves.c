@@ -47,6 +47,39 @@ void waves_reset(waves_field *w)
     memset(w->row_sum, 0, (size_t)w->ny * sizeof(double));
 }
 
+void waves_set_damping(waves_field *w, double damping) { w->def.damping = damping; }
+
+float *waves_heights(waves_field *w, size_t *count)
+{
+    *count = w->stride * (size_t)(w->ny + 2 * w->pad);
+    return w->h;
+}
+
+size_t waves_state_bytes(const waves_field *w)
+{
+    size_t cells;
+    waves_heights((waves_field *)w, &cells);
+    return 2 * cells * sizeof(float) + (size_t)w->ny * sizeof(double);
+}
+
+void waves_state_save(const waves_field *w, unsigned char *out)
+{
+    size_t cells;
+    waves_heights((waves_field *)w, &cells);
+    memcpy(out, w->h, cells * sizeof(float));
+    memcpy(out + cells * sizeof(float), w->phi, cells * sizeof(float));
+    memcpy(out + 2 * cells * sizeof(float), w->row_sum, (size_t)w->ny * sizeof(double));
+}
+
+void waves_state_load(waves_field *w, const unsigned char *in)
+{
+    size_t cells;
+    waves_heights(w, &cells);
+    memcpy(w->h, in, cells * sizeof(float));
+    memcpy(w->phi, in + cells * sizeof(float), cells * sizeof(float));
+    memcpy(w->row_sum, in + 2 * cells * sizeof(float), (size_t)w->ny * sizeof(double));
+}
+
 /* Cell coordinates of (x, y): cell (i, j)'s centre is at (i, j). */
 static void cell_of(const waves_field *w, double x, double y, double *fx, double *fy)
 {
@@ -80,6 +113,10 @@ static double add_bilinear(waves_field *w, double fx, double fy, double volume)
     return volume;
 }
 
+/* Footprints of at most this many cells in their bounding box are
+ * weighed once and kept (one pass over the cells); larger ones twice. */
+#define KEPT_CELLS 256
+
 double waves_add_volume(waves_field *w, double x, double y, double radius, double volume)
 {
     double fx, fy;
@@ -87,11 +124,70 @@ double waves_add_volume(waves_field *w, double x, double y, double radius, doubl
     const double r = radius / w->cell; /* cells */
     if (!(r >= 1.0))
         return add_bilinear(w, fx, fy, volume);
-    const int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
-    const int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
-    double total = 0.0;
-    for (int pass = 0; pass < 2; pass++) {
-        const double per_area = pass ? volume / (total * w->cell * w->cell) : 0.0;
+    int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
+    int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
+    i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
+    i1 = i1 >= w->nx ? w->nx - 1 : i1, j1 = j1 >= w->ny ? w->ny - 1 : j1;
+    const int kept = (long)(i1 - i0 + 1) * (j1 - j0 + 1) <= KEPT_CELLS;
+    double total = 0.0, weights[KEPT_CELLS];
+    for (int pass = kept; pass < 2 + kept; pass++) {
+        /* kept: pass 1 weighs and keeps, pass 2 adds; else 0 sums, 1 adds */
+        const int add = pass == (kept ? 2 : 1);
+        const double per_area = add ? volume / (total * w->cell * w->cell) : 0.0;
+        int n = 0;
+        for (int j = j0; j <= j1; j++)
+            for (int i = i0; i <= i1; i++, n++) {
+                const size_t q = waves_index(w, i, j);
+                double weight;
+                if (add && kept) {
+                    weight = weights[n];
+                } else {
+                    const double d2 = ((i - fx) * (i - fx) + (j - fy) * (j - fy)) / (r * r);
+                    weight = d2 < 1.0 && w->s[q] != 0.0f ? (1.0 - d2) * (1.0 - d2) : 0.0;
+                }
+                if (add && weight > 0.0)
+                    w->h[q] += (float)(weight * per_area);
+                else if (!add) {
+                    total += weight;
+                    if (kept)
+                        weights[n] = weight;
+                }
+            }
+        if (!add && !(total > 0.0))
+            return add_bilinear(w, fx, fy, volume);
+    }
+    return volume;
+}
+
+/* The bilinear value of the padded array a at (x, y), 0 off the grid. */
+static double bilinear(const waves_field *w, const float *a, double x, double y)
+{
+    double fx, fy;
+    cell_of(w, x, y, &fx, &fy);
+    if (!(fx > -1.0 && fy > -1.0 && fx < w->nx && fy < w->ny))
+        return 0.0;
+    const int i0 = (int)floor(fx), j0 = (int)floor(fy);
+    const double tx = fx - i0, ty = fy - j0;
+    double v = 0.0;
+    for (int k = 0; k < 4; k++) {
+        const int i = i0 + (k & 1), j = j0 + (k >> 1);
+        if (i >= 0 && i < w->nx && j >= 0 && j < w->ny)
+            v += ((k & 1) ? tx : 1.0 - tx) * ((k >> 1) ? ty : 1.0 - ty) * a[waves_index(w, i, j)];
+    }
+    return v;
+}
+
+double waves_height(const waves_field *w, double x, double y) { return bilinear(w, w->h, x, y); }
+
+double waves_mean_height(const waves_field *w, double x, double y, double radius)
+{
+    double fx, fy;
+    cell_of(w, x, y, &fx, &fy);
+    const double r = radius / w->cell; /* cells */
+    double sum = 0.0, total = 0.0;
+    if (r >= 1.0) {
+        const int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
+        const int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
         for (int j = j0 < 0 ? 0 : j0; j <= j1 && j < w->ny; j++)
             for (int i = i0 < 0 ? 0 : i0; i <= i1 && i < w->nx; i++) {
                 const size_t q = waves_index(w, i, j);
@@ -99,15 +195,33 @@ double waves_add_volume(waves_field *w, double x, double y, double radius, doubl
                 if (!(d2 < 1.0) || w->s[q] == 0.0f)
                     continue;
                 const double weight = (1.0 - d2) * (1.0 - d2);
-                if (pass)
-                    w->h[q] += (float)(weight * per_area);
-                else
-                    total += weight;
+                sum += weight * w->h[q];
+                total += weight;
             }
-        if (!(total > 0.0))
-            return add_bilinear(w, fx, fy, volume);
     }
-    return volume;
+    if (total > 0.0)
+        return sum / total;
+    const int i0 = (int)floor(fx), j0 = (int)floor(fy); /* the bilinear four, wet ones */
+    const double tx = fx - i0, ty = fy - j0;
+    for (int k = 0; k < 4; k++) {
+        const int i = i0 + (k & 1), j = j0 + (k >> 1);
+        if (i < 0 || i >= w->nx || j < 0 || j >= w->ny || w->s[waves_index(w, i, j)] == 0.0f)
+            continue;
+        const double weight = ((k & 1) ? tx : 1.0 - tx) * ((k >> 1) ? ty : 1.0 - ty);
+        sum += weight * w->h[waves_index(w, i, j)];
+        total += weight;
+    }
+    return total > 0.0 ? sum / total : 0.0;
+}
+
+void waves_carry(const waves_field *w, double dt, double *x, double *y)
+{
+    const double scale = waves_flow_scale(w);
+    if (!w->u || !(scale > 0.0))
+        return;
+    const double u = bilinear(w, w->u, *x, *y), v = bilinear(w, w->v, *x, *y);
+    *x += scale * u * dt;
+    *y += scale * v * dt;
 }
 
 /* The array a's value and slope (per cell) at cell (i, j): its own value

@@ -47,8 +47,41 @@ int waves_substeps(const waves_field *w, double dt, double gravity);
  * Returns the volume added (0 where no cell near is wet). Serial. */
 double waves_add_volume(waves_field *w, double x, double y, double radius, double volume);
 
+/* The height of the waves at (x, y) (m), bilinear between the four cell
+ * centres round it (0 off the layer and on dry cells): the weights
+ * waves_add_volume spreads a point's volume by when its radius is under a
+ * cell, so reading where one adds is reciprocal to adding. */
+double waves_height(const waves_field *w, double x, double y);
+
+/* The mean height of the waves (m) round (x, y) by the weights
+ * waves_add_volume spreads volume with at that radius (m), over the wet
+ * cells: reading where one adds, by the same weights, is reciprocal to
+ * adding. 0 where no cell near is wet. */
+double waves_mean_height(const waves_field *w, double x, double y, double radius);
+
+/* Moves the point (x, y) (m) where the layer's current carries it in dt
+ * (s): by the surface current at it (bilinear, the river's at its live
+ * speed, as the step's advection); unmoved on still water. */
+void waves_carry(const waves_field *w, double dt, double *x, double *y);
+
 /* Flattens the water and stops it. */
 void waves_reset(waves_field *w);
+
+/* Sets the decay rate of the waves' motion (1/s, the definition's
+ * damping) for the steps after. */
+void waves_set_damping(waves_field *w, double damping);
+
+/* The heights h (m) of the padded grid: the cells and the dry margin
+ * round them (waves_grid_view's `height` lies within), count floats in
+ * all; what a view of the simulation copies to draw. */
+float *waves_heights(waves_field *w, size_t *count);
+
+/* The layer's state, what its next step reads (heights, potentials and
+ * the rows' sums): its size in bytes, a copy out to `out` and back from
+ * `in` (a copy of a layer made from the same definition and water). */
+size_t waves_state_bytes(const waves_field *w);
+void waves_state_save(const waves_field *w, unsigned char *out);
+void waves_state_load(waves_field *w, const unsigned char *in);
 
 /* Depth the kernel was fitted to (m): the water's, at most
  * WAVES_DEPTH_CELLS cells (deeper water's long waves travel as this

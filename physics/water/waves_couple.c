@@ -1,4 +1,5 @@
-/* The wave layer in a simulation: making it (sim_enable_waves), the rows'
+/* The wave layer in a simulation: making it as the definition says
+ * (waves_follow_def, sim_enable_waves), keeping it (checkpoints), the rows'
  * displaced volumes and their changes fed to it each step, and the waves
  * at a row for its water plane; see waves_couple.h. */
 #include "physics/water/waves_couple.h"
@@ -6,12 +7,11 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "physics/water/water_rows.h"
 #include "physics/water/waves.h"
 
-/* A row that moved farther than this in a step was placed, not moved, m. */
-#define PLACED 1.0
 /* Where a row's change of displaced volume goes, in tube radii: half on
  * each side of the tube (toward and away from the ring's centre), this
  * far from the tube's centre line, just beyond its water line, each onto
@@ -21,6 +21,12 @@
  * height there is what the tube's own clip reads, and water put there
  * would lift the row that put it by a share of its own sinking every step. */
 #define BESIDE 1.5
+/* The radius, in tube radii, it is spread over there (and the waves'
+ * height read back with the same weights): wide enough that the water it
+ * raises is not one cell's hump that the row feels again a step later as
+ * a stiff spring held a step late (with 4 cells a 150 kg ring's bob grew;
+ * with 2 tube radii it decays: docs/physics.md section 14). */
+#define SPREAD 2.0
 
 void waves_coupling_free(waves_coupling *c)
 {
@@ -30,12 +36,17 @@ void waves_coupling_free(waves_coupling *c)
     free(c->now);
     free(c->before);
     free(c->where);
+    free(c->outward);
+    free(c->plane);
     free(c->slot);
     free(c->generation);
     free(c);
 }
 
-int sim_enable_waves(dinghy_sim *s, const waves_def *def, char *err, size_t err_len)
+/* A coupling of a new layer over the simulation's water (its river or
+ * its still water), with room for every row of its capacity; NULL with
+ * err when the definition fails or memory runs out. */
+static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_len)
 {
     waves_coupling *c = calloc(1, sizeof *c);
     const size_t rows = (size_t)s->cap * (size_t)s->M;
@@ -44,29 +55,111 @@ int sim_enable_waves(dinghy_sim *s, const waves_def *def, char *err, size_t err_
         c->now = calloc(rows, sizeof *c->now);
         c->before = calloc(rows, sizeof *c->before);
         c->where = calloc(2 * rows, sizeof *c->where);
+        c->outward = calloc(2 * rows, sizeof *c->outward);
+        c->plane = calloc(3 * rows, sizeof *c->plane);
         c->slot = malloc(rows * sizeof *c->slot);
         c->generation = calloc(rows, sizeof *c->generation);
     }
-    if (!c || !c->now || !c->before || !c->where || !c->slot || !c->generation) {
+    if (!c || !c->now || !c->before || !c->where || !c->outward || !c->plane || !c->slot || !c->generation) {
         waves_coupling_free(c);
         snprintf(err, err_len, "out of memory for the wave layer's rows");
-        return -1;
+        return NULL;
     }
     for (size_t r = 0; r < rows; r++)
         c->slot[r] = -1;
-    if (!(c->layer = waves_create(def, s->river, err, err_len))) {
+    if (!(c->layer = waves_create(&s->def.world.waves, s->river, err, err_len))) {
         waves_coupling_free(c);
-        return -1;
+        return NULL;
     }
-    waves_coupling_free(s->waves);
-    s->waves = c;
-    return 0;
+    return c;
+}
+
+void waves_coupling_reset(waves_coupling *c)
+{
+    waves_reset(c->layer);
+    for (size_t r = 0; r < c->rows; r++)
+        c->slot[r] = -1;
+}
+
+int waves_follow_def(dinghy_sim *s, int rebuild, char *err, size_t err_len)
+{
+    const int on = s->def.world.waves_enabled, had = s->waves != NULL;
+    if (!on || rebuild) {
+        waves_coupling_free(s->waves);
+        s->waves = NULL;
+    }
+    int rc = 0;
+    if (on && !s->waves && !(s->waves = coupling_new(s, err, err_len))) {
+        s->def.world.waves_enabled = 0;
+        rc = -1;
+    }
+    if (s->waves)
+        waves_set_damping(s->waves->layer, s->def.world.waves.damping);
+    if (rebuild || had != (s->waves != NULL)) /* the rows' water with the new layer, or none */
+        for (size_t r = 0; r < s->nrows; r++)
+            water_sample_row(s, r);
+    return rc;
+}
+
+int sim_enable_waves(dinghy_sim *s, const waves_def *def, char *err, size_t err_len)
+{
+    s->def.world.waves = *def;
+    s->def.world.waves_enabled = 1;
+    return waves_follow_def(s, 1, err, err_len);
 }
 
 void sim_disable_waves(dinghy_sim *s)
 {
-    waves_coupling_free(s->waves);
-    s->waves = NULL;
+    s->def.world.waves_enabled = 0;
+    waves_follow_def(s, 0, NULL, 0);
+}
+
+/* The coupling's per-row arrays a step reads: where each lies and its
+ * bytes a row. */
+#define ROW_ARRAYS 5
+static void row_arrays(const waves_coupling *c, void *at[ROW_ARRAYS], size_t size[ROW_ARRAYS])
+{
+    at[0] = c->before, size[0] = sizeof *c->before;
+    at[1] = c->where, size[1] = 2 * sizeof *c->where;
+    at[2] = c->outward, size[2] = 2 * sizeof *c->outward;
+    at[3] = c->slot, size[3] = sizeof *c->slot;
+    at[4] = c->generation, size[4] = sizeof *c->generation;
+}
+
+size_t waves_coupling_bytes(const waves_coupling *c)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS], n = waves_state_bytes(c->layer);
+    row_arrays(c, at, size);
+    for (int k = 0; k < ROW_ARRAYS; k++)
+        n += size[k] * c->rows;
+    return n;
+}
+
+void waves_coupling_save(const waves_coupling *c, unsigned char *out)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS];
+    row_arrays(c, at, size);
+    waves_state_save(c->layer, out);
+    out += waves_state_bytes(c->layer);
+    for (int k = 0; k < ROW_ARRAYS; k++) {
+        memcpy(out, at[k], size[k] * c->rows);
+        out += size[k] * c->rows;
+    }
+}
+
+void waves_coupling_load(waves_coupling *c, const unsigned char *in)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS];
+    row_arrays(c, at, size);
+    waves_state_load(c->layer, in);
+    in += waves_state_bytes(c->layer);
+    for (int k = 0; k < ROW_ARRAYS; k++) {
+        memcpy(at[k], in, size[k] * c->rows);
+        in += size[k] * c->rows;
+    }
 }
 
 const waves_field *sim_waves(const dinghy_sim *s)
@@ -119,8 +212,20 @@ static void row_centre(const dinghy_sim *s, size_t r, double centre[2])
     centre[1] = cy / s->N;
 }
 
-/* Row r's displaced volume, m^3: each vertex's depth below the row's
- * water plane once (its two rings of N), then the 2N faces. */
+/* The prescribed water's height (m) at (x, y) as row r sees it: its
+ * water plane less what the waves added to it at its last sample. */
+static double prescribed_height(const dinghy_sim *s, size_t r, double x, double y)
+{
+    if (!s->river)
+        return s->def.world.water.level;
+    const double *w = s->waves->plane + 3 * r;
+    const tick_context *t = s->tick;
+    return water_height_at(s, r, x, y) - (w[0] + w[1] * (x - t->wpx[r]) + w[2] * (y - t->wpy[r]));
+}
+
+/* Row r's displaced volume, m^3: each vertex's depth below the prescribed
+ * water (the row's plane without the waves: the rings' own waves must not
+ * feed what they displace) once (its two rings of N), then the 2N faces. */
 static double row_volume(const dinghy_sim *s, size_t r)
 {
     const sim_buffer *b = &s->buf[s->cur];
@@ -135,7 +240,7 @@ static double row_volume(const dinghy_sim *s, size_t r)
             p[k][n][0] = b->x[i];
             p[k][n][1] = b->y[i];
             p[k][n][2] = b->z[i];
-            d[k][n] = water_height_at(s, r, p[k][n][0], p[k][n][1]) - p[k][n][2];
+            d[k][n] = prescribed_height(s, r, p[k][n][0], p[k][n][1]) - p[k][n][2];
             wet |= d[k][n] > 0.0;
         }
     if (!wet)
@@ -164,8 +269,27 @@ static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2
                        const double u[2], double volume)
 {
     const double off = BESIDE * s->def.ring.minor_radius;
-    waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], 0.0, 0.5 * volume);
-    waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], 0.0, 0.5 * volume);
+    const double spread = SPREAD * s->def.ring.minor_radius;
+    waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume);
+    waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
+}
+
+/* 1 when row r holds the ring it held at the last step. */
+static int seen(const dinghy_sim *s, const waves_coupling *c, size_t r)
+{
+    const int slot = s->ring_slot[r / (size_t)s->M];
+    return r < c->rows && slot == c->slot[r] && s->slot_gen[slot] == c->generation[r];
+}
+
+double waves_row_height(const dinghy_sim *s, size_t r, double x, double y)
+{
+    const waves_coupling *c = s->waves;
+    if (!seen(s, c, r))
+        return waves_height(c->layer, x, y);
+    const double off = BESIDE * s->def.ring.minor_radius, *u = c->outward + 2 * r;
+    const double spread = SPREAD * s->def.ring.minor_radius;
+    return 0.5 * (waves_mean_height(c->layer, x + off * u[0], y + off * u[1], spread)
+                  + waves_mean_height(c->layer, x - off * u[0], y - off * u[1], spread));
 }
 
 /* The centre of ring p: the mean of its rows' centres, m. */
@@ -196,7 +320,7 @@ void waves_couple_step(dinghy_sim *s, double dt)
     waves_coupling *c = s->waves;
     if (!c)
         return;
-    waves_row_volumes(s, c->now, s->nthreads);
+    waves_row_volumes(s, c->now, s->step_threads);
     double ring[2] = {0.0, 0.0};
     for (size_t r = 0; r < s->nrows && r < c->rows; r++) {
         double centre[2], u[2];
@@ -205,23 +329,25 @@ void waves_couple_step(dinghy_sim *s, double dt)
         row_centre(s, r, centre);
         /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
         const int slot = s->ring_slot[r / (size_t)s->M];
-        const unsigned generation = s->slot_gen[slot];
-        double *was = c->where + 2 * r;
-        if (slot != c->slot[r] || generation != c->generation[r]) {
-            /* a ring not seen here before: what it displaces now is its start */
-        } else if (hypot(centre[0] - was[0], centre[1] - was[1]) > PLACED) {
-            outward(ring, centre, u);
-            add_beside(s, c->layer, was, u, -c->before[r]);
+        double *was = c->where + 2 * r, *u_was = c->outward + 2 * r;
+        outward(ring, centre, u);
+        /* what it displaced at the last step taken away where the current
+         * has carried it since, what it displaces now put where it is: a
+         * change of volume, a move (a wake), or both; a ring not seen
+         * here before starts from what it displaces */
+        if (seen(s, c, r) && (c->before[r] != 0.0 || c->now[r] != 0.0)) {
+            double from[2] = {was[0], was[1]};
+            waves_carry(c->layer, dt, &from[0], &from[1]);
+            add_beside(s, c->layer, from, u_was, -c->before[r]);
             add_beside(s, c->layer, centre, u, c->now[r]);
-        } else if (c->now[r] != c->before[r]) {
-            outward(ring, centre, u);
-            add_beside(s, c->layer, centre, u, c->now[r] - c->before[r]);
         }
         c->slot[r] = slot;
-        c->generation[r] = generation;
+        c->generation[r] = s->slot_gen[slot];
+        u_was[0] = u[0];
+        u_was[1] = u[1];
         c->before[r] = c->now[r];
         was[0] = centre[0];
         was[1] = centre[1];
     }
-    waves_step(c->layer, dt, s->def.world.gravity, s->nthreads);
+    waves_step(c->layer, dt, s->def.world.gravity, s->step_threads);
 }

@@ -74,6 +74,15 @@ static inline size_t waves_index(const waves_field *w, int i, int j)
     return (size_t)(j + w->pad) * w->stride + (size_t)(i + w->pad);
 }
 
+/* The current's scale now against the speed the cells' u, v were sampled
+ * at (0 on still water, or a river sampled still). */
+static inline double waves_flow_scale(const waves_field *w)
+{
+    if (!w->river || !(w->flow_speed > 0.0))
+        return 0.0;
+    return river_course_view(w->river)->speed / w->flow_speed;
+}
+
 /* ---- waves_grid.c ---- */
 
 /* Lays out the grid of def (still water) or of the river's course,

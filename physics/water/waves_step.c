@@ -31,14 +31,6 @@
  * a thread's rows. */
 #define CHUNK 64
 
-/* The current's scale now against the speed it was sampled at. */
-static double flow_scale(const waves_field *w)
-{
-    if (!w->river || !(w->flow_speed > 0.0))
-        return 0.0;
-    return river_course_view(w->river)->speed / w->flow_speed;
-}
-
 int waves_substeps(const waves_field *w, double dt, double gravity)
 {
     if (!(dt > 0.0))
@@ -47,7 +39,7 @@ int waves_substeps(const waves_field *w, double dt, double gravity)
     if (gravity > 0.0 && w->lambda_max > 0.0)
         n = ceil(dt * sqrt(gravity * w->lambda_max) / (2.0 * SAFETY) * (1.0 - 1e-12));
     /* the advection moves a cell at most a substep */
-    n = fmax(n, ceil(dt * w->flow_max * flow_scale(w) / w->cell * (1.0 - 1e-12)));
+    n = fmax(n, ceil(dt * w->flow_max * waves_flow_scale(w) / w->cell * (1.0 - 1e-12)));
     return n < 1.0 ? 1 : n > 1e6 ? 1000000 : (int)n;
 }
 
@@ -198,7 +190,7 @@ void waves_step(waves_field *w, double dt, double gravity, int threads)
     if (w->river && speed > 0.0 && !(w->flow_speed > 0.0))
         waves_grid_sample_flow(w); /* from still: nothing to scale */
     const int flow = w->river && speed > 0.0;
-    const float carry = flow ? (float)(h / w->cell * flow_scale(w)) : 0.0f;
+    const float carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f;
     const float fdt = (float)h, g_dt = (float)(gravity * h), h_ref = (float)mean_height(w);
     const float damp = (float)exp(-w->def.damping * h);
     const int r0 = w->row_lo, r1 = w->row_hi;

@@ -12,22 +12,6 @@
 #include "physics/water/water_rows.h"
 #include "physics/water/waves.h"
 
-/* Where a row's change of displaced volume goes, in tube radii: half on
- * each side of the tube (toward and away from the ring's centre), this
- * far from the tube's centre line, just beyond its water line, each onto
- * the four cells round its point (bilinearly: the 2 M points of a ring
- * are a cell or so apart, and the waves smooth the rest; a disc over 3 x 3
- * cells cost 1.7% of a rapids step). Not under the tube: the layer's
- * height there is what the tube's own clip reads, and water put there
- * would lift the row that put it by a share of its own sinking every step. */
-#define BESIDE 1.5
-/* The radius, in tube radii, it is spread over there (and the waves'
- * height read back with the same weights): wide enough that the water it
- * raises is not one cell's hump that the row feels again a step later as
- * a stiff spring held a step late (with 4 cells a 150 kg ring's bob grew;
- * with 2 tube radii it decays: docs/physics.md section 14). */
-#define SPREAD 2.0
-
 void waves_coupling_free(waves_coupling *c)
 {
     if (!c)
@@ -268,28 +252,10 @@ void waves_row_volumes(const dinghy_sim *s, double *vol, int threads)
 static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2],
                        const double u[2], double volume)
 {
-    const double off = BESIDE * s->def.ring.minor_radius;
-    const double spread = SPREAD * s->def.ring.minor_radius;
+    const double off = WAVES_BESIDE * s->def.ring.minor_radius;
+    const double spread = WAVES_SPREAD * s->def.ring.minor_radius;
     waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume);
     waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
-}
-
-/* 1 when row r holds the ring it held at the last step. */
-static int seen(const dinghy_sim *s, const waves_coupling *c, size_t r)
-{
-    const int slot = s->ring_slot[r / (size_t)s->M];
-    return r < c->rows && slot == c->slot[r] && s->slot_gen[slot] == c->generation[r];
-}
-
-double waves_row_height(const dinghy_sim *s, size_t r, double x, double y)
-{
-    const waves_coupling *c = s->waves;
-    if (!seen(s, c, r))
-        return waves_height(c->layer, x, y);
-    const double off = BESIDE * s->def.ring.minor_radius, *u = c->outward + 2 * r;
-    const double spread = SPREAD * s->def.ring.minor_radius;
-    return 0.5 * (waves_mean_height(c->layer, x + off * u[0], y + off * u[1], spread)
-                  + waves_mean_height(c->layer, x - off * u[0], y - off * u[1], spread));
 }
 
 /* The centre of ring p: the mean of its rows' centres, m. */
@@ -335,7 +301,7 @@ void waves_couple_step(dinghy_sim *s, double dt)
          * has carried it since, what it displaces now put where it is: a
          * change of volume, a move (a wake), or both; a ring not seen
          * here before starts from what it displaces */
-        if (seen(s, c, r) && (c->before[r] != 0.0 || c->now[r] != 0.0)) {
+        if (waves_row_seen(s, c, r) && (c->before[r] != 0.0 || c->now[r] != 0.0)) {
             double from[2] = {was[0], was[1]};
             waves_carry(c->layer, dt, &from[0], &from[1]);
             add_beside(s, c->layer, from, u_was, -c->before[r]);

@@ -46,6 +46,28 @@ struct waves_coupling {
 /* The simulation's wave layer, to feed and step, or NULL. */
 waves_field *sim_waves_layer(dinghy_sim *sim);
 
+/* Where a row's change of displaced volume goes, in tube radii: half on
+ * each side of the tube (toward and away from the ring's centre), this
+ * far from the tube's centre line, just beyond its water line, each onto
+ * a disc round its point (WAVES_SPREAD). Not under the tube: the layer's
+ * height there is what the tube's own clip reads, and water put there
+ * would lift the row that put it by a share of its own sinking every step. */
+#define WAVES_BESIDE 1.5
+/* The radius, in tube radii, it is spread over there (and the waves'
+ * height read back with the same weights): wide enough that the water it
+ * raises is not one cell's hump that the row feels again a step later as
+ * a stiff spring held a step late (with 4 cells a 150 kg ring's bob grew;
+ * with 2 tube radii it decays: docs/physics.md section 14). */
+#define WAVES_SPREAD 2.0
+
+/* 1 when row r holds the ring it held at the last step (its slot and
+ * the slot's generation: the ring's id). */
+static inline int waves_row_seen(const dinghy_sim *s, const waves_coupling *c, size_t r)
+{
+    const int slot = s->ring_slot[r / (size_t)s->M];
+    return r < c->rows && slot == c->slot[r] && s->slot_gen[slot] == c->generation[r];
+}
+
 /* Frees the coupling (the layer and its per-row volumes); NULL is fine. */
 void waves_coupling_free(waves_coupling *c);
 
@@ -74,7 +96,7 @@ void waves_coupling_load(waves_coupling *c, const unsigned char *in);
  * goes, by the same weights (the coupling is reciprocal: what a row puts
  * in and what it feels are one pair, so the water cannot feed a bobbing
  * ring energy); at its centre for a row not seen at the last step. */
-double waves_row_height(const dinghy_sim *sim, size_t row, double x, double y);
+double waves_row_height(const dinghy_sim *sim, size_t row, double x, double y); /* waves_read.c */
 
 /* The rows' displaced volumes now, into vol (m^3, sim->nrows of them;
  * rows in parallel on `threads` threads, the same bits on any count). */

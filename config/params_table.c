@@ -67,6 +67,8 @@ const param_key param_table[] = {
     {"river.drops", PK_INT, WOFF(river.drops), 0, 8, "", "drops where the surface steps down (at most one per 15 m)", NULL},
     {"river.drop_height", PK_DOUBLE, WOFF(river.drop_height), 0, 2, "m", "fall of the surface over each drop", NULL},
     {"river.rocks", PK_INT, WOFF(river.rocks), 0, 200, "", "how many rocks stand out of the water (at most one per 6 m), placed by sim.seed", NULL},
+    {"waves.enabled", PK_INT, WOFF(waves_enabled), 0, 1, "", "1: the rings make waves that spread, ride the current and move the rings they reach (about 15% of a rapids step); 0: the prescribed water", NULL},
+    {"waves.damping", PK_DOUBLE, WOFF(waves.damping), 0, 100, "1/s", "decay rate of the waves' motion: a wave's energy falls as exp(-damping t) (0: only the banks and the edges take it)", NULL},
     {"scene.name", PK_CHOICE, COFF(index), 0, 0, "", "the scene to build (see dinghy --help for the list)", scene_choice},
     {"scene.count", PK_INT, COFF(count), 1, 1000000, "", "number of rings in the grid, rapids and packed scenes", NULL},
     {"scene.spacing", PK_DOUBLE, COFF(spacing), 0.01, 1000, "m", "distance between ring centres (pair, grid, rapids)", NULL},

@@ -22,6 +22,7 @@
 #include "render/spray_draw.h"
 #include "render/terrain.h"
 #include "render/water.h"
+#include "render/wave_texture.h"
 
 #define WORLD_HALF_SIZE 400.0f /* river bed and water reach this far from the scene, m */
 /* A ring drawn smaller than this across (pixels) is drawn at coarse detail. */
@@ -46,6 +47,7 @@ struct renderer {
     terrain *ground;
     rocks *rocks;
     river_water *river_water;
+    wave_texture *waves;    /* the wave layer's heights (none: zero) */
     crowd_camera crowd;
     ring_mesh *mesh;
     hud *hud;
@@ -102,13 +104,14 @@ renderer *render_create(const dinghy_sim *sim, char *err, size_t err_len)
     }
     r->haze_distance = 220.0f + 3.0f * r->camera.distance;
 
-    if (!(r->sky = sky_create(err, err_len)) ||
+    if (!(r->waves = wave_texture_create(sim_waves(sim), err, err_len)) ||
+        !(r->sky = sky_create(err, err_len)) ||
         (river && !(r->ground = terrain_create(&r->map, err, err_len))) ||
         (river && !(r->rocks = rocks_create(river, err, err_len))) ||
         (river && !(r->river_water = river_water_create(&r->map, sim, err, err_len))) ||
         (!river && !(r->bed = riverbed_create(centre, half_width, level, err, err_len))) ||
         !(r->mesh = ring_mesh_create(sim, err, err_len)) ||
-        (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, err, err_len))) ||
+        (!river && !(r->water = water_create(centre, WORLD_HALF_SIZE, r->waves, err, err_len))) ||
         (!river && !(r->pen = pen_create(sim, err, err_len)) && err[0]) ||
         !(r->hud = hud_create(err, err_len)) ||
         !(r->scaled = scene_target_create(err, err_len))) {
@@ -137,6 +140,7 @@ void render_destroy(renderer *r)
     scene_target_destroy(r->scaled);
     spray_draw_destroy(r->spray_gl);
     water_destroy(r->water);
+    wave_texture_destroy(r->waves);
     ring_mesh_destroy(r->mesh);
     river_water_destroy(r->river_water);
     rocks_destroy(r->rocks);
@@ -242,6 +246,7 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
     pass_timer_mark(t, "other", 1);
     render_follow_update(r, sim);
     upload_frame(r, sim_get_def(sim), time_s);
+    wave_texture_update(r->waves, sim_waves(sim));
     ring_mesh_upload(r->mesh, sim);
     pass_timer_mark(t, "rings upload", 1);
     glViewport(0, 0, r->width, r->height);
@@ -265,7 +270,7 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         sky_draw(r->sky);
         pass_timer_mark(t, "sky", 1);
         river_water_draw(r->river_water, r->view_proj, r->eye, GROUND_REACH * r->haze_distance,
-                         sim_time(sim)); /* translucent, last of the scene */
+                         sim_time(sim), r->waves); /* translucent, last of the scene */
         pass_timer_mark(t, "water", 1);
     } else {
         draw_rings(r);
@@ -276,7 +281,7 @@ void render_draw(renderer *r, const dinghy_sim *sim, int width, int height, doub
         pass_timer_mark(t, "ground", 1);
         sky_draw(r->sky);
         pass_timer_mark(t, "sky", 1);
-        water_draw(r->water);            /* translucent, last of the scene */
+        water_draw(r->water, r->waves);  /* translucent, last of the scene */
         pass_timer_mark(t, "water", 1);
     }
     if (r->spray) /* over the water: the droplets are above it */

@@ -14,6 +14,7 @@
 #include "render/tiling_texture.h"
 #include "render/smooth.h"
 #include "render/terrain.h"
+#include "render/wave_texture.h"
 
 #define COLS 29        /* vertices across */
 #define ROW_STEP 0.5   /* m between sampled rows */
@@ -30,6 +31,7 @@ struct river_water {
     mesh_chunks chunks;     /* CHUNK_ROWS rows each: only those in view are drawn */
     unsigned noise;         /* the streaks' texture */
     int u_time, u_speed;
+    wave_uniforms u_waves;  /* the wave layer's (wave_texture.h) */
     const river_course *c;
     int rows, first, last;  /* rows; the sampled ones are first..last */
     double *row_s;          /* arc length of each row, m */
@@ -49,7 +51,7 @@ struct river_water {
 /* What changes slowly over the surface is worked out per vertex (how deep
  * the colour, how high the ripples, the haze); only the streaks, their
  * bump and the light on it are per pixel. */
-static const char *vs = "#version 330 core\n" GLSL_COMMON
+static const char *vs = "#version 330 core\n" GLSL_COMMON GLSL_WAVES
     "layout(location = 0) in vec3 a_pos;\n"
     "layout(location = 1) in vec3 a_normal;\n"
     "layout(location = 2) in vec2 a_flow;\n"
@@ -61,17 +63,17 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
     "out float v_white;\n"
     "out vec4 v_look; /* deep, ripple height m, far (0..0.8), clear (1 - haze) */\n"
     "void main() {\n"
-    "    v_pos = a_pos;\n"
+    "    v_pos = a_pos + vec3(0.0, 0.0, waves_height(a_pos.xy)); /* the waves lift the river */\n"
     "    v_normal = a_normal;\n"
     "    v_flow = a_flow;\n"
     "    v_white = a_white_depth.x;\n"
-    "    float dist = length(eye.xyz - a_pos);\n"
+    "    float dist = length(eye.xyz - v_pos);\n"
     "    float rel = u_speed > 0.0 ? length(a_flow) / u_speed : 0.0;\n"
     "    float amp = (0.010 + 0.030 * clamp(rel, 0.0, 1.5) + 0.04 * a_white_depth.x) * exp(-dist * 0.025);\n"
     "    float d = dist * water.z;\n"
     "    v_look = vec4(1.0 - exp(-1.6 * max(a_white_depth.y, 0.0)), amp,\n"
     "                  0.8 * smoothstep(12.0, 50.0, dist), exp(-d * d));\n"
-    "    gl_Position = view_proj * vec4(a_pos, 1.0);\n"
+    "    gl_Position = view_proj * vec4(v_pos, 1.0);\n"
     "}\n";
 
 /* Flow-map foam: a streaky noise (stretched along the flow, read from a
@@ -79,7 +81,7 @@ static const char *vs = "#version 330 core\n" GLSL_COMMON
  * into each other, so it keeps running downstream without smearing. Its
  * height bumps the normal (ripples); where the vertices say white water,
  * it turns to foam. */
-static const char *fs_head = "#version 330 core\n" GLSL_COMMON
+static const char *fs_head = "#version 330 core\n" GLSL_COMMON GLSL_WAVES
     "uniform float u_time;  /* simulated time, s */\n"
     "uniform float u_speed; /* river speed, m/s */\n"
     "uniform sampler2D u_noise; /* the streaks, repeating over NOISE_ALONG x NOISE_ACROSS m */\n"
@@ -106,8 +108,11 @@ static const char *fs_body =
     "    float n1 = streaks(v_pos.xy - v_flow * (ph1 * T) + vec2(17.3, 5.1), dir);\n"
     "    float pat = mix(n1, n0, w0);\n"
     "    pat = 0.5 + (pat - 0.5) * (1.0 + 0.8 * (1.0 - abs(2.0 * w0 - 1.0))); /* keep the contrast */\n"
+    "    /* the river's slope and the waves' on it, at this pixel */\n"
+    "    vec3 nr = normalize(v_normal);\n"
+    "    vec2 ws = waves_slope(v_pos.xy);\n"
+    "    vec3 n = normalize(vec3(nr.xy / max(nr.z, 0.05) - WAVES_LIGHT * ws, 1.0));\n"
     "    /* ripples: the pattern as a small height over the surface (bump mapping) */\n"
-    "    vec3 n = normalize(v_normal);\n"
     "    float rel = u_speed > 0.0 ? speed / u_speed : 0.0;\n"
     "    float bump = v_look.y * pat;\n"
     "    vec3 dpdx = dFdx(v_pos), dpdy = dFdy(v_pos);\n"
@@ -125,10 +130,11 @@ static const char *fs_body =
     "    vec3 h = normalize(sun.xyz + v);\n"
     "    float glint = pow(max(dot(n, h), 0.0), 400.0) * 2.5;\n"
     "    c += SUN_LIGHT * glint;\n"
+    "    c = waves_crest(c, waves_height(v_pos.xy));\n"
     "    float alpha = mix(mix(0.30, 0.62, v_look.x), 1.0, fresnel) + glint;\n"
     "    /* faint streaks wherever the water runs, foam where it is white */\n"
     "    float streak = 0.16 * smoothstep(0.62, 0.9, pat) * clamp(rel, 0.0, 1.2);\n"
-    "    float wht = clamp(v_white, 0.0, 1.0);\n"
+    "    float wht = clamp(v_white + waves_foam(ws), 0.0, 1.0); /* and where the waves break */\n"
     "    float foam = smoothstep(0.68 - 0.42 * wht, 0.84 - 0.38 * wht, pat) * smoothstep(0.02, 0.2, wht);\n"
     "    /* far off the streaks get finer than a pixel: show their cover instead */\n"
     "    foam = mix(foam, smoothstep(0.1, 0.7, wht), v_look.z);\n"
@@ -251,6 +257,7 @@ river_water *river_water_create(const course_map *m, const dinghy_sim *sim, char
     }
     rw->u_time = shader_uniform(rw->gpu.program, "u_time");
     rw->u_speed = shader_uniform(rw->gpu.program, "u_speed");
+    rw->u_waves = wave_texture_uniforms(rw->gpu.program);
     glUseProgram(rw->gpu.program);
     glUniform1i(shader_uniform(rw->gpu.program, "u_noise"), 0);
     if (!(rw->noise = make_noise())) {
@@ -367,11 +374,12 @@ void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s)
 }
 
 void river_water_draw(river_water *rw, const float view_proj[16], const float eye[3], float reach,
-                      double time_s)
+                      double time_s, const wave_texture *waves)
 {
     glUseProgram(rw->gpu.program);
     glUniform1f(rw->u_time, (float)fmod(time_s, 3000.0));
     glUniform1f(rw->u_speed, (float)rw->c->speed);
+    wave_texture_use(waves, &rw->u_waves, 1);
     glActiveTexture(GL_TEXTURE0);
     glBindTexture(GL_TEXTURE_2D, rw->noise);
     glEnable(GL_BLEND);

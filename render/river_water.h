@@ -14,6 +14,7 @@
 
 #include "dinghy/sim.h"
 #include "render/course_map.h"
+#include "render/wave_texture.h"
 
 typedef struct river_water river_water;
 
@@ -28,9 +29,11 @@ void river_water_update(river_water *rw, const dinghy_sim *sim, double focus_s);
 
 /* Draws the chunks of rows that may be in view of view_proj (column-major)
  * and nearer than reach (m) to eye, with blending, depth-tested, not
- * depth-writing; time_s (s, the simulated time) moves the foam. */
+ * depth-writing; time_s (s, the simulated time) moves the foam; the wave
+ * layer's texture lifts the surface, tilts its light and whitens where
+ * the waves break. */
 void river_water_draw(river_water *rw, const float view_proj[16], const float eye[3], float reach,
-                      double time_s);
+                      double time_s, const wave_texture *waves);
 void river_water_destroy(river_water *rw);
 
 /* Points asked by the last update (for tests and the budget). */

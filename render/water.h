@@ -7,14 +7,20 @@
 
 #include <stddef.h>
 
+#include "render/wave_texture.h"
+
 typedef struct water water;
 
-/* A square sheet `half_size` metres either side of centre (x, y). Needs a
- * current GL context; NULL with the shader log in err on failure. */
-water *water_create(const float centre[2], float half_size, char *err, size_t err_len);
+/* A square sheet `half_size` metres either side of centre (x, y), and a
+ * grid over the box of the wave layer whose texture `waves` holds (may be
+ * NULL: none), a vertex every other cell. Needs a current GL context; NULL
+ * with the shader log in err on failure. */
+water *water_create(const float centre[2], float half_size, const wave_texture *waves, char *err,
+                    size_t err_len);
 /* Draws with blending, depth-tested but not depth-writing. The height is
- * the Frame block's water level. */
-void water_draw(const water *w);
+ * the Frame block's water level, lifted, tilted and whitened by the waves
+ * of the texture. */
+void water_draw(const water *w, const wave_texture *waves);
 void water_destroy(water *w);
 
 #endif

@@ -35,7 +35,8 @@ test_params test_physical(void);
 /* sim_def_default() with the step the tests count in: 1 ms (the program's
  * step before it became a 60 Hz frame), or DINGHY_TEST_DT seconds (the
  * step counts then stand for other times: a check of the physics at that
- * step, not of the tests' timings). */
+ * step, not of the tests' timings); and without the wave layer (the
+ * prescribed water the older tests check). */
 sim_def test_sim_def(void);
 
 /* p at the program's own default step (sim_def_default's 1/60 s), for

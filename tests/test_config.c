@@ -53,7 +53,7 @@ static void test_bad_values(void **state)
     static const struct { const char *set, *message; } cases[] = {
         {"dinghy.stifness=5", "--set dinghy.stifness=5: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?"},
         {"dinghi.stiffness=5", "--set dinghi.stiffness=5: unknown key 'dinghi.stiffness'; did you mean 'dinghy.stiffness'?"},
-        {"boat.hull=5", "--set boat.hull=5: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, river, scene, dinghy, render, spray, audio"},
+        {"boat.hull=5", "--set boat.hull=5: unknown section [boat] (key 'boat.hull'); sections are sim, world, water, river, waves, scene, dinghy, render, spray, audio"},
         {"sim.dt=abc", "--set sim.dt=abc: sim.dt = 'abc' is not a number; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=0.001x", "--set sim.dt=0.001x: sim.dt = '0.001x' has junk after the number: 'x'; allowed: 1e-06 to 0.1 s"},
         {"sim.dt=1e-3 s", "--set sim.dt=1e-3 s: sim.dt = '1e-3 s' has junk after the number: ' s'; allowed: 1e-06 to 0.1 s"},
@@ -157,7 +157,7 @@ static void test_file_bad_all_or_nothing(void **state)
     assert_string_equal(d.lines[1], expect);
     snprintf(expect, sizeof expect, "%s:5: expected 'key = value', '[section]' or a ';' comment, got 'just words'", path);
     assert_string_equal(d.lines[2], expect);
-    snprintf(expect, sizeof expect, "%s:6: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio", path);
+    snprintf(expect, sizeof expect, "%s:6: unknown section [boat]; sections are sim, world, water, river, waves, scene, dinghy, render, spray, audio", path);
     assert_string_equal(d.lines[3], expect);
     unlink(path);
     diag_free(&d);
@@ -172,13 +172,13 @@ static void test_bad_files(void **state)
         {"[dinghi]\nstiffness = 5\n",
          "t.ini:1: unknown section [dinghi]; did you mean [dinghy]?\n"},
         {"[boat]\nhull = 1\nkeel = 2\n",
-         "t.ini:1: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio\n"},
+         "t.ini:1: unknown section [boat]; sections are sim, world, water, river, waves, scene, dinghy, render, spray, audio\n"},
         {"[dinghy\nstiffness = 5\n",
          "t.ini:1: section header '[dinghy' has no closing ']'\n"},
         {"[dinghy] x\nstiffness = 5\n",
          "t.ini:1: unexpected text 'x' after the section header\n"},
         {"stiffness = 5\n",
-         "t.ini:1: key 'stiffness' is outside any [section]; put it under one of sim, world, water, river, scene, dinghy, render, spray, audio\n"},
+         "t.ini:1: key 'stiffness' is outside any [section]; put it under one of sim, world, water, river, waves, scene, dinghy, render, spray, audio\n"},
         {"[sim]\ndt: 0.001\n",
          "t.ini:2: expected 'key = value', '[section]' or a ';' comment, got 'dt: 0.001'\n"},
         {"[sim]\n= 0.001\n",

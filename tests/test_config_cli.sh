@@ -137,7 +137,7 @@ sed '1,14s/^/; /' bad.ini >bad3.ini
 cat >want.txt <<'EOF'
 dinghy: using config file bad3.ini (--config)
 dinghy: bad3.ini:16: scene.name = 'rapid' is not a scene; did you mean 'rapids'? allowed: one of single, pair, grid, rapids, lake, packed, pile
-dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, scene, dinghy, render, spray, audio
+dinghy: bad3.ini:17: unknown section [boat]; sections are sim, world, water, river, waves, scene, dinghy, render, spray, audio
 dinghy: --set dinghy.minor_radius=0.9: dinghy.minor_radius = 0.9, dinghy.major_radius = 0.8: must be less than the ring radius 0.8 m, or the ring has no hole
 EOF
 expect_err "and the rest" 2 want.txt -- --headless --config bad3.ini --set dinghy.minor_radius=0.9
@@ -179,6 +179,12 @@ then ok "a --set count too big for memory is blamed on the --set, not on the fil
 else bad "origin of the count (exit $rc): $(cat got.txt)"; fi
 printf 'dinghy: using config file empty.ini (--config)\ndinghy: --set dinghy.band=33: dinghy.band = 33 is out of range; allowed: an integer from 1 to 31\n' >want.txt
 expect_err "--set errors name the --set" 2 want.txt -- --headless --config empty.ini --set dinghy.band=33
+# the wave layer's keys: the switch is 0 or 1, the damping 0 to 100 1/s
+printf '[waves]\nenabled = 1\ndamping = -0.5\n' >waves.ini
+printf 'dinghy: using config file waves.ini (--config)\ndinghy: waves.ini:3: waves.damping = -0.5 is out of range; allowed: 0 to 100 1/s\n' >want.txt
+expect_err "a negative waves.damping: file, line, key and range, exit 2" 2 want.txt -- --headless --config waves.ini
+printf 'dinghy: using config file empty.ini (--config)\ndinghy: --set waves.enabled=2: waves.enabled = 2 is out of range; allowed: an integer from 0 to 1\n' >want.txt
+expect_err "waves.enabled is 0 or 1" 2 want.txt -- --headless --config empty.ini --set waves.enabled=2
 
 printf '%s\n' "dinghy: no config file (looked for ./dinghy.ini and $HOME/.config/dinghy/dinghy.ini); using the built-in defaults" \
     "dinghy: --watch needs a config file to watch; give one with --config FILE (or run from a directory with a dinghy.ini)" >want.txt

@@ -51,7 +51,7 @@ step "a key that does nothing on the membrane: one warning with its line" \
 save_in_place 's/^stiffness = 800$/stifness = 800/; s/^damping = 0.5$/damping = fast/'
 step "bad edit (saved in place) rejected" \
     "dinghy: c.ini not applied (2 errors); still running the previous configuration"
-damping_line=$(grep -n '^damping = ' c.ini | cut -d: -f1)
+damping_line=$(grep -n '^damping = fast$' c.ini | cut -d: -f1)
 stifness_line=$(grep -n '^stifness = ' c.ini | cut -d: -f1)
 if grep -qxF "dinghy: c.ini:$damping_line: sim.damping = 'fast' is not a number; allowed: 0 to 1000 1/s" err.txt \
    && grep -qxF "dinghy: c.ini:$stifness_line: unknown key 'dinghy.stifness'; did you mean 'dinghy.stiffness'?" err.txt

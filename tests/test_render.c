@@ -23,6 +23,9 @@
 #include "app/frame_clock.h"
 #include "audio/scene_sound.h"
 #include "dinghy/river.h"
+#include "physics/water/waves.h"
+#include "physics/water/waves_couple.h"
+#include "render/png.h"
 #include "render/camera.h"
 #include "render/course_map.h"
 #include "render/crowd_camera.h"
@@ -681,6 +684,127 @@ static void screenshot_shows_rings_water_and_sky(void **state)
     assert_true(c[2] > c[0] + 25.0f && c[2] > 180.0f);
     close_view(&v);
     stbi_image_free(im.px);
+}
+
+
+/* ---- the wave layer (docs/physics.md section 14) ---- */
+
+/* Waves put on the layer by hand, as rings would make them: a drop-in
+ * (`splash` m^3 at `drop`, `since` s ago) and, with tow, a ring's worth of
+ * displacement (15 l) towed at 1 m/s along x for 8 s up to `tow` (its
+ * Kelvin wake). */
+static void make_waves(waves_field *w, const double drop[2], double splash, const double *tow,
+                       double since)
+{
+    const double dt = 1.0 / 60.0, volume = 0.015, radius = 0.4;
+    double x = tow ? tow[0] - 8.0 : 0.0;
+    if (tow)
+        waves_add_volume(w, x, tow[1], radius, volume);
+    for (int k = 0; k < 480; k++) {
+        if (k == 480 - (int)lround(since / dt))
+            waves_add_volume(w, drop[0], drop[1], 0.6, splash);
+        waves_step(w, dt, 9.81, 0);
+        if (!tow)
+            continue;
+        waves_add_volume(w, x, tow[1], radius, -volume);
+        x += dt;
+        waves_add_volume(w, x, tow[1], radius, volume);
+    }
+}
+
+/* Scene `name` (count rings) after `seconds`, the wave layer on and made
+ * by make_waves round the camera's target; its picture (W x H RGB) into
+ * `picture` and, the layer flattened, into `flat`; the picture written to
+ * /tmp as `png`. */
+static void waves_picture(const char *name, int count, double seconds, unsigned char *picture,
+                          unsigned char *flat, const char *png)
+{
+    dinghy_settings s = settings_default();
+    s.scene.index = scene_index(name);
+    s.scene.count = count;
+    scene_view v = {0};
+    char err[1024];
+    if (window_open(&v.win, "test", 64, 64, 0, err, sizeof err) != WINDOW_OK)
+        fail_msg("window_open: %s (run under xvfb-run)", err);
+    v.sim = settings_sim(&s);
+    sim_step(v.sim, lround(seconds / s.sim.solver.dt));
+    waves_def wd = waves_def_default();
+    if (sim_enable_waves(v.sim, &wd, err, sizeof err) != 0)
+        fail_msg("sim_enable_waves: %s", err);
+    v.r = render_create(v.sim, err, sizeof err);
+    if (!v.r)
+        fail_msg("render_create: %s", err);
+    render_draw(v.r, v.sim, W, H, sim_time(v.sim)); /* the camera settles on the crowd */
+    render_follow(v.r, RENDER_FOLLOW_FREE);
+    orbit_camera *cam = render_camera(v.r);
+    cam->distance = 14.0f; /* near enough for waves of centimetres */
+    cam->pitch = 0.45f;
+    const float *t = cam->target;
+    /* on the river, where the current carries a wake off, a crowd's drop,
+     * upstream of the camera's target: downstream is the first drop's
+     * white water, which hides waves */
+    const double drop[2] = {t[0] + 1.5, t[1] - 2.5}, tow[2] = {t[0] - 1.0, t[1] + 3.0};
+    const double upstream[2] = {t[0] - 5.0, t[1] - 1.0};
+    if (sim_river(v.sim))
+        make_waves(sim_waves_layer(v.sim), upstream, 0.2, NULL, 1.0);
+    else
+        make_waves(sim_waves_layer(v.sim), drop, 0.05, tow, 1.5);
+    offscreen *o = offscreen_create(W, H, err, sizeof err);
+    if (!o)
+        fail_msg("offscreen_create: %s", err);
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass)
+            waves_reset(sim_waves_layer(v.sim));
+        offscreen_bind(o);
+        render_draw(v.r, v.sim, W, H, sim_time(v.sim));
+        memcpy(pass ? flat : picture, offscreen_read(o), (size_t)W * H * 3);
+    }
+    char path[256];
+    snprintf(path, sizeof path, "/tmp/dinghy_test_render_%d_%s.png", (int)getpid(), png);
+    if (png_write_rgb(path, picture, W, H, err, sizeof err) == 0)
+        print_message("wrote %s\n", path);
+    offscreen_destroy(o);
+    close_view(&v);
+}
+
+/* Pixels of a and b (W x H RGB) whose colours differ by more than 4 of
+ * 255 in any channel, as a fraction of all (llvmpipe draws the same state
+ * the same to the bit: any difference is the waves'). */
+static double changed(const unsigned char *a, const unsigned char *b)
+{
+    long n = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        int d = 0;
+        for (int k = 0; k < 3; k++) {
+            const int e = abs((int)a[3 * i + k] - (int)b[3 * i + k]);
+            d = e > d ? e : d;
+        }
+        n += d > 4;
+    }
+    return (double)n / ((double)W * H);
+}
+
+/* The water drawn follows the wave layer (read through dinghy/waves.h):
+ * with a drop-in's rings of waves and a towed ring's wake on it, a good
+ * share of the picture differs from the same state with the layer flat
+ * (the rings are drawn the same: only the water can differ), on still
+ * water and on the river. */
+static void the_water_drawn_follows_the_waves(void **state)
+{
+    (void)state;
+    unsigned char *a = malloc((size_t)W * H * 3), *b = malloc((size_t)W * H * 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    waves_picture("grid", 4, test_quick() ? 0.2 : 1.5, a, b, "waves_still");
+    const double still = changed(a, b);
+    waves_picture("rapids", 8, 0.2, a, b, "waves_river");
+    const double river = changed(a, b);
+    print_message("the waves change %.1f%% of the still-water picture, %.1f%% of the river's\n",
+                  100.0 * still, 100.0 * river);
+    assert_true(still > 0.01);
+    assert_true(river > 0.005);
+    free(a);
+    free(b);
 }
 
 /* The rings of v after they land, drawn from above (from `distance` m,
@@ -1349,6 +1473,7 @@ int main(void)
         cmocka_unit_test(crowd_camera_rides_downstream),
         cmocka_unit_test(river_water_keeps_to_its_budget),
         cmocka_unit_test(water_sound_follows_the_river),
+        cmocka_unit_test(the_water_drawn_follows_the_waves),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

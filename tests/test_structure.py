@@ -18,7 +18,7 @@ from the sources as text:
    and dinghy.c only include/, app/ and the headers each layer offers
    them (OFFERED); the rest of a layer's headers are private to it.
 5. Every name a public header (include/dinghy/) declares carries its
-   module's prefix (sim_, river_, spray_, scene_, ref_, fnv1a, dinghy_, in
+   module's prefix (sim_, river_, waves_, spray_, scene_, ref_, fnv1a, dinghy_, in
    either case).
 
 Before the real check a self-test runs rules 3 and 4 on a made-up tree,
@@ -36,7 +36,7 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # Folders whose sources make the program (tests are left out: a test
 # calls what it tests and is called by nothing).
-PUBLIC_PREFIX = re.compile(r"(sim|river|spray|scene|ref|fnv1a|dinghy)(_|$)", re.I)
+PUBLIC_PREFIX = re.compile(r"(sim|river|waves|spray|scene|ref|fnv1a|dinghy)(_|$)", re.I)
 CODE_DIRS = ("physics", "river", "spray", "scenes", "reference", "config",
              "audio", "render", "app", "include")
 

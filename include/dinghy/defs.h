@@ -10,6 +10,7 @@
 
 #include "dinghy/problem.h"
 #include "dinghy/river_def.h"
+#include "dinghy/waves_def.h"
 
 /* How the state is advanced. */
 typedef struct {
@@ -37,13 +38,21 @@ typedef struct {
 
 /* What the rings live in. The river (docs/physics.md section 6) is built only
  * when a scene asks for it (sim_enable_river); otherwise the water is
- * still, flat at water.level. */
+ * still, flat at water.level. With waves_enabled the water answers the
+ * rings (docs/physics.md section 14): a wave layer of `waves` on it, over
+ * the still water's rectangle or the river's course, that the rings make
+ * waves on and ride; without, the water is the prescribed one alone (the
+ * same bits as before the layer). */
 typedef struct {
     double gravity;       /* downward acceleration, m/s^2 */
     double air_pressure;  /* ambient air pressure, Pa */
     double air_density;   /* kg/m^3: the faces above water feel drag in it */
     sim_water_def water;
     river_def river;      /* the course, current and rocks of a river scene */
+    int waves_enabled;    /* 1: the wave layer is on the water (live: sim_set_live puts
+                             it on or takes it away); 0: the prescribed water alone */
+    waves_def waves;      /* the wave layer: its cells, sponge, still water's extent
+                             and depth; its damping is live */
 } sim_world_def;
 
 /* How a ring is kept inflated: an isothermal ideal gas, p V = p0 V0,

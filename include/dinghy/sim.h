@@ -21,12 +21,14 @@
 
 /* The definitions a simulation is created from. */
 #include "dinghy/defs.h"
+#include "dinghy/waves.h"
 
 typedef struct dinghy_sim dinghy_sim;
 
 /* Creates an empty simulation with room for `capacity` rings of def->ring
- * (at least 1). The definition must pass sim_def_check. Returns NULL when
- * memory runs out, with a message in err. */
+ * (at least 1), on still water, with the wave layer on it when
+ * world.waves_enabled. The definition must pass sim_def_check. Returns
+ * NULL when memory runs out, with a message in err. */
 dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_len);
 void sim_destroy(dinghy_sim *sim);
 
@@ -74,14 +76,16 @@ sim_ring_id sim_add_ring(dinghy_sim *sim, const sim_ring_pose *pose);
  * 0, or -1 for an invalid id. */
 int sim_place_ring(dinghy_sim *sim, sim_ring_id ring, const sim_ring_pose *pose);
 
-/* Removes every ring (their ids become invalid) and sets the step count
- * and time to zero (a scene is then built again with sim_add_ring). */
+/* Removes every ring (their ids become invalid), flattens the waves and
+ * sets the step count and time to zero (a scene is then built again with
+ * sim_add_ring). */
 void sim_clear_rings(dinghy_sim *sim);
 
 /* Makes the water the river of world.river (docs/physics.md section 6): its
  * surface, current, rocks, banks and bed act on the rings from the next
- * step, rings past the downstream end are dropped in again upstream.
- * Returns 0, or -1 when the river cannot be built (invalid or no memory). */
+ * step, rings past the downstream end are dropped in again upstream; a
+ * wave layer is made again over the river's course, flat. Returns 0, or
+ * -1 when the river or its layer cannot be built (invalid or no memory). */
 int sim_enable_river(dinghy_sim *sim);
 
 /* Rigid walls round still water: four vertical planes at x = +-half_x
@@ -108,6 +112,25 @@ void sim_disable_floor(dinghy_sim *sim);
  * until the simulation is destroyed). */
 const river_world *sim_river(const dinghy_sim *sim);
 
+/* Puts the wave layer (docs/physics.md section 14, dinghy/waves.h) of def
+ * on the water, as world.waves_enabled = 1 and world.waves = def would at
+ * creation: over the river's course when there is a river, else over
+ * def's rectangle of still water at world.water.level. The rings make
+ * waves on it and ride them from the next step. The water starts flat
+ * and at rest (a layer there was is replaced). Returns 0, or -1 (and no
+ * layer, waves_enabled 0) when def fails waves_def_check or memory runs
+ * out, with a message in err. sim_set_live with world.waves_enabled
+ * changed does the same with the definition's world.waves. */
+int sim_enable_waves(dinghy_sim *sim, const waves_def *def, char *err, size_t err_len);
+/* Takes the wave layer away (world.waves_enabled = 0): the water is the
+ * prescribed one again, with the same bits as a simulation that never had
+ * a layer from the next step on. */
+void sim_disable_waves(dinghy_sim *sim);
+/* The wave layer, or NULL when there is none (read-only; valid until it
+ * is taken away or the simulation destroyed). Its heights are on top of
+ * the prescribed water that sim_water_at answers with. */
+const waves_field *sim_waves(const dinghy_sim *sim);
+
 /* The water at (x, y, z) (m) now: the one question renderer, sound and
  * dump ask of it (the river's surface and current, else the flat still
  * water at world.water.level). */
@@ -120,10 +143,12 @@ void sim_water_at(const dinghy_sim *sim, double x, double y, double z, dinghy_wa
 long sim_step(dinghy_sim *sim, long steps);
 
 /* A saved copy of the dynamic state (the rings there are, positions,
- * velocities, gas and punctures, river progress, step count, simulated
- * time) and of the tunable parameters, to go back to after a blow-up.
- * sim_checkpoint_new allocates room for this simulation's capacity; save
- * and restore allocate nothing. restore returns -1 (and changes nothing)
+ * velocities, gas and punctures, river progress, the waves, step count,
+ * simulated time) and of the tunable parameters, to go back to after a
+ * blow-up. sim_checkpoint_new allocates room for this simulation's
+ * capacity and wave layer; save and restore allocate nothing (save does,
+ * once, when the wave layer was put on or made larger since, and restore
+ * when it puts the layer on again). restore returns -1 (and changes nothing)
  * when the checkpoint belongs to a simulation of another capacity; it
  * clears the blow-up, the pending events and the grab. The ring ids are
  * those of the rings at the save (ids handed out since are invalid). */
@@ -152,8 +177,10 @@ int sim_substeps(const dinghy_sim *sim);
 double sim_rest_volume(const dinghy_sim *sim);
 
 /* Applies the live fields of def (those sim_field_is_live names: time
- * step, damping, gravity, water, stiffness, pressure, repulsion) to the
- * running simulation; the others are left as they were created. */
+ * step, damping, gravity, water, stiffness, pressure, repulsion, the wave
+ * layer on or off and its damping) to the running simulation; the others
+ * are left as they were created. A layer put on starts flat (as
+ * sim_enable_waves with the definition's world.waves). */
 void sim_set_live(dinghy_sim *sim, const sim_def *def);
 /* The definition in force: the creation one with the latest live fields. */
 const sim_def *sim_get_def(const dinghy_sim *sim);

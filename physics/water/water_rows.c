@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "dinghy/river.h"
+#include "physics/water/waves_couple.h"
 
 /* Rows whose centre is closer than this to a solid, beyond the tube
  * radius, check every vertex for contact (a ring moves a few centimetres
@@ -27,16 +28,39 @@ int water_sample_due(long step, int substeps, int k, double h)
     return ((long long)step * substeps + k) % every == 0;
 }
 
+/* Adds the waves (docs/physics.md section 14) to the row's water plane
+ * and flow: their height beside its tube (waves_row_height), their slope
+ * and surface velocity at its centre. */
+static void add_waves(dinghy_sim *s, size_t r, double x, double y)
+{
+    waves_point w;
+    waves_sample(s->waves->layer, x, y, &w);
+    tick_context *t = s->tick;
+    double *plane = s->waves->plane + 3 * r; /* what the rows' volumes leave out again */
+    plane[0] = waves_row_height(s, r, x, y);
+    plane[1] = w.slope[0];
+    plane[2] = w.slope[1];
+    t->weta[r] = (float)(t->weta[r] + plane[0]);
+    t->wsx[r] = (float)(t->wsx[r] + plane[1]);
+    t->wsy[r] = (float)(t->wsy[r] + plane[2]);
+    t->wpx[r] = (float)x;
+    t->wpy[r] = (float)y;
+    t->wu[r] = (float)(t->wu[r] + w.velocity[0]);
+    t->wv[r] = (float)(t->wv[r] + w.velocity[1]);
+}
+
 void water_sample_row(dinghy_sim *s, size_t r)
 {
+    double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
     if (!s->river) {
         s->tick->weta[r] = (float)s->def.world.water.level;
         s->tick->wsx[r] = s->tick->wsy[r] = s->tick->wpx[r] = s->tick->wpy[r] = 0.0f;
         s->tick->wu[r] = s->tick->wv[r] = s->tick->ww[r] = 0.0f;
         s->tick->wdist[r] = INFINITY;
+        if (s->waves)
+            add_waves(s, r, x, y);
         return;
     }
-    double x = s->tick->cx[r], y = s->tick->cy[r], z = s->tick->cz[r];
     dinghy_water_point wp;
     double d;
     river_sample_solid(s->river, x, y, z, s->time, &wp, &d);
@@ -51,11 +75,13 @@ void water_sample_row(dinghy_sim *s, size_t r)
     s->tick->ww[r] = (float)wp.velocity[2];
     s->tick->wdist[r] = (float)d;
     s->tick->wpz[r] = (float)z;
+    if (s->waves)
+        add_waves(s, r, x, y);
 }
 
 double water_height_at(const dinghy_sim *s, size_t r, double x, double y)
 {
-    if (!s->river)
+    if (!s->river && !s->waves)
         return s->def.world.water.level;
     return s->tick->weta[r] + s->tick->wsx[r] * (x - s->tick->wpx[r]) + s->tick->wsy[r] * (y - s->tick->wpy[r]);
 }

@@ -1,11 +1,13 @@
 /* Checkpoints: a copy of the state to go back to after a blow-up. What a
- * checkpoint keeps is what the array table (sim_layout.c) marks as saved. */
+ * checkpoint keeps is what the array table (sim_layout.c) marks as saved,
+ * and the wave layer's state (waves_couple.h). */
 #include "physics/world/sim_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "physics/skin/gas.h"
+#include "physics/water/waves_couple.h"
 #include "physics/world/sim_layout.h"
 #include "physics/world/measure.h"
 
@@ -17,6 +19,10 @@ struct sim_checkpoint {
     double time;
     double stretch_held; /* the step's substeps follow it (step.c) */
     sim_def def;
+    unsigned char *waves;/* the wave layer's state and the rows' displacement
+                            (waves_coupling_save), ... */
+    size_t waves_bytes;  /* ... this many bytes (0: there was no layer) */
+    size_t waves_room;   /* bytes allocated at waves */
 };
 
 /* Calls fn for every saved array of the table with the array's place in
@@ -62,7 +68,30 @@ sim_checkpoint *sim_checkpoint_new(const dinghy_sim *s)
         return NULL;
     }
     sim_checkpoint_save(s, cp);
+    if (s->waves && !cp->waves_bytes) { /* no room for the waves */
+        sim_checkpoint_free(cp);
+        return NULL;
+    }
     return cp;
+}
+
+/* Keeps the wave layer's state (room made the first time there is a
+ * layer, or when it was made again larger). */
+static void save_waves(const dinghy_sim *s, sim_checkpoint *cp)
+{
+    cp->waves_bytes = 0;
+    if (!s->waves)
+        return;
+    const size_t bytes = waves_coupling_bytes(s->waves);
+    if (bytes > cp->waves_room) {
+        free(cp->waves);
+        cp->waves = malloc(bytes);
+        cp->waves_room = cp->waves ? bytes : 0;
+    }
+    if (!cp->waves)
+        return;
+    waves_coupling_save(s->waves, cp->waves);
+    cp->waves_bytes = bytes;
 }
 
 void sim_checkpoint_save(const dinghy_sim *s, sim_checkpoint *cp)
@@ -75,6 +104,7 @@ void sim_checkpoint_save(const dinghy_sim *s, sim_checkpoint *cp)
     cp->time = s->time;
     cp->stretch_held = s->stretch_held;
     cp->def = s->def;
+    save_waves(s, cp);
 }
 
 int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
@@ -87,7 +117,11 @@ int sim_checkpoint_restore(dinghy_sim *s, const sim_checkpoint *cp)
     s->time = cp->time;
     s->stretch_held = cp->stretch_held;
     s->grab.held = SIM_RING_NONE;
-    sim_set_live(s, &cp->def);
+    sim_set_live(s, &cp->def); /* the wave layer on or off as it was, then its state */
+    if (s->waves && cp->waves_bytes == waves_coupling_bytes(s->waves))
+        waves_coupling_load(s->waves, cp->waves);
+    else if (s->waves)
+        waves_coupling_reset(s->waves);
     memset(&s->blowup, 0, sizeof s->blowup);
     memset(s->tick->row_bad, 0, s->nrows);
     /* the remembered contacts may name rings that are gone */
@@ -102,5 +136,6 @@ void sim_checkpoint_free(sim_checkpoint *cp)
     if (!cp)
         return;
     free(cp->data);
+    free(cp->waves);
     free(cp);
 }

@@ -32,6 +32,13 @@ sim_world_def sim_world_def_default(void)
             .drag = 1.0, .drag_coefficient = 0.5, .lift_coefficient = 0.2,
         },
         .river = river_def_default(),
+        /* off: the prescribed water, as before the layer (its hashes
+         * kept); a light ring's 4 Hz bob makes waves shorter than the
+         * layer's cells, which it cannot carry away, so with the layer on
+         * the default ring settles slower, not faster (docs/physics.md
+         * section 14); the demo puts it on with waves.enabled */
+        .waves_enabled = 0,
+        .waves = waves_def_default(),
     };
     return w;
 }
@@ -268,28 +275,42 @@ static void relate(dinghy_problems *ps, size_t a, size_t b)
     p->related_offset[1] = b;
 }
 
-/* The river's own check, its problems moved into the world part: the
- * offset of the river within sim_world_def added to each field's. */
+/* A part of the world's own check's problems (n in all, the first `room`
+ * of them in in[]) moved into the world part: the offset of the part
+ * within sim_world_def (base) added to each field's. */
+static void world_problems(dinghy_problems *ps, const dinghy_problem *in, int n, int room,
+                           size_t base)
+{
+    for (int i = 0; i < n; i++) {
+        if (i >= room) { /* counted, not described */
+            ps->count++;
+            continue;
+        }
+        dinghy_problem *p = dinghy_problem_add(ps, SIM_PART_WORLD, base + in[i].offset,
+                                               in[i].quantity, in[i].value, in[i].min, in[i].max);
+        if (!p)
+            continue;
+        memcpy(p->reason, in[i].reason, sizeof p->reason);
+        p->related = in[i].related;
+        for (int j = 0; j < in[i].related; j++)
+            p->related_offset[j] = base + in[i].related_offset[j];
+    }
+}
+
+/* The river's and the wave layer's own checks, in the world part. */
 static void river_problems(dinghy_problems *ps, const river_def *r)
 {
     enum { MAX_RIVER = 16 };
     dinghy_problem rp[MAX_RIVER];
-    int n = river_def_check(r, rp, MAX_RIVER);
-    const size_t base = offsetof(sim_world_def, river);
-    for (int i = 0; i < n; i++) {
-        if (i >= MAX_RIVER) { /* counted, not described */
-            ps->count++;
-            continue;
-        }
-        dinghy_problem *p = dinghy_problem_add(ps, SIM_PART_WORLD, base + rp[i].offset,
-                                               rp[i].quantity, rp[i].value, rp[i].min, rp[i].max);
-        if (!p)
-            continue;
-        memcpy(p->reason, rp[i].reason, sizeof p->reason);
-        p->related = rp[i].related;
-        for (int j = 0; j < rp[i].related; j++)
-            p->related_offset[j] = base + rp[i].related_offset[j];
-    }
+    world_problems(ps, rp, river_def_check(r, rp, MAX_RIVER), MAX_RIVER,
+                   offsetof(sim_world_def, river));
+}
+static void waves_problems(dinghy_problems *ps, const waves_def *w)
+{
+    enum { MAX_WAVES = 8 };
+    dinghy_problem wp[MAX_WAVES];
+    world_problems(ps, wp, waves_def_check(w, wp, MAX_WAVES), MAX_WAVES,
+                   offsetof(sim_world_def, waves));
 }
 #define SOLVER(f) SIM_PART_SOLVER, offsetof(sim_solver_def, f)
 #define WORLD(f) SIM_PART_WORLD, offsetof(sim_world_def, f)
@@ -318,6 +339,10 @@ int sim_def_check(const sim_def *d, int rings, dinghy_problem *out, int max)
     range(&ps, WORLD(water.lift_coefficient), "lift coefficient",
           d->world.water.lift_coefficient, 0, INFINITY, "a lift coefficient cannot be negative");
     river_problems(&ps, &d->world.river);
+    waves_problems(&ps, &d->world.waves);
+    if (d->world.waves_enabled != 0 && d->world.waves_enabled != 1)
+        problem(&ps, WORLD(waves_enabled), "waves", d->world.waves_enabled, 0, 1,
+                "the wave layer is 1 (on) or 0 (off)");
     if (d->world.water.model != SIM_WATER_EXACT && d->world.water.model != SIM_WATER_SEED)
         problem(&ps, WORLD(water.model), "water model", d->world.water.model, 0, 1,
                 "unknown water model");
@@ -475,6 +500,7 @@ static const live_field live_fields[] = {
     {RING(contact_thickness), D}, {RING(friction), D}, {RING(edge_contact), sizeof(int)},
     {RING(youngs_modulus), D}, {RING(thickness), D}, {RING(poisson_ratio), D},
     {WORLD(river.speed), D}, {WORLD(river.waves), D},
+    {WORLD(waves_enabled), sizeof(int)}, {WORLD(waves.damping), D},
 };
 #define LIVE_COUNT (sizeof live_fields / sizeof live_fields[0])
 

@@ -16,6 +16,7 @@
 #include "physics/world/pose.h"
 #include "physics/skin/inflate.h"
 #include "physics/water/water_rows.h"
+#include "physics/water/waves_couple.h"
 
 /* ---- creation ---- */
 
@@ -62,6 +63,7 @@ void sim_destroy(dinghy_sim *s)
         }
     }
     free(s->tick);
+    waves_coupling_free(s->waves);
     river_destroy(s->river);
     broadphase_free(&s->bp);
     events_free(&s->ev);
@@ -220,6 +222,10 @@ dinghy_sim *sim_create(const sim_def *def, int capacity, char *err, size_t err_l
         s->slot_ring[k] = -1; /* every slot free, generation 0 */
     sim_set_count(s, 0);
     sim_clear_rings(s);
+    if (waves_follow_def(s, 0, err, err_len) != 0) {
+        sim_destroy(s);
+        return NULL;
+    }
     return s;
 }
 
@@ -240,6 +246,8 @@ void sim_clear_rings(dinghy_sim *s)
             s->slot_gen[k]++;
         }
     events_reset(&s->ev);
+    if (s->waves)
+        waves_coupling_reset(s->waves);
 }
 
 /* ---- ring handles ---- */
@@ -350,7 +358,8 @@ int sim_enable_river(dinghy_sim *s)
     memset(s->tick->sd, 0, sizeof *s->tick->sd * (size_t)s->cap * s->V);
     for (size_t r = 0; r < s->nrows; r++) /* the rings there now sit in the river */
         water_sample_row(s, r);
-    return 0;
+    char err[256]; /* the layer over the river, or no layer: the old one's water is gone */
+    return s->waves ? waves_follow_def(s, 1, err, sizeof err) : 0;
 }
 
 const river_world *sim_river(const dinghy_sim *s) { return s->river; }
@@ -403,6 +412,8 @@ void sim_set_live(dinghy_sim *s, const sim_def *def)
                        || was.inflation != r->inflation);
     if (s->river)
         river_set_live(s->river, s->def.world.river.speed, s->def.world.river.waves);
+    char err[256]; /* the wave layer on or off, its damping (only memory can fail) */
+    waves_follow_def(s, 0, err, sizeof err);
     set_base_substeps(s);
     sim_set_threads(s, def->solver.threads);
 }

@@ -17,6 +17,9 @@
 #include "dinghy/profile.h"
 #include "dinghy/sim.h"
 
+/* The wave layer and the rows' displaced volumes (physics/water/waves_couple.c). */
+typedef struct waves_coupling waves_coupling;
+
 /* The demo's hand on a ring (sim_grab): the held vertices, their offsets
  * from the hand at the grab and the hand's spring per vertex. */
 typedef struct {
@@ -204,6 +207,8 @@ struct dinghy_sim {
                                 skin (skin contact only, else NULL) */
     sim_ring_state *rings;/* published per ring: the current state measured */
     river_world *river;   /* NULL: still, flat water */
+    waves_coupling *waves;/* the wave layer on the water and what the rings last
+                             displaced (sim_enable_waves, waves_couple.c), or NULL */
     int has_floor;        /* 1: a rigid floor at floor_z (sim_enable_floor) */
     double floor_z;       /* m */
     size_t heap_bytes;    /* what sim_create allocated */

@@ -1,13 +1,16 @@
 /* Snapshots: what readers see of a simulation, copied out by the thread
  * that steps it and shown on a view (a simulation never stepped). What a
  * snapshot keeps is what a checkpoint keeps (the array table's saved
- * arrays, sim_layout.c) and the published ring state, so a view answers
- * every read of dinghy/sim.h as the simulation did. */
+ * arrays, sim_layout.c), the published ring state and the wave layer's
+ * heights, so a view answers every read of dinghy/sim.h (and draws the
+ * waves) as the simulation did. */
 #include "dinghy/snapshot.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "physics/water/waves.h"
+#include "physics/water/waves_couple.h"
 #include "physics/world/sim_internal.h"
 #include "physics/world/sim_layout.h"
 
@@ -23,6 +26,8 @@ struct sim_snapshot {
     sim_event *events;   /* SIM_EVENT_CAPACITY */
     size_t event_count;
     long dropped;
+    float *waves;        /* the wave layer's padded heights (waves_heights), m, ... */
+    size_t waves_count;  /* ... this many (0: the simulation had no layer) */
 };
 
 /* A snapshot keeps the saved arrays and the published ring state. */
@@ -94,7 +99,49 @@ sim_snapshot *sim_snapshot_new(const dinghy_sim *sim)
         return NULL;
     }
     sim_snapshot_take(sim, s);
+    if (sim->waves && !s->waves_count) { /* room for the waves: none */
+        sim_snapshot_free(s);
+        return NULL;
+    }
     return s;
+}
+
+/* Copies the simulation's wave heights into s (room for them made the
+ * first time, or when the layer was made again at another size). */
+static void take_waves(const dinghy_sim *sim, sim_snapshot *s)
+{
+    size_t count = 0;
+    const float *h = sim->waves ? waves_heights(sim->waves->layer, &count) : NULL;
+    if (h && count != s->waves_count) {
+        free(s->waves);
+        s->waves = malloc(count * sizeof *s->waves);
+        s->waves_count = s->waves ? count : 0;
+    }
+    if (h && s->waves)
+        memcpy(s->waves, h, count * sizeof *h);
+    else
+        s->waves_count = 0;
+}
+
+/* The view's wave heights f of the way from a's to b's (b's when a has
+ * none of the same size); flat when b has none that fit the view's layer. */
+static void show_waves(dinghy_sim *view, const sim_snapshot *a, const sim_snapshot *b, double f)
+{
+    if (!view->waves)
+        return;
+    size_t count;
+    float *h = waves_heights(view->waves->layer, &count);
+    if (b->waves_count != count) {
+        waves_reset(view->waves->layer);
+        return;
+    }
+    if (!a || a->waves_count != count || !(f < 1.0)) {
+        memcpy(h, b->waves, count * sizeof *h);
+        return;
+    }
+    const float g = (float)f;
+    for (size_t i = 0; i < count; i++)
+        h[i] = a->waves[i] + g * (b->waves[i] - a->waves[i]);
 }
 
 void sim_snapshot_free(sim_snapshot *s)
@@ -103,6 +150,7 @@ void sim_snapshot_free(sim_snapshot *s)
         return;
     free(s->data);
     free(s->events);
+    free(s->waves);
     free(s);
 }
 
@@ -119,6 +167,7 @@ int sim_snapshot_take(const dinghy_sim *sim, sim_snapshot *s)
     s->event_count = sim->ev.count < SIM_EVENT_CAPACITY ? sim->ev.count : SIM_EVENT_CAPACITY;
     memcpy(s->events, sim->ev.out, s->event_count * sizeof *s->events);
     s->dropped = sim->ev.dropped;
+    take_waves(sim, s);
     return 0;
 }
 
@@ -200,6 +249,7 @@ int sim_snapshot_show(dinghy_sim *view, const sim_snapshot *a, const sim_snapsho
         lerp_rings(view, a, b, f);
         view->time = lerp(a->time, b->time, f);
     }
+    show_waves(view, a, b, f);
     view->ev.count = with_events ? b->event_count : 0;
     view->ev.dropped = with_events ? b->dropped : 0;
     memcpy(view->ev.out, b->events, view->ev.count * sizeof *b->events);

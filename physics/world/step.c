@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "physics/water/endless_run.h"
+#include "physics/water/waves_couple.h"
 #include "physics/hands/hands_internal.h"
 #include "physics/world/measure.h"
 #include "physics/world/overlap.h"
@@ -131,6 +132,8 @@ long sim_step(dinghy_sim *s, long steps)
         if (rc == 0)
             rc = overlap_push_out(s); /* vertices inside another ring's skin, out */
         hands_advance(s, s->def.solver.dt);
+        if (rc == 0) /* the water answers: the rows' displaced volume into the waves, a step */
+            waves_couple_step(s, s->def.solver.dt);
         /* per base substep: a step cut finer (step_substeps) is not a slower team */
         team_record(&s->team, s->nthreads, step, s->step_threads,
                     (omp_get_wtime() - t0) * s->base_substeps / s->substeps);

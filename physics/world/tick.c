@@ -439,7 +439,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .cl = (float)w->lift_coefficient,
         .dt = (float)(dt * held_for), /* the drag clamp: the time the force is held */
         .m_face = (float)(0.5 * sim_ring_vertex_mass(&d->ring)),
-        .flow = s->river != NULL,
+        .flow = s->river != NULL || s->waves != NULL,
     };
     const euler_consts step = { /* the same for every row of this step */
         .dt = (float)dt,
@@ -450,7 +450,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         .buoy = exact ? 0.0f : (float)w->buoyancy,
         .level = (float)w->level,
         .pressure = gas ? 0.0f : (float)d->ring.pressure,
-        .flow = s->river != NULL,
+        .flow = s->river != NULL || s->waves != NULL,
         .held_drag = exact,
     };
     /* the membrane skin: its constants from the material, once per call
@@ -1189,10 +1189,10 @@ int tick_step(dinghy_sim *s, double dt, int substep)
         .first = substep == 0,
         .last = substep == s->substeps - 1,
         .search = search_due(s, substep),
-        /* the river at the rows every RIVER_SAMPLE_S seconds (still
-         * water needs no samples: the tick reads its level from the
-         * definition) */
-        .sample = s->river && water_sample_due(s->step, s->substeps, substep, dt),
+        /* the river or the waves at the rows every RIVER_SAMPLE_S seconds
+         * (still water alone needs no samples: the tick reads its level
+         * from the definition) */
+        .sample = (s->river || s->waves) && water_sample_due(s->step, s->substeps, substep, dt),
         .gas = ring->inflation == SIM_INFLATION_GAS,
         .membrane = ring->skin == SIM_SKIN_MEMBRANE,
         /* with gas, the membrane and skin contact nothing reads the

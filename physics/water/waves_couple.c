@@ -1,0 +1,319 @@
+/* The wave layer in a simulation: making it as the definition says
+ * (waves_follow_def, sim_enable_waves), keeping it (checkpoints), the rows'
+ * displaced volumes and their changes fed to it each step, and the waves
+ * at a row for its water plane; see waves_couple.h. */
+#include "physics/water/waves_couple.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "physics/water/water_rows.h"
+#include "physics/water/waves.h"
+
+void waves_coupling_free(waves_coupling *c)
+{
+    if (!c)
+        return;
+    waves_destroy(c->layer);
+    free(c->now);
+    free(c->before);
+    free(c->where);
+    free(c->outward);
+    free(c->plane);
+    free(c->slot);
+    free(c->generation);
+    free(c);
+}
+
+/* A coupling of a new layer over the simulation's water (its river or
+ * its still water), with room for every row of its capacity; NULL with
+ * err when the definition fails or memory runs out. */
+static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_len)
+{
+    waves_coupling *c = calloc(1, sizeof *c);
+    const size_t rows = (size_t)s->cap * (size_t)s->M;
+    if (c) {
+        c->rows = rows;
+        c->now = calloc(rows, sizeof *c->now);
+        c->before = calloc(rows, sizeof *c->before);
+        c->where = calloc(2 * rows, sizeof *c->where);
+        c->outward = calloc(2 * rows, sizeof *c->outward);
+        c->plane = calloc(3 * rows, sizeof *c->plane);
+        c->slot = malloc(rows * sizeof *c->slot);
+        c->generation = calloc(rows, sizeof *c->generation);
+    }
+    if (!c || !c->now || !c->before || !c->where || !c->outward || !c->plane || !c->slot || !c->generation) {
+        waves_coupling_free(c);
+        snprintf(err, err_len, "out of memory for the wave layer's rows");
+        return NULL;
+    }
+    for (size_t r = 0; r < rows; r++)
+        c->slot[r] = -1;
+    if (!(c->layer = waves_create(&s->def.world.waves, s->river, err, err_len))) {
+        waves_coupling_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+void waves_coupling_reset(waves_coupling *c)
+{
+    waves_reset(c->layer);
+    for (size_t r = 0; r < c->rows; r++)
+        c->slot[r] = -1;
+}
+
+int waves_follow_def(dinghy_sim *s, int rebuild, char *err, size_t err_len)
+{
+    const int on = s->def.world.waves_enabled, had = s->waves != NULL;
+    if (!on || rebuild) {
+        waves_coupling_free(s->waves);
+        s->waves = NULL;
+    }
+    int rc = 0;
+    if (on && !s->waves && !(s->waves = coupling_new(s, err, err_len))) {
+        s->def.world.waves_enabled = 0;
+        rc = -1;
+    }
+    if (s->waves)
+        waves_set_damping(s->waves->layer, s->def.world.waves.damping);
+    if (rebuild || had != (s->waves != NULL)) /* the rows' water with the new layer, or none */
+        for (size_t r = 0; r < s->nrows; r++)
+            water_sample_row(s, r);
+    return rc;
+}
+
+int sim_enable_waves(dinghy_sim *s, const waves_def *def, char *err, size_t err_len)
+{
+    s->def.world.waves = *def;
+    s->def.world.waves_enabled = 1;
+    return waves_follow_def(s, 1, err, err_len);
+}
+
+void sim_disable_waves(dinghy_sim *s)
+{
+    s->def.world.waves_enabled = 0;
+    waves_follow_def(s, 0, NULL, 0);
+}
+
+/* The coupling's per-row arrays a step reads: where each lies and its
+ * bytes a row. */
+#define ROW_ARRAYS 5
+static void row_arrays(const waves_coupling *c, void *at[ROW_ARRAYS], size_t size[ROW_ARRAYS])
+{
+    at[0] = c->before, size[0] = sizeof *c->before;
+    at[1] = c->where, size[1] = 2 * sizeof *c->where;
+    at[2] = c->outward, size[2] = 2 * sizeof *c->outward;
+    at[3] = c->slot, size[3] = sizeof *c->slot;
+    at[4] = c->generation, size[4] = sizeof *c->generation;
+}
+
+size_t waves_coupling_bytes(const waves_coupling *c)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS], n = waves_state_bytes(c->layer);
+    row_arrays(c, at, size);
+    for (int k = 0; k < ROW_ARRAYS; k++)
+        n += size[k] * c->rows;
+    return n;
+}
+
+void waves_coupling_save(const waves_coupling *c, unsigned char *out)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS];
+    row_arrays(c, at, size);
+    waves_state_save(c->layer, out);
+    out += waves_state_bytes(c->layer);
+    for (int k = 0; k < ROW_ARRAYS; k++) {
+        memcpy(out, at[k], size[k] * c->rows);
+        out += size[k] * c->rows;
+    }
+}
+
+void waves_coupling_load(waves_coupling *c, const unsigned char *in)
+{
+    void *at[ROW_ARRAYS];
+    size_t size[ROW_ARRAYS];
+    row_arrays(c, at, size);
+    waves_state_load(c->layer, in);
+    in += waves_state_bytes(c->layer);
+    for (int k = 0; k < ROW_ARRAYS; k++) {
+        memcpy(at[k], in, size[k] * c->rows);
+        in += size[k] * c->rows;
+    }
+}
+
+const waves_field *sim_waves(const dinghy_sim *s)
+{
+    return s->waves ? s->waves->layer : NULL;
+}
+
+waves_field *sim_waves_layer(dinghy_sim *s)
+{
+    return s->waves ? s->waves->layer : NULL;
+}
+
+/* The water column over a face's wet part, m^3: minus the integral over
+ * it of depth times n_z dA, the depth linear over the face (da, db, dc at
+ * its corners; > 0 under water). The wet part of a face with one corner i
+ * wet is the triangle (x_i, I_ij, I_ik), I at t_j = d_i / (d_i - d_j) along
+ * its edges, over which the integral is t_j t_k A d_i / 3; with one corner
+ * dry it is the whole face's A (da + db + dc) / 3 less the same over the
+ * dry corner's triangle. */
+static double face_column(const double a[3], const double b[3], const double c[3], double da,
+                          double db, double dc)
+{
+    const int wa = da > 0.0, wb = db > 0.0, wc = dc > 0.0, wet = wa + wb + wc;
+    if (wet == 0)
+        return 0.0;
+    /* the z component of the area vector (b - a) x (c - a) / 2, m^2 */
+    const double az = 0.5 * ((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+    const double whole = (da + db + dc) / 3.0;
+    if (wet == 3)
+        return -az * whole;
+    /* the odd corner out: the lone wet one (wet = 1) or the lone dry one */
+    const int odd_a = wet == 1 ? wa : !wa, odd_b = wet == 1 ? wb : !wb;
+    const double di = odd_a ? da : odd_b ? db : dc;
+    const double dj = odd_a ? db : odd_b ? dc : da, dk = odd_a ? dc : odd_b ? da : db;
+    const double part = di / (di - dj) * (di / (di - dk)) * di / 3.0;
+    return -az * (wet == 1 ? part : whole - part);
+}
+
+/* Row r's centre, the mean of its vertices' x and y, m. */
+static void row_centre(const dinghy_sim *s, size_t r, double centre[2])
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const size_t v0 = (r / (size_t)s->M) * s->V + (r % (size_t)s->M) * (size_t)s->N;
+    double cx = 0.0, cy = 0.0;
+    for (int n = 0; n < s->N; n++) {
+        cx += b->x[v0 + (size_t)n];
+        cy += b->y[v0 + (size_t)n];
+    }
+    centre[0] = cx / s->N;
+    centre[1] = cy / s->N;
+}
+
+/* The prescribed water's height (m) at (x, y) as row r sees it: its
+ * water plane less what the waves added to it at its last sample. */
+static double prescribed_height(const dinghy_sim *s, size_t r, double x, double y)
+{
+    if (!s->river)
+        return s->def.world.water.level;
+    const double *w = s->waves->plane + 3 * r;
+    const tick_context *t = s->tick;
+    return water_height_at(s, r, x, y) - (w[0] + w[1] * (x - t->wpx[r]) + w[2] * (y - t->wpy[r]));
+}
+
+/* Row r's displaced volume, m^3: each vertex's depth below the prescribed
+ * water (the row's plane without the waves: the rings' own waves must not
+ * feed what they displace) once (its two rings of N), then the 2N faces. */
+static double row_volume(const dinghy_sim *s, size_t r)
+{
+    const sim_buffer *b = &s->buf[s->cur];
+    const int M = s->M, N = s->N, m = (int)(r % (size_t)M);
+    const size_t ring = (r / (size_t)M) * s->V;
+    const size_t first[2] = {ring + (size_t)m * N, ring + (size_t)((m + 1) % M) * N};
+    double p[2][N][3], d[2][N];
+    int wet = 0;
+    for (int k = 0; k < 2; k++)
+        for (int n = 0; n < N; n++) {
+            const size_t i = first[k] + (size_t)n;
+            p[k][n][0] = b->x[i];
+            p[k][n][1] = b->y[i];
+            p[k][n][2] = b->z[i];
+            d[k][n] = prescribed_height(s, r, p[k][n][0], p[k][n][1]) - p[k][n][2];
+            wet |= d[k][n] > 0.0;
+        }
+    if (!wet)
+        return 0.0;
+    double v = 0.0;
+    for (int n = 0; n < N; n++) {
+        const int n1 = n + 1 == N ? 0 : n + 1;
+        /* the quad's two outward faces: (m,n) (m+1,n) (m+1,n+1), (m,n) (m+1,n+1) (m,n+1) */
+        v += face_column(p[0][n], p[1][n], p[1][n1], d[0][n], d[1][n], d[1][n1]);
+        v += face_column(p[0][n], p[1][n1], p[0][n1], d[0][n], d[1][n1], d[0][n1]);
+    }
+    return v;
+}
+
+void waves_row_volumes(const dinghy_sim *s, double *vol, int threads)
+{
+    const long rows = (long)s->nrows;
+#pragma omp parallel for schedule(static) num_threads(threads > 0 ? threads : 1)
+    for (long r = 0; r < rows; r++)
+        vol[r] = row_volume(s, (size_t)r);
+}
+
+/* Adds volume beside row r, whose centre is at c, half on each side of
+ * the tube along u (the unit horizontal from the ring's centre to c). */
+static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2],
+                       const double u[2], double volume)
+{
+    const double off = WAVES_BESIDE * s->def.ring.minor_radius;
+    const double spread = WAVES_SPREAD * s->def.ring.minor_radius;
+    waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume);
+    waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
+}
+
+/* The centre of ring p: the mean of its rows' centres, m. */
+static void ring_centre(const dinghy_sim *s, int p, double c[2])
+{
+    double mx = 0.0, my = 0.0;
+    for (int m = 0; m < s->M; m++) {
+        double cm[2];
+        row_centre(s, (size_t)p * (size_t)s->M + (size_t)m, cm);
+        mx += cm[0];
+        my += cm[1];
+    }
+    c[0] = mx / s->M;
+    c[1] = my / s->M;
+}
+
+/* The unit horizontal from a ring's centre g to a row's centre c; x when
+ * they coincide. */
+static void outward(const double g[2], const double c[2], double u[2])
+{
+    const double dx = c[0] - g[0], dy = c[1] - g[1], l = hypot(dx, dy);
+    u[0] = l > 0.0 ? dx / l : 1.0;
+    u[1] = l > 0.0 ? dy / l : 0.0;
+}
+
+void waves_couple_step(dinghy_sim *s, double dt)
+{
+    waves_coupling *c = s->waves;
+    if (!c)
+        return;
+    waves_row_volumes(s, c->now, s->step_threads);
+    double ring[2] = {0.0, 0.0};
+    for (size_t r = 0; r < s->nrows && r < c->rows; r++) {
+        double centre[2], u[2];
+        if (r % (size_t)s->M == 0)
+            ring_centre(s, (int)(r / (size_t)s->M), ring);
+        row_centre(s, r, centre);
+        /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
+        const int slot = s->ring_slot[r / (size_t)s->M];
+        double *was = c->where + 2 * r, *u_was = c->outward + 2 * r;
+        outward(ring, centre, u);
+        /* what it displaced at the last step taken away where the current
+         * has carried it since, what it displaces now put where it is: a
+         * change of volume, a move (a wake), or both; a ring not seen
+         * here before starts from what it displaces */
+        if (waves_row_seen(s, c, r) && (c->before[r] != 0.0 || c->now[r] != 0.0)) {
+            double from[2] = {was[0], was[1]};
+            waves_carry(c->layer, dt, &from[0], &from[1]);
+            add_beside(s, c->layer, from, u_was, -c->before[r]);
+            add_beside(s, c->layer, centre, u, c->now[r]);
+        }
+        c->slot[r] = slot;
+        c->generation[r] = s->slot_gen[slot];
+        u_was[0] = u[0];
+        u_was[1] = u[1];
+        c->before[r] = c->now[r];
+        was[0] = centre[0];
+        was[1] = centre[1];
+    }
+    waves_step(c->layer, dt, s->def.world.gravity, s->step_threads);
+}

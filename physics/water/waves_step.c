@@ -1,0 +1,217 @@
+/* The wave layer's step (docs/physics.md section 14): per substep of
+ * length dt,
+ *   1. advection (river only): h and phi carried by the current U,
+ *      semi-Lagrangian: each cell takes the bilinear value at x - U dt
+ *      (at most a cell away: the substeps see to it); then psi = s phi;
+ *   2. h += dt K phi, with (K phi)_i = s_i (diag_i phi_i - sum_o W_o psi_{i+o}),
+ *      then phi = exp(-damping dt) (phi - dt g (h - h_ref)) with the new h,
+ *      and the sponge's exp(-sigma dt) on both (0 on dry cells).
+ * h_ref is the mean height of the water at the step's start: a constant
+ * added to phi changes neither K phi nor the surface's velocity grad phi,
+ * and without it phi would drift as -g h_mean t wherever the water holds
+ * volume (a closed basin, a ring's displacement), and the float sums of K
+ * would lose the small differences of phi to its growing mean.
+ * Stage 1 reads neighbours of h and phi, stage 2 neighbours of psi; each
+ * writes only its own cells, so the rows are shared among the threads
+ * with a barrier between the stages, and every cell's sum runs in the
+ * same order whatever the split: the same bits on any thread count. */
+#include "physics/water/waves.h"
+
+#include <math.h>
+#include <omp.h>
+
+#include "physics/water/waves_internal.h"
+
+/* The substep's share of the stability bound: g dt^2 lambda_max <= 4
+ * SAFETY^2 (symplectic Euler on a positive semi-definite K is stable
+ * below 4). */
+#define SAFETY 0.9
+/* Columns of a band of stage 2: its 59 rows of psi (the kernel's reach
+ * both ways) stay in a core's first-level cache while the band goes down
+ * a thread's rows. */
+#define CHUNK 64
+
+int waves_substeps(const waves_field *w, double dt, double gravity)
+{
+    if (!(dt > 0.0))
+        return 1;
+    double n = 1.0;
+    if (gravity > 0.0 && w->lambda_max > 0.0)
+        n = ceil(dt * sqrt(gravity * w->lambda_max) / (2.0 * SAFETY) * (1.0 - 1e-12));
+    /* the advection moves a cell at most a substep */
+    n = fmax(n, ceil(dt * w->flow_max * waves_flow_scale(w) / w->cell * (1.0 - 1e-12)));
+    return n < 1.0 ? 1 : n > 1e6 ? 1000000 : (int)n;
+}
+
+/* exp(-sponge dt) on wet cells, 0 on dry ones, for substeps of dt. */
+static void sponge_factors(waves_field *w, double dt)
+{
+    if (w->sponge_dt == dt)
+        return;
+    for (int j = 0; j < w->ny; j++)
+        for (int i = 0; i < w->nx; i++) {
+            const size_t q = waves_index(w, i, j);
+            w->sponge_keep[q] = w->s[q] > 0.0f ? (float)exp(-(double)w->sponge[q] * dt) : 0.0f;
+        }
+    w->sponge_dt = dt;
+}
+
+/* Bilinear values of n cells at their departure points, -carry (u, v)
+ * cells away (clamped to one cell): rows m, z, p are the rows above, at
+ * and below from the cell before the first on, for h and phi; the
+ * results into h_adv, phi_adv and psi = s phi_adv. A shift d in [-1, 1]
+ * has the tent weights max(-d, 0), 1 - |d|, max(d, 0) on the cells at
+ * -1, 0, +1: the bilinear interpolation's. */
+static void advect_cells(int n, float carry, const float *restrict u, const float *restrict v,
+                         const float *restrict hm, const float *restrict hz,
+                         const float *restrict hp, const float *restrict pm,
+                         const float *restrict pz, const float *restrict pp,
+                         const float *restrict s, float *restrict h_adv,
+                         float *restrict phi_adv, float *restrict psi)
+{
+    for (int x = 0; x < n; x++) {
+        float dx = -carry * u[x], dy = -carry * v[x];
+        dx = dx > 1.0f ? 1.0f : dx < -1.0f ? -1.0f : dx;
+        dy = dy > 1.0f ? 1.0f : dy < -1.0f ? -1.0f : dy;
+        const float xm = dx < 0.0f ? -dx : 0.0f, xp = dx > 0.0f ? dx : 0.0f;
+        const float ym = dy < 0.0f ? -dy : 0.0f, yp = dy > 0.0f ? dy : 0.0f;
+        const float x0 = 1.0f - (xm + xp), y0 = 1.0f - (ym + yp);
+        const float h_m = (xm * hm[x] + x0 * hm[x + 1]) + xp * hm[x + 2];
+        const float h_z = (xm * hz[x] + x0 * hz[x + 1]) + xp * hz[x + 2];
+        const float h_p = (xm * hp[x] + x0 * hp[x + 1]) + xp * hp[x + 2];
+        const float p_m = (xm * pm[x] + x0 * pm[x + 1]) + xp * pm[x + 2];
+        const float p_z = (xm * pz[x] + x0 * pz[x + 1]) + xp * pz[x + 2];
+        const float p_p = (xm * pp[x] + x0 * pp[x + 1]) + xp * pp[x + 2];
+        const float pa = (ym * p_m + y0 * p_z) + yp * p_p;
+        h_adv[x] = (ym * h_m + y0 * h_z) + yp * h_p;
+        phi_adv[x] = pa;
+        psi[x] = s[x] * pa;
+    }
+}
+
+/* Stage 1 on row j: advected h, phi (flow) into the advection's arrays,
+ * and psi = s phi. `carry` is the substep over the cell times the
+ * current's scale: the shift, in cells, per m/s. */
+static void stage_carry(waves_field *w, int j, int flow, float carry)
+{
+    const int lo = w->lo[j], n = w->hi[j] - lo;
+    if (n <= 0)
+        return;
+    const size_t base = waves_index(w, lo, j), S = w->stride;
+    if (!flow) {
+        const float *restrict s = w->s + base, *restrict phi = w->phi + base;
+        float *restrict psi = w->psi + base;
+        for (int x = 0; x < n; x++)
+            psi[x] = s[x] * phi[x];
+        return;
+    }
+    const size_t up = base - S - 1, at = base - 1, down = base + S - 1;
+    advect_cells(n, carry, w->u + base, w->v + base, w->h + up, w->h + at, w->h + down,
+                 w->phi + up, w->phi + at, w->phi + down, w->s + base, w->h_adv + base,
+                 w->phi_adv + base, w->psi + base);
+}
+
+/* Stage 2 on cells [i0, i1) of row j: the kernel's sum over psi, then h
+ * and phi; returns the sum of the new h over those cells. */
+static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float dt, float g_dt,
+                          float h_ref, float damp)
+{
+    const int lo = i0 > w->lo[j] ? i0 : w->lo[j], n = (i1 < w->hi[j] ? i1 : w->hi[j]) - lo;
+    if (n <= 0)
+        return 0.0;
+    const size_t base = waves_index(w, lo, j);
+    const waves_taps *t = &w->taps;
+    double acc[n];
+    for (int x = 0; x < n; x++)
+        acc[x] = 0.0;
+    /* a class at a time, its 4 or 8 offsets summed in one pass */
+    for (int c = 0; c < t->classes; c++) {
+        const double wc = t->weight[c];
+        const ptrdiff_t *o = t->off + t->first[c];
+        const float *restrict a0 = w->psi + (ptrdiff_t)base + o[0];
+        const float *restrict a1 = w->psi + (ptrdiff_t)base + o[1];
+        const float *restrict a2 = w->psi + (ptrdiff_t)base + o[2];
+        const float *restrict a3 = w->psi + (ptrdiff_t)base + o[3];
+        if (t->first[c + 1] - t->first[c] == 4) {
+            for (int x = 0; x < n; x++)
+                acc[x] += wc * (double)((a0[x] + a1[x]) + (a2[x] + a3[x]));
+            continue;
+        }
+        const float *restrict a4 = w->psi + (ptrdiff_t)base + o[4];
+        const float *restrict a5 = w->psi + (ptrdiff_t)base + o[5];
+        const float *restrict a6 = w->psi + (ptrdiff_t)base + o[6];
+        const float *restrict a7 = w->psi + (ptrdiff_t)base + o[7];
+        for (int x = 0; x < n; x++)
+            acc[x] += wc * (double)(((a0[x] + a1[x]) + (a2[x] + a3[x]))
+                                    + ((a4[x] + a5[x]) + (a6[x] + a7[x])));
+    }
+    float *restrict h = w->h + base, *restrict phi = w->phi + base;
+    const float *restrict h0 = (flow ? w->h_adv : w->h) + base;
+    const float *restrict p0 = (flow ? w->phi_adv : w->phi) + base;
+    const float *restrict s = w->s + base;
+    const double *restrict diag = w->diag + base;
+    const float *restrict keep = w->sponge_keep + base;
+    for (int x = 0; x < n; x++) {
+        const float k_phi = (float)(s[x] * (diag[x] * (double)p0[x] - acc[x])); /* K phi, m/s */
+        const float hn = h0[x] + dt * k_phi;
+        const float pn = damp * (p0[x] - g_dt * (hn - h_ref));
+        h[x] = keep[x] * hn;
+        phi[x] = keep[x] * pn;
+    }
+    /* the sum of h in eight lanes (a fixed order that vectorises) */
+    float lane[8] = {0.0f};
+    int x = 0;
+    for (; x + 8 <= n; x += 8)
+        for (int l = 0; l < 8; l++)
+            lane[l] += h[x + l];
+    for (; x < n; x++)
+        lane[0] += h[x];
+    return (((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]))
+         + (((double)lane[4] + lane[5]) + ((double)lane[6] + lane[7]));
+}
+
+/* The mean height of the wet cells, from the rows' sums in row order. */
+static double mean_height(const waves_field *w)
+{
+    double sum = 0.0;
+    for (int j = w->row_lo; j < w->row_hi; j++)
+        sum += w->row_sum[j];
+    return w->wet > 0 ? sum / (double)w->wet : 0.0;
+}
+
+void waves_step(waves_field *w, double dt, double gravity, int threads)
+{
+    if (!(dt > 0.0) || w->row_hi <= w->row_lo)
+        return;
+    const int substeps = waves_substeps(w, dt, gravity);
+    const double h = dt / substeps;
+    sponge_factors(w, h);
+    const double speed = w->river ? river_course_view(w->river)->speed : 0.0;
+    if (w->river && speed > 0.0 && !(w->flow_speed > 0.0))
+        waves_grid_sample_flow(w); /* from still: nothing to scale */
+    const int flow = w->river && speed > 0.0;
+    const float carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f;
+    const float fdt = (float)h, g_dt = (float)(gravity * h), h_ref = (float)mean_height(w);
+    const float damp = (float)exp(-w->def.damping * h);
+    const int r0 = w->row_lo, r1 = w->row_hi;
+#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+    {
+        /* each thread a fixed range of rows; stage 2 a band of CHUNK
+         * columns at a time down them, so that the kernel's rows stay in
+         * the first-level cache (the order changes no bit) */
+        const int nth = omp_get_num_threads(), me = omp_get_thread_num();
+        const int a = r0 + (int)((long)(r1 - r0) * me / nth);
+        const int b = r0 + (int)((long)(r1 - r0) * (me + 1) / nth);
+        for (int k = 0; k < substeps; k++) {
+            for (int j = a; j < b; j++)
+                stage_carry(w, j, flow, carry);
+#pragma omp barrier
+            for (int j = a; j < b; j++)
+                w->row_sum[j] = 0.0;
+            for (int i0 = 0; i0 < w->nx; i0 += CHUNK)
+                for (int j = a; j < b; j++)
+                    w->row_sum[j] += stage_waves(w, j, i0, i0 + CHUNK, flow, fdt, g_dt, h_ref, damp);
+#pragma omp barrier
+        }
+    }
+}

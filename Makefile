@@ -174,12 +174,20 @@ TEST_LAYERS_test_snapshot = app shared core river
 test_layers = $(or $(TEST_LAYERS_$(1)),$(TEST_LAYERS_CORE))
 TEST_LIBS = $(shell pkg-config --libs cmocka 2>/dev/null)
 UNIT = $(filter-out test_render test_audio,$(TESTS))
+# More sources of tests/ a test links besides support.c (TEST_SRC_test_X):
+# the skin checker (tests/skin_check.h), its own geometry and nothing of
+# physics/.
+CHECK_SRC = tests/skin_check.c tests/check_inside.c tests/check_pairs.c tests/check_winding.c \
+            tests/check_tri_tri.c tests/check_predicates.c tests/check_mesh.c
+TEST_SRC_test_skin_check  = $(CHECK_SRC)
+test_objs = $(call objs,$(1),$(TEST_SRC_$(2)))
 
 $(B)/rel/tests/%.o: tests/%.c | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-$(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call libs,rel,$$(call test_layers,test_$$*))
+$(B)/rel/test_%: $(B)/rel/tests/test_%.o $(B)/rel/tests/support.o $$(call test_objs,rel,test_$$*) \
+                 $$(call libs,rel,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(CFLAGS) $^ $(LDFLAGS) $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
 # ---- make test: first every binary it runs, built as many at a time as
@@ -287,7 +295,8 @@ SAN = -O2 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-o
 $(B)/asan/%.o: %.c | deps-test
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SAN) -c $< -o $@
-$(B)/asan/test_%: $(B)/asan/tests/test_%.o $(B)/asan/tests/support.o $$(call libs,asan,$$(call test_layers,test_$$*))
+$(B)/asan/test_%: $(B)/asan/tests/test_%.o $(B)/asan/tests/support.o $$(call test_objs,asan,test_$$*) \
+                  $$(call libs,asan,$$(call test_layers,test_$$*))
 	$(CC) $(BASEFLAGS) $(SAN) $^ $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
 test-asan: | deps-test
@@ -300,7 +309,8 @@ TSAN = -O1 -g -fsanitize=thread
 $(B)/tsan/%.o: %.c | deps-test
 	@mkdir -p $(dir $@)
 	$(TSAN_CC) $(BASEFLAGS) $(TSAN) -c $< -o $@
-$(B)/tsan/test_%: $(B)/tsan/tests/test_%.o $(B)/tsan/tests/support.o $$(call libs,tsan,$$(call test_layers,test_$$*))
+$(B)/tsan/test_%: $(B)/tsan/tests/test_%.o $(B)/tsan/tests/support.o $$(call test_objs,tsan,test_$$*) \
+                  $$(call libs,tsan,$$(call test_layers,test_$$*))
 	$(TSAN_CC) $(BASEFLAGS) $(TSAN) $^ $(TEST_LIBS) $(call pkglibs,$(call test_layers,test_$*)) -o $@
 
 test-tsan: | deps-test

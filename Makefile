@@ -181,6 +181,7 @@ CHECK_SRC = tests/skin_check.c tests/check_inside.c tests/check_pairs.c tests/ch
             tests/check_tri_tri.c tests/check_predicates.c tests/check_mesh.c
 CROSSING_SRC = $(CHECK_SRC) tests/crossing_cases.c
 TEST_SRC_test_skin_check  = $(CHECK_SRC)
+TEST_SRC_test_no_crossing = $(CROSSING_SRC)
 test_objs = $(call objs,$(1),$(TEST_SRC_$(2)))
 
 $(B)/rel/tests/%.o: tests/%.c | deps-test
@@ -231,7 +232,7 @@ TEST_BINS  = $(sort $(UNIT_BINS) $(ASAN_BINS) $(TSAN_BINS) $(RENDER_BINS) $(AUDI
 
 # The jobs of each suite (the run-* targets below), longest first.
 SLOW_UNIT   = test_spray test_pointer test_rapids test_skin_membrane test_water test_overlap \
-              test_skin_sim test_physics test_contact
+              test_no_crossing test_skin_sim test_physics test_contact
 UNIT_RUN    = !unit-test_parallel $(addprefix unit-,$(filter $(UNIT),$(SLOW_UNIT)) \
               $(filter-out test_parallel $(SLOW_UNIT),$(UNIT)))
 ASAN_RUN    = $(addprefix asan-,$(UNIT))

@@ -16,7 +16,9 @@
  * point outside its convex hull, and the box of rows m and m+1 holds
  * S_m's hull; so only the bands whose boxes hold the point count:
  *   w = (1 / 4 pi) sum over those m of [ O(band_m) - O(C(m+1)) + O(C(m)) ]
- * with O the solid angle, and w = 0 outside the ring's box. */
+ * with O the solid angle, and w = 0 outside the ring's box. Inside a
+ * run of consecutive bands the fans cancel: a run m0 .. m1 costs its
+ * bands and the two fans C(m0) and C(m1+1). */
 #ifndef DINGHY_TESTS_CHECK_WINDING_H
 #define DINGHY_TESTS_CHECK_WINDING_H
 

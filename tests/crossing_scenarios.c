@@ -3,8 +3,8 @@
  * state checked every 0.1 s of simulated time (and at the start) by the
  * independent skin checker (tests/skin_check.h). One line per scene:
  * simulated seconds, samples; the most crossed triangle pairs in one
- * sample (of them within one ring), in how many samples, first and last
- * seen; the same for vertices inside another ring's skin and for those
+ * sample (and the most within one ring), in how many samples, first and
+ * last seen; the same for vertices inside another ring's skin and for those
  * inside their own skin (the probe; reported, not a failure); wall
  * seconds (and the checker's share), and the status. The first offenders found are
  * named on a line below. Not part of make test: the full list takes
@@ -29,7 +29,7 @@
 /* One kind of fault over a run: the most in one sample, in how many
  * samples, first and last seen. */
 typedef struct {
-    long most, self;    /* self: of the most, within one ring (crossings) */
+    long most, self;    /* self: the most crossings within one ring in one sample */
     int samples;
     double first, last; /* s; first < 0: never */
 } fault;
@@ -52,8 +52,8 @@ static void fault_add(fault *f, long count, long self, double t)
         f->first = t;
     f->last = t;
     f->samples++;
-    if (count > f->most)
-        f->most = count, f->self = self;
+    f->most = count > f->most ? count : f->most;
+    f->self = self > f->self ? self : f->self;
 }
 
 static double now(void)

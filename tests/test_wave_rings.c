@@ -11,20 +11,10 @@
 #include "dinghy/hands.h"
 #include "dinghy/waves.h"
 #include "physics/world/sim_internal.h"
+#include "scenes/layout.h"
 
 #define G 9.81
 #define PI 3.14159265358979323846
-
-static sim_ring_pose flat_at(double x, double y, double z)
-{
-    sim_ring_pose p;
-    memset(&p, 0, sizeof p);
-    p.rot[0] = p.rot[4] = p.rot[8] = 1.0;
-    p.centre[0] = x;
-    p.centre[1] = y;
-    p.centre[2] = z;
-    return p;
-}
 
 /* The program's definition (1/60 s) with a wave layer of still water
  * `depth` deep over x in [x0, x1], |y| <= hy, not yet on. */
@@ -46,7 +36,7 @@ static sim_def still_def(double depth, double x0, double x1, double hy, int thre
 static dinghy_sim *floating(const sim_def *d, double x, int cap, int waves)
 {
     dinghy_sim *s = test_sim_empty(d, cap);
-    sim_ring_pose p = flat_at(x, 0.0, d->ring.minor_radius - 0.03);
+    sim_ring_pose p = layout_pose_at(x, 0.0, d->ring.minor_radius - 0.03);
     sim_add_ring(s, &p);
     sim_def settle = *d;
     settle.solver.damping = 8.0;
@@ -76,7 +66,7 @@ static void test_drop_reaches_ring(void **state)
         dinghy_sim *s = floating(&d, xb, 2, 1);
         const double x0 = sim_rings(s)[0].centre[0], z0 = sim_rings(s)[0].centre[2];
         if (drop) {
-            sim_ring_pose a = flat_at(0.0, 0.0, 0.75); /* its bottom 0.5 m up */
+            sim_ring_pose a = layout_pose_at(0.0, 0.0, 0.75); /* its bottom 0.5 m up */
             sim_add_ring(s, &a);
         }
         double h[300], t[300];
@@ -229,7 +219,7 @@ static void test_threads_same_bits(void **state)
         sim_def d = still_def(0.3, -4.0, 6.0, 4.0, threads[k]);
         d.world.waves_enabled = 1;
         dinghy_sim *s = test_sim_empty(&d, 2);
-        sim_ring_pose a = flat_at(0.0, 0.0, 0.5), b = flat_at(2.5, 0.3, 0.3);
+        sim_ring_pose a = layout_pose_at(0.0, 0.0, 0.5), b = layout_pose_at(2.5, 0.3, 0.3);
         sim_add_ring(s, &a);
         sim_add_ring(s, &b);
         assert_int_equal(sim_step(s, test_quick() ? 20 : 90), test_quick() ? 20 : 90);

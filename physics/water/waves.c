@@ -114,8 +114,105 @@ static double add_bilinear(waves_field *w, double fx, double fy, double volume)
 }
 
 /* Footprints of at most this many cells in their bounding box are
- * weighed once and kept (one pass over the cells); larger ones twice. */
+ * weighed once into a footprint (below); larger ones twice, a cell at a
+ * time. */
 #define KEPT_CELLS 256
+#define KEPT_ROW 64
+
+/* A footprint's cells [i0, i1] x [j0, j1] (on the grid) and their weights
+ * (1 - r^2/radius^2)^2, 0 on dry cells and past the radius, row-major. */
+typedef struct {
+    int i0, i1, j0, j1;
+    int width;                 /* weights a row: i1 - i0 + 1 up to a multiple of 4 (the
+                                  cells past i1 weigh 0; they lie in the padded row) */
+    double weight[KEPT_CELLS];
+} footprint;
+
+/* The cells within r cells of (fx, fy) clipped to the grid; 1 when they
+ * are KEPT_CELLS or fewer (then their weights are in fp), else 0. The
+ * squared distance over r^2 is a column's term plus a row's, each worked
+ * out once, and each row's weights come in one loop without branches
+ * (it vectorises): no division or root per cell. */
+static int weigh(const waves_field *w, double fx, double fy, double r, footprint *fp)
+{
+    int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
+    int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
+    fp->i0 = i0 < 0 ? 0 : i0, fp->j0 = j0 < 0 ? 0 : j0;
+    fp->i1 = i1 >= w->nx ? w->nx - 1 : i1, fp->j1 = j1 >= w->ny ? w->ny - 1 : j1;
+    const int width = fp->i1 - fp->i0 + 1;
+    if (width <= 0 || fp->j1 < fp->j0) { /* off the grid: no cells */
+        fp->width = 0;
+        fp->j1 = fp->j0 - 1;
+        return 1;
+    }
+    fp->width = (width + 3) & ~3;
+    if (fp->width > KEPT_ROW || (long)fp->width * (fp->j1 - fp->j0 + 1) > KEPT_CELLS)
+        return 0;
+    /* every cell wet (the tiles say so): no need to read s */
+    int wet = 1;
+    for (int b = fp->j0 / WAVES_TILE; b <= fp->j1 / WAVES_TILE; b++)
+        for (int a = fp->i0 / WAVES_TILE; a <= fp->i1 / WAVES_TILE; a++)
+            wet &= w->all_wet[b * w->tiles_x + a];
+    const double inv = 1.0 / (r * r);
+    double column[KEPT_ROW];
+    for (int k = 0; k < fp->width; k++) /* past the box: 2, no weight */
+        column[k] = k < width ? (fp->i0 + k - fx) * (fp->i0 + k - fx) * inv : 2.0;
+    double *out = fp->weight;
+    for (int j = fp->j0; j <= fp->j1; j++, out += fp->width) {
+        const double row = (j - fy) * (j - fy) * inv;
+        if (wet) {
+            for (int k = 0; k < fp->width; k++) {
+                const double d2 = column[k] + row;
+                out[k] = d2 < 1.0 ? (1.0 - d2) * (1.0 - d2) : 0.0;
+            }
+            continue;
+        }
+        const float *restrict s = w->s + waves_index(w, fp->i0, j);
+        for (int k = 0; k < fp->width; k++) {
+            const double d2 = column[k] + row;
+            const int in = (d2 < 1.0) & (s[k] != 0.0f); /* &: no masked load of s */
+            out[k] = in ? (1.0 - d2) * (1.0 - d2) : 0.0;
+        }
+    }
+    return 1;
+}
+
+/* The sum of n numbers, n a multiple of 4 (a footprint's rows are), in
+ * four lanes: a fixed order that vectorises. */
+static double sum4(const double *a, int n)
+{
+    double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0;
+    for (int k = 0; k < n; k += 4) {
+        l0 += a[k];
+        l1 += a[k + 1];
+        l2 += a[k + 2];
+        l3 += a[k + 3];
+    }
+    return (l0 + l1) + (l2 + l3);
+}
+
+/* waves_add_volume over a footprint of more than KEPT_CELLS: weighed
+ * twice, a cell at a time. */
+static double add_wide(waves_field *w, const footprint *fp, double fx, double fy, double r,
+                       double volume)
+{
+    double total = 0.0;
+    for (int pass = 0; pass < 2; pass++) {
+        const double per_area = pass ? volume / (total * w->cell * w->cell) : 0.0;
+        for (int j = fp->j0; j <= fp->j1; j++)
+            for (int i = fp->i0; i <= fp->i1; i++) {
+                const size_t q = waves_index(w, i, j);
+                const double d2 = ((i - fx) * (i - fx) + (j - fy) * (j - fy)) / (r * r);
+                const double weight = d2 < 1.0 && w->s[q] != 0.0f ? (1.0 - d2) * (1.0 - d2) : 0.0;
+                if (pass && weight > 0.0)
+                    w->h[q] += (float)(weight * per_area);
+                total += pass ? 0.0 : weight;
+            }
+        if (!(total > 0.0))
+            return add_bilinear(w, fx, fy, volume);
+    }
+    return volume;
+}
 
 double waves_add_volume(waves_field *w, double x, double y, double radius, double volume)
 {
@@ -124,37 +221,19 @@ double waves_add_volume(waves_field *w, double x, double y, double radius, doubl
     const double r = radius / w->cell; /* cells */
     if (!(r >= 1.0))
         return add_bilinear(w, fx, fy, volume);
-    int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
-    int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
-    i0 = i0 < 0 ? 0 : i0, j0 = j0 < 0 ? 0 : j0;
-    i1 = i1 >= w->nx ? w->nx - 1 : i1, j1 = j1 >= w->ny ? w->ny - 1 : j1;
-    const int kept = (long)(i1 - i0 + 1) * (j1 - j0 + 1) <= KEPT_CELLS;
-    double total = 0.0, weights[KEPT_CELLS];
-    for (int pass = kept; pass < 2 + kept; pass++) {
-        /* kept: pass 1 weighs and keeps, pass 2 adds; else 0 sums, 1 adds */
-        const int add = pass == (kept ? 2 : 1);
-        const double per_area = add ? volume / (total * w->cell * w->cell) : 0.0;
-        int n = 0;
-        for (int j = j0; j <= j1; j++)
-            for (int i = i0; i <= i1; i++, n++) {
-                const size_t q = waves_index(w, i, j);
-                double weight;
-                if (add && kept) {
-                    weight = weights[n];
-                } else {
-                    const double d2 = ((i - fx) * (i - fx) + (j - fy) * (j - fy)) / (r * r);
-                    weight = d2 < 1.0 && w->s[q] != 0.0f ? (1.0 - d2) * (1.0 - d2) : 0.0;
-                }
-                if (add && weight > 0.0)
-                    w->h[q] += (float)(weight * per_area);
-                else if (!add) {
-                    total += weight;
-                    if (kept)
-                        weights[n] = weight;
-                }
-            }
-        if (!add && !(total > 0.0))
-            return add_bilinear(w, fx, fy, volume);
+    footprint fp;
+    if (!weigh(w, fx, fy, r, &fp))
+        return add_wide(w, &fp, fx, fy, r, volume);
+    const int width = fp.width, cells = width * (fp.j1 - fp.j0 + 1);
+    const double total = sum4(fp.weight, cells);
+    if (!(total > 0.0))
+        return add_bilinear(w, fx, fy, volume);
+    const double per_area = volume / (total * w->cell * w->cell);
+    const double *weight = fp.weight;
+    for (int j = fp.j0; j <= fp.j1; j++, weight += width) {
+        float *restrict h = w->h + waves_index(w, fp.i0, j);
+        for (int k = 0; k < width; k++)
+            h[k] = weight[k] > 0.0 ? h[k] + (float)(weight[k] * per_area) : h[k];
     }
     return volume;
 }
@@ -185,11 +264,21 @@ double waves_mean_height(const waves_field *w, double x, double y, double radius
     cell_of(w, x, y, &fx, &fy);
     const double r = radius / w->cell; /* cells */
     double sum = 0.0, total = 0.0;
-    if (r >= 1.0) {
-        const int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
-        const int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
-        for (int j = j0 < 0 ? 0 : j0; j <= j1 && j < w->ny; j++)
-            for (int i = i0 < 0 ? 0 : i0; i <= i1 && i < w->nx; i++) {
+    footprint fp;
+    if (r >= 1.0 && weigh(w, fx, fy, r, &fp)) {
+        const int width = fp.width;
+        double part[KEPT_CELLS];
+        for (int j = fp.j0, n = 0; j <= fp.j1; j++, n += width) {
+            const float *restrict h = w->h + waves_index(w, fp.i0, j);
+            for (int k = 0; k < width; k++)
+                part[n + k] = fp.weight[n + k] * h[k];
+        }
+        const int cells = width * (fp.j1 - fp.j0 + 1);
+        sum = sum4(part, cells);
+        total = sum4(fp.weight, cells);
+    } else if (r >= 1.0) {
+        for (int j = fp.j0; j <= fp.j1; j++)
+            for (int i = fp.i0; i <= fp.i1; i++) {
                 const size_t q = waves_index(w, i, j);
                 const double d2 = ((i - fx) * (i - fx) + (j - fy) * (j - fy)) / (r * r);
                 if (!(d2 < 1.0) || w->s[q] == 0.0f)
@@ -219,7 +308,22 @@ void waves_carry(const waves_field *w, double dt, double *x, double *y)
     const double scale = waves_flow_scale(w);
     if (!w->u || !(scale > 0.0))
         return;
-    const double u = bilinear(w, w->u, *x, *y), v = bilinear(w, w->v, *x, *y);
+    /* bilinear() of u and of v, the cells and weights found once */
+    double fx, fy, u = 0.0, v = 0.0;
+    cell_of(w, *x, *y, &fx, &fy);
+    if (fx > -1.0 && fy > -1.0 && fx < w->nx && fy < w->ny) {
+        const int i0 = (int)floor(fx), j0 = (int)floor(fy);
+        const double tx = fx - i0, ty = fy - j0;
+        for (int k = 0; k < 4; k++) {
+            const int i = i0 + (k & 1), j = j0 + (k >> 1);
+            if (i < 0 || i >= w->nx || j < 0 || j >= w->ny)
+                continue;
+            const double wk = ((k & 1) ? tx : 1.0 - tx) * ((k >> 1) ? ty : 1.0 - ty);
+            const size_t q = waves_index(w, i, j);
+            u += wk * w->u[q];
+            v += wk * w->v[q];
+        }
+    }
     *x += scale * u * dt;
     *y += scale * v * dt;
 }

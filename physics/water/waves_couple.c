@@ -196,15 +196,33 @@ static void row_centre(const dinghy_sim *s, size_t r, double centre[2])
     centre[1] = cy / s->N;
 }
 
-/* The prescribed water's height (m) at (x, y) as row r sees it: its
- * water plane less what the waves added to it at its last sample. */
-static double prescribed_height(const dinghy_sim *s, size_t r, double x, double y)
+/* The prescribed water as row r sees it: its water plane less what the
+ * waves added to it at its last sample; the height (m) at (x, y) is
+ * base + (sx - wx) (x - px) + (sy - wy) (y - py) less the waves' base,
+ * worked out as water_height_at and the waves' plane would, term by term
+ * (the same bits), with the row's numbers fetched once. */
+typedef struct {
+    int still;                 /* no river: the level */
+    double level;
+    double eta, sx, sy, px, py; /* the row's water plane (water_height_at) */
+    const double *waves;       /* what the waves added: height and slope */
+} row_water;
+
+static row_water prescribed(const dinghy_sim *s, size_t r)
 {
-    if (!s->river)
-        return s->def.world.water.level;
-    const double *w = s->waves->plane + 3 * r;
     const tick_context *t = s->tick;
-    return water_height_at(s, r, x, y) - (w[0] + w[1] * (x - t->wpx[r]) + w[2] * (y - t->wpy[r]));
+    return (row_water){.still = !s->river, .level = s->def.world.water.level,
+                       .eta = t->weta[r], .sx = t->wsx[r], .sy = t->wsy[r], .px = t->wpx[r],
+                       .py = t->wpy[r], .waves = s->waves->plane + 3 * r};
+}
+
+static double prescribed_height(const row_water *p, double x, double y)
+{
+    if (p->still)
+        return p->level;
+    const double *w = p->waves;
+    return (p->eta + p->sx * (x - p->px) + p->sy * (y - p->py))
+         - (w[0] + w[1] * (x - p->px) + w[2] * (y - p->py));
 }
 
 /* Row r's displaced volume, m^3: each vertex's depth below the prescribed
@@ -216,6 +234,7 @@ static double row_volume(const dinghy_sim *s, size_t r)
     const int M = s->M, N = s->N, m = (int)(r % (size_t)M);
     const size_t ring = (r / (size_t)M) * s->V;
     const size_t first[2] = {ring + (size_t)m * N, ring + (size_t)((m + 1) % M) * N};
+    const row_water water = prescribed(s, r);
     double p[2][N][3], d[2][N];
     int wet = 0;
     for (int k = 0; k < 2; k++)
@@ -224,7 +243,7 @@ static double row_volume(const dinghy_sim *s, size_t r)
             p[k][n][0] = b->x[i];
             p[k][n][1] = b->y[i];
             p[k][n][2] = b->z[i];
-            d[k][n] = prescribed_height(s, r, p[k][n][0], p[k][n][1]) - p[k][n][2];
+            d[k][n] = prescribed_height(&water, p[k][n][0], p[k][n][1]) - p[k][n][2];
             wet |= d[k][n] > 0.0;
         }
     if (!wet)
@@ -258,12 +277,13 @@ static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2
     waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
 }
 
-/* The centre of ring p: the mean of its rows' centres, m. */
-static void ring_centre(const dinghy_sim *s, int p, double c[2])
+/* The centres of ring p's M rows into rows (2 each), and the ring's
+ * centre, the mean of its rows', into c, m. */
+static void ring_centre(const dinghy_sim *s, int p, double *rows, double c[2])
 {
     double mx = 0.0, my = 0.0;
     for (int m = 0; m < s->M; m++) {
-        double cm[2];
+        double *cm = rows + 2 * m;
         row_centre(s, (size_t)p * (size_t)s->M + (size_t)m, cm);
         mx += cm[0];
         my += cm[1];
@@ -287,12 +307,13 @@ void waves_couple_step(dinghy_sim *s, double dt)
     if (!c)
         return;
     waves_row_volumes(s, c->now, s->step_threads);
-    double ring[2] = {0.0, 0.0};
+    double ring[2] = {0.0, 0.0}, rows[2 * s->M];
     for (size_t r = 0; r < s->nrows && r < c->rows; r++) {
         double centre[2], u[2];
         if (r % (size_t)s->M == 0)
-            ring_centre(s, (int)(r / (size_t)s->M), ring);
-        row_centre(s, r, centre);
+            ring_centre(s, (int)(r / (size_t)s->M), rows, ring);
+        centre[0] = rows[2 * (r % (size_t)s->M)];
+        centre[1] = rows[2 * (r % (size_t)s->M) + 1];
         /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
         const int slot = s->ring_slot[r / (size_t)s->M];
         double *was = c->where + 2 * r, *u_was = c->outward + 2 * r;

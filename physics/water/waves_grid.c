@@ -211,6 +211,10 @@ static void fill_scale(waves_field *w, const float *depth)
         } else
             w->lo[j] = w->hi[j] = 0;
     }
+    for (int j = 0; j < w->ny; j++) /* a tile is all wet until a dry cell says not */
+        for (int i = 0; i < w->nx; i++)
+            if (w->s[waves_index(w, i, j)] == 0.0f)
+                w->all_wet[(j / WAVES_TILE) * w->tiles_x + i / WAVES_TILE] = 0;
     const waves_taps *t = &w->taps;
     for (int j = 0; j < w->ny; j++)
         for (int i = w->lo[j]; i < w->hi[j]; i++) {
@@ -266,10 +270,16 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
         w->v = floats(n);
     }
     w->row_sum = calloc((size_t)w->ny, sizeof(double));
+    w->tiles_x = (w->nx + WAVES_TILE - 1) / WAVES_TILE;
+    w->tiles_y = (w->ny + WAVES_TILE - 1) / WAVES_TILE;
+    w->all_wet = malloc((size_t)w->tiles_x * (size_t)w->tiles_y);
+    if (w->all_wet)
+        memset(w->all_wet, 1, (size_t)w->tiles_x * (size_t)w->tiles_y);
     w->lo = calloc((size_t)w->ny, sizeof(int));
     w->hi = calloc((size_t)w->ny, sizeof(int));
     if (!depth || !w->h || !w->phi || !w->psi || !w->h_adv || !w->phi_adv || !w->s || !w->diag
-        || !w->sponge || !w->sponge_keep || (river && (!w->u || !w->v)) || !w->lo || !w->hi || !w->row_sum) {
+        || !w->sponge || !w->sponge_keep || (river && (!w->u || !w->v)) || !w->lo || !w->hi || !w->row_sum
+        || !w->all_wet) {
         free(depth);
         snprintf(err, err_len, "out of memory for the wave grid (%d x %d cells)", w->nx, w->ny);
         return -1;
@@ -304,4 +314,5 @@ void waves_grid_free(waves_field *w)
     free(w->lo);
     free(w->hi);
     free(w->row_sum);
+    free(w->all_wet);
 }

@@ -22,6 +22,8 @@
  * section 14); deeper water's waves travel as this deep's (long waves
  * at sqrt(g d_max), waves shorter than about 2 pi d_max as in deep water). */
 #define WAVES_DEPTH_CELLS 2.5
+/* The side of the tiles all_wet covers, cells. */
+#define WAVES_TILE 8
 /* The largest grid: cells, and cells along a row. */
 #define WAVES_MAX_CELLS (6L * 1024 * 1024)
 #define WAVES_MAX_ROW 8192
@@ -58,6 +60,10 @@ struct waves_field {
     float *u, *v;          /* the river's surface velocity at flow_speed, m/s (NULL:
                               still water) */
     int *lo, *hi;          /* per row: the cells [lo, hi) that may be wet */
+    unsigned char *all_wet;/* per tile of WAVES_TILE x WAVES_TILE cells (tile (a, b) at
+                              b * tiles_x + a): 1 when every cell of it is wet, so a
+                              footprint inside such tiles need not read s */
+    int tiles_x, tiles_y;
     int row_lo, row_hi;    /* rows [row_lo, row_hi) that hold any */
     const river_world *river;
     double flow_speed;     /* the river's speed u, v were sampled at, m/s */

@@ -39,9 +39,9 @@
 "    return vec2(waves_height(p + vec2(e, 0.0)) - waves_height(p - vec2(e, 0.0)),\n" \
 "                waves_height(p + vec2(0.0, e)) - waves_height(p - vec2(0.0, e))) / (2.0 * e);\n" \
 "}\n" \
-"const float WAVES_LIGHT = 2.5;\n" \
+"const float WAVES_LIGHT = 12.0;\n" \
 "float waves_foam(vec2 s) { return smoothstep(0.15, 0.40, length(s)); }\n" \
-"vec3 waves_crest(vec3 c, float h) { return c * (1.0 + clamp(5.0 * h, -0.25, 0.35)); }\n"
+"vec3 waves_crest(vec3 c, float h) { return c * (1.0 + clamp(120.0 * h, -0.3, 0.4)); }\n"
 
 typedef struct wave_texture wave_texture;
 

@@ -15,15 +15,16 @@
  *   waves_height(p): the waves' height at p (m, horizontal), m;
  *   waves_slope(p):  its gradient (central differences a cell apart);
  *   WAVES_LIGHT:     how many times its slope the light's normal tilts by
- *                    (2.5, as the ripples' of wave_normal: waves of a few
- *                    millimetres would hardly show at their own slope);
+ *                    (25: a ring's waves, a few millimetres high with
+ *                    slopes of 0.01 to 0.03, were lost in the drawn
+ *                    ripples at 2.5 and hardly show at their own slope);
  *   waves_foam(s):   0..1 of white water on a face of slope s (breaking
  *                    starts about where the slope passes 0.15);
  *   waves_crest(c, h): the colour c lighter on a crest of height h (m) and
  *                    darker in a trough (the light through thinner water
- *                    at a crest, drawn 5 times stronger per metre: a
- *                    few centimetres of wave show at the crowd's
- *                    distance, where the body colour outweighs the sky's). */
+ *                    at a crest, drawn 200 times stronger per metre,
+ *                    at most 40% lighter and 30% darker: a millimetre of
+ *                    wake shows as a band; docs/physics.md section 14). */
 #define GLSL_WAVES \
 "uniform sampler2D u_waves;  /* the layer's heights, m, a texel a cell */\n" \
 "uniform vec4 u_waves_box;   /* xy: the grid's corner, m; zw: 1 / its size, 1/m */\n" \
@@ -39,9 +40,9 @@
 "    return vec2(waves_height(p + vec2(e, 0.0)) - waves_height(p - vec2(e, 0.0)),\n" \
 "                waves_height(p + vec2(0.0, e)) - waves_height(p - vec2(0.0, e))) / (2.0 * e);\n" \
 "}\n" \
-"const float WAVES_LIGHT = 12.0;\n" \
+"const float WAVES_LIGHT = 25.0;\n" \
 "float waves_foam(vec2 s) { return smoothstep(0.15, 0.40, length(s)); }\n" \
-"vec3 waves_crest(vec3 c, float h) { return c * (1.0 + clamp(120.0 * h, -0.3, 0.4)); }\n"
+"vec3 waves_crest(vec3 c, float h) { return c * (1.0 + clamp(200.0 * h, -0.3, 0.4)); }\n"
 
 typedef struct wave_texture wave_texture;
 

@@ -385,11 +385,13 @@ static int water_substeps(const dinghy_sim *s, double dt)
 /* Bytes a vertex's move reads and writes in a substep (17 floats: the
  * state in and out, the held bending and the buoyancy's kz and the drag's
  * factor), and the streams' total from which the move prefetches the next
- * ring (a last-level cache's share, past which a substep streams from
- * memory: 4096 rings of 32 x 16 took 12-16% less time, 16 and 64 rings
- * none, AMD EPYC Zen 5). */
+ * ring: twice a Zen 3 core's 512 KB L2, past which a substep's state comes
+ * from the L3 or memory and the 17 streams outrun the hardware's
+ * prefetchers. 4096 rings of 32 x 16 took 12-16% less time, 16 and 64
+ * rings none (AMD EPYC Zen 5, 1 MB of L2); the default rapids' 64 rings
+ * (2.2 MB) 5% less (1 thread, AMD EPYC Zen 3, 2026-12-07). */
 #define MOVE_STREAM_BYTES (17.0 * sizeof(float))
-#define PREFETCH_FROM_BYTES (8.0 * 1024 * 1024)
+#define PREFETCH_FROM_BYTES (1024.0 * 1024)
 
 /* Asks the caches for the vertex streams the move reads and writes, for
  * count vertices from v0, while the ring before them is computed: a substep

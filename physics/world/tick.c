@@ -403,7 +403,8 @@ static int water_substeps(const dinghy_sim *s, double dt)
  * from the L3 or memory and the 17 streams outrun the hardware's
  * prefetchers. 4096 rings of 32 x 16 took 12-16% less time, 16 and 64
  * rings none (AMD EPYC Zen 5, 1 MB of L2); the default rapids' 64 rings
- * (2.2 MB) 5% less (1 thread, AMD EPYC Zen 3, 2026-12-07). */
+ * (2.2 MB) about 4% less, faster in 19 of 31 pairs of runs (1 thread, a
+ * shared AMD EPYC Zen 3, 2026-12-07: docs/benchmarks.md). */
 #define MOVE_STREAM_BYTES (17.0 * sizeof(float))
 #define PREFETCH_FROM_BYTES (1024.0 * 1024)
 

@@ -224,13 +224,18 @@ typedef struct {
 
 /* a = (f_springs + pressure unit(x - c) + g_contact)/m - g z^ - buoyancy min(0, z - level) z^;
  * v = (v + a dt) exp(-beta dt) (beta + water_drag under water); x += v dt.
- * Every array is its own
- * (restrict parameters let the compiler vectorise without alias checks). */
-static ALWAYS_INLINE void euler_run(const euler_consts *k, int N, int push,
+ * With held, the force is f + h (f + h + kz z up): the held bending and
+ * water loads added here, in the order the move's own passes over f
+ * added them, so the same bits without those passes. Every array is its
+ * own (restrict parameters let the compiler vectorise without alias
+ * checks). */
+static ALWAYS_INLINE void euler_run(const euler_consts *k, int N, int push, int held,
                       const float *restrict x, const float *restrict y, const float *restrict z,
                       const float *restrict vx, const float *restrict vy, const float *restrict vz,
                       const float *restrict fx, const float *restrict fy, const float *restrict fz,
                       const float *restrict implicit_drag,
+                      const float *restrict hx, const float *restrict hy,
+                      const float *restrict hz, const float *restrict kz,
                       float *restrict ox, float *restrict oy, float *restrict oz,
                       float *restrict ovx, float *restrict ovy, float *restrict ovz)
 {
@@ -250,9 +255,11 @@ static ALWAYS_INLINE void euler_run(const euler_consts *k, int N, int push,
         /* 1 under water, else 0, from the sign bit: gcc stops vectorising
          * this loop at a second select on depth < 0 */
         float wet = 0.5f - 0.5f * copysignf(1.0f, depth);
-        float ax = ((fx[n] + pf * px) + gx) * inv_m;
-        float ay = ((fy[n] + pf * py) + gy) * inv_m;
-        float az = ((fz[n] + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
+        const float fxn = held ? fx[n] + hx[n] : fx[n], fyn = held ? fy[n] + hy[n] : fy[n];
+        const float fzn = held ? (fz[n] + hz[n]) + kz[n] * z[n] : fz[n];
+        float ax = ((fxn + pf * px) + gx) * inv_m;
+        float ay = ((fyn + pf * py) + gy) * inv_m;
+        float az = ((fzn + pf * pz) + gz) * inv_m - grav - buoy * (depth * wet);
         float damp = damp_air - drag_step * wet; /* the water drags */
         /* the faces' drag -kd v at the new velocity (backward Euler: f
          * holds kd times the refresh's velocity; the factor 1 / (1 + dt
@@ -277,11 +284,13 @@ static ALWAYS_INLINE void euler_run(const euler_consts *k, int N, int push,
 }
 
 /* Pressure, gravity, buoyancy, damping and the symplectic Euler step for
- * one row, given its spring forces fx, fy, fz (N). Flags the row when a
- * speed is non-finite or runaway, and counts splashes. */
+ * one row, given its spring forces fx, fy, fz (N), and with held (no
+ * constant push) the held forces and kz of the move's fused substep
+ * (euler_run). Flags the row when a speed is non-finite or runaway, and
+ * counts splashes. */
 static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size_t row,
                           const euler_consts *step, const float *fx, const float *fy,
-                          const float *fz)
+                          const float *fz, int held)
 {
     const int N = s->N;
     const size_t v0 = row * (size_t)N; /* rows are contiguous: row r starts at r*N */
@@ -311,14 +320,19 @@ static void integrate_row(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, 
     const float *kd = k.held_drag ? s->tick->wimp + v0 : fx;
     /* with the seed's constant push, or without (its square root and
      * division not computed: the same bits, pf = 0) */
-    if (k.pressure != 0.0f)
-        euler_run(&k, N, 1, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx,
-                  fy, fz, kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0,
-                  out->vz + v0);
+    if (held)
+        euler_run(&k, N, 0, 1, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0,
+                  fx, fy, fz, kd, s->tick->bfx + v0, s->tick->bfy + v0, s->tick->bfz + v0,
+                  s->tick->wkz + v0, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
+                  out->vy + v0, out->vz + v0);
+    else if (k.pressure != 0.0f)
+        euler_run(&k, N, 1, 0, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0,
+                  fx, fy, fz, kd, fx, fx, fx, fx, out->x + v0, out->y + v0, out->z + v0,
+                  out->vx + v0, out->vy + v0, out->vz + v0);
     else
-        euler_run(&k, N, 0, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0, fx,
-                  fy, fz, kd, out->x + v0, out->y + v0, out->z + v0, out->vx + v0, out->vy + v0,
-                  out->vz + v0);
+        euler_run(&k, N, 0, 0, in->x + v0, in->y + v0, z, in->vx + v0, in->vy + v0, in->vz + v0,
+                  fx, fy, fz, kd, fx, fx, fx, fx, out->x + v0, out->y + v0, out->z + v0,
+                  out->vx + v0, out->vy + v0, out->vz + v0);
     s->tick->row_hit[row] = water_contacts_row(s, out->x + v0, out->y + v0, out->z + v0, out->vx + v0,
                                          out->vy + v0, out->vz + v0, row);
     if (s->pen.on && !s->tick->contact) /* with skin contact: after it */
@@ -385,11 +399,14 @@ static int water_substeps(const dinghy_sim *s, double dt)
 /* Bytes a vertex's move reads and writes in a substep (17 floats: the
  * state in and out, the held bending and the buoyancy's kz and the drag's
  * factor), and the streams' total from which the move prefetches the next
- * ring (a last-level cache's share, past which a substep streams from
- * memory: 4096 rings of 32 x 16 took 12-16% less time, 16 and 64 rings
- * none, AMD EPYC Zen 5). */
+ * ring: twice a Zen 3 core's 512 KB L2, past which a substep's state comes
+ * from the L3 or memory and the 17 streams outrun the hardware's
+ * prefetchers. 4096 rings of 32 x 16 took 12-16% less time, 16 and 64
+ * rings none (AMD EPYC Zen 5, 1 MB of L2); the default rapids' 64 rings
+ * (2.2 MB) about 4% less, faster in 19 of 31 pairs of runs (1 thread, a
+ * shared AMD EPYC Zen 3, 2026-12-07: docs/benchmarks.md). */
 #define MOVE_STREAM_BYTES (17.0 * sizeof(float))
-#define PREFETCH_FROM_BYTES (8.0 * 1024 * 1024)
+#define PREFETCH_FROM_BYTES (1024.0 * 1024)
 
 /* Asks the caches for the vertex streams the move reads and writes, for
  * count vertices from v0, while the ring before them is computed: a substep
@@ -483,6 +500,13 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         const size_t base = p * s->V;
         float *f[3];
         double t0 = t_springs ? omp_get_wtime() : 0.0;
+        /* The default step's later substeps: the held bending (with the
+         * water's loads merged in) and kz z added by the integration as
+         * it reads the membrane's forces (euler_run's held), not by two
+         * passes over them first; not under a hand, whose pull comes
+         * after them in f. */
+        const int fused = merged && !water_now && !first_substep && step.pressure == 0.0f
+                      && sim_ring_index(s, s->grab.held) != (int)p;
         if (membrane) {
             /* the membrane's block layout (W above): rows of N + 2 from 1 */
             for (int c = 0; c < 3; c++) {
@@ -491,8 +515,12 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
             }
             float *const held[3] = {s->tick->bfx + base, s->tick->bfy + base,
                                     s->tick->bfz + base};
-            /* the gas in the membrane's pass over the triangles */
-            membrane_block(&s->membrane, &mk, in->x + base, in->y + base, in->z + base, (int)a,
+            /* the gas in the membrane's pass over the triangles; fused:
+             * no bending (its held sums the integration's to add) */
+            membrane_consts mkb = mk;
+            if (fused)
+                mkb.bend = 0.0f;
+            membrane_block(&s->membrane, &mkb, in->x + base, in->y + base, in->z + base, (int)a,
                            (int)nb, scratch + s->tick->membrane_offset, f, held,
                            first_substep || !s->bend_held, gas ? (float)s->ring_gauge[p] : 0.0f);
         } else
@@ -547,7 +575,8 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
                     bent[2][i] += wf[2][i] - kz[i] * z0[i];
             }
         }
-        if (merged && !water_now) { /* the loads came with the held bending: kz z */
+        if (fused) { /* the integration adds them */
+        } else if (merged && !water_now) { /* the loads came with the held bending: kz z */
             for (size_t i = 0; i < nb; i++) {
                 const size_t v = base + (a + i) * (size_t)s->N;
                 float *restrict row = f[2] + i * (size_t)W + (size_t)h;
@@ -583,7 +612,7 @@ static void move_rows(dinghy_sim *s, const sim_buffer *in, sim_buffer *out, size
         const int ahead = streamed && end < r1 && nb == M; /* a whole ring, one more after */
         for (size_t i = 0; i < nb; i++) {
             size_t off = i * (size_t)W + (size_t)h;
-            integrate_row(s, in, out, r + i, &step, f[0] + off, f[1] + off, f[2] + off);
+            integrate_row(s, in, out, r + i, &step, f[0] + off, f[1] + off, f[2] + off, fused);
             if (ahead) /* the next ring's row i on its way */
                 prefetch_vertices(s, in, out, base + s->V + i * (size_t)s->N, (size_t)s->N,
                                   merged);

@@ -111,41 +111,6 @@ static void stage_carry(waves_field *w, int j, int flow, float carry)
                  w->phi_adv + base, w->psi + base);
 }
 
-/* Cells a block of stage 2 sums at once: its K phi sums stay in
- * registers over all the kernel's classes. */
-#define BLOCK 8
-
-/* The kernel's sums (sum over the classes c of W_c times the sum of psi
- * over c's offsets) at BLOCK cells from p on, into acc: a class's 4 or 8
- * offsets summed in floats as ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6
- * + a7)), the classes in order in doubles (as a cell at a time would).
- * Reads BLOCK cells past p's even where fewer are wet (the padding and
- * the next rows: memory of the arrays, values not used). */
-static void kernel_block(const waves_taps *restrict t, const float *restrict p, double acc[BLOCK])
-{
-    double a[BLOCK] = {0.0};
-    for (int c = 0; c < t->classes; c++) {
-        const double wc = t->weight[c];
-        const ptrdiff_t *o = t->off + t->first[c];
-        const float *restrict a0 = p + o[0], *restrict a1 = p + o[1];
-        const float *restrict a2 = p + o[2], *restrict a3 = p + o[3];
-        float sum[BLOCK];
-        if (t->first[c + 1] - t->first[c] == 4) {
-            for (int l = 0; l < BLOCK; l++)
-                sum[l] = (a0[l] + a1[l]) + (a2[l] + a3[l]);
-        } else {
-            const float *restrict a4 = p + o[4], *restrict a5 = p + o[5];
-            const float *restrict a6 = p + o[6], *restrict a7 = p + o[7];
-            for (int l = 0; l < BLOCK; l++)
-                sum[l] = ((a0[l] + a1[l]) + (a2[l] + a3[l])) + ((a4[l] + a5[l]) + (a6[l] + a7[l]));
-        }
-        for (int l = 0; l < BLOCK; l++)
-            a[l] += wc * (double)sum[l];
-    }
-    for (int l = 0; l < BLOCK; l++)
-        acc[l] = a[l];
-}
-
 /* Stage 2 on cells [i0, i1) of row j: the kernel's sum over psi, then h
  * and phi; returns the sum of the new h over those cells. */
 static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float dt, float g_dt,
@@ -155,9 +120,31 @@ static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float
     if (n <= 0)
         return 0.0;
     const size_t base = waves_index(w, lo, j);
-    double acc[n + BLOCK];
-    for (int x = 0; x < n; x += BLOCK)
-        kernel_block(&w->taps, w->psi + base + x, acc + x);
+    const waves_taps *t = &w->taps;
+    double acc[n];
+    for (int x = 0; x < n; x++)
+        acc[x] = 0.0;
+    /* a class at a time, its 4 or 8 offsets summed in one pass */
+    for (int c = 0; c < t->classes; c++) {
+        const double wc = t->weight[c];
+        const ptrdiff_t *o = t->off + t->first[c];
+        const float *restrict a0 = w->psi + (ptrdiff_t)base + o[0];
+        const float *restrict a1 = w->psi + (ptrdiff_t)base + o[1];
+        const float *restrict a2 = w->psi + (ptrdiff_t)base + o[2];
+        const float *restrict a3 = w->psi + (ptrdiff_t)base + o[3];
+        if (t->first[c + 1] - t->first[c] == 4) {
+            for (int x = 0; x < n; x++)
+                acc[x] += wc * (double)((a0[x] + a1[x]) + (a2[x] + a3[x]));
+            continue;
+        }
+        const float *restrict a4 = w->psi + (ptrdiff_t)base + o[4];
+        const float *restrict a5 = w->psi + (ptrdiff_t)base + o[5];
+        const float *restrict a6 = w->psi + (ptrdiff_t)base + o[6];
+        const float *restrict a7 = w->psi + (ptrdiff_t)base + o[7];
+        for (int x = 0; x < n; x++)
+            acc[x] += wc * (double)(((a0[x] + a1[x]) + (a2[x] + a3[x]))
+                                    + ((a4[x] + a5[x]) + (a6[x] + a7[x])));
+    }
     float *restrict h = w->h + base, *restrict phi = w->phi + base;
     const float *restrict h0 = (flow ? w->h_adv : w->h) + base;
     const float *restrict p0 = (flow ? w->phi_adv : w->phi) + base;

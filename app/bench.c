@@ -320,8 +320,8 @@ static void print_table_header(const bench_row *rows, int n, long steps)
     printf("\nscene %s: %d rings, %zu vertices, %s skin (%zu %s), %d substeps a step, %ld steps "
            "per repeat\n", r->scene, r->rings, r->vertices, skin_name(r->skin), r->elements,
            elements_name(r->skin), r->substeps, steps);
-    printf("%7s %9s %9s %7s %8s %7s %6s", "threads", "ms/step", "min", "x real", "ns/v-st", "speedup",
-           "eff");
+    printf("%7s %9s %9s %7s %8s %8s %7s %6s", "threads", "ms/step", "min", "x real", "ns/v-st",
+           "ns/v-sub", "speedup", "eff");
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         if (phase_ran(rows, n, k))
             printf(" %*s", PHASE_WIDTH, phase_label(k, r->skin));
@@ -330,8 +330,9 @@ static void print_table_header(const bench_row *rows, int n, long steps)
 
 static void print_table_row(const bench_row *r, const bench_row *scene, int n)
 {
-    printf("%7d %9.3f %9.3f %7.3g %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
-           r->real_time, r->ns_vertex_step, r->speedup, 100.0 * r->efficiency);
+    printf("%7d %9.3f %9.3f %7.3g %8.2f %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
+           r->real_time, r->ns_vertex_step, r->ns_vertex_step / r->substeps, r->speedup,
+           100.0 * r->efficiency);
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         if (phase_ran(scene, n, k))
             printf(" %*.4f", PHASE_WIDTH, r->phase_ms[k]);
@@ -354,7 +355,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
                "speedup,efficiency,hash,ms_min,real_time,substeps,skin");
     for (int k = 0; k < SIM_PHASE_COUNT; k++) /* the skin's kernel as skin_ms, whichever skin */
         fprintf(f, ",%s_ms", k == SIM_PHASE_SPRINGS ? "skin" : phase_label(k, SIM_SKIN_MEMBRANE));
-    fprintf(f, ",bytes_per_vertex\n");
+    fprintf(f, ",bytes_per_vertex,ns_per_vertex_substep\n");
     for (int i = 0; i < n; i++) {
         const bench_row *r = &rows[i];
         fprintf(f, "%s,%d,%zu,%zu,%d,%ld,%.6f,%.4f,%.4f,%.4f,%016" PRIx64 ",%.6f,%.4f,%d,%s",
@@ -363,7 +364,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
                 r->substeps, skin_name(r->skin));
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
-        fprintf(f, ",%.1f\n", r->bytes_per_vertex);
+        fprintf(f, ",%.1f,%.4f\n", r->bytes_per_vertex, r->ns_vertex_step / r->substeps);
     }
     return report_commit_tmp(f, tmp, path, "CSV file");
 }
@@ -385,12 +386,13 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
         fprintf(f, "%s\n    {\"scene\": \"%s\", \"dinghies\": %d, \"vertices\": %zu, \"skin\": \"%s\", "
                 "\"elements\": %zu, "
                 "\"threads\": %d, \"steps\": %ld, \"ms_per_step\": %.6f, \"ms_min\": %.6f, "
-                "\"ns_per_vertex_step\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
+                "\"ns_per_vertex_step\": %.4f, \"ns_per_vertex_substep\": %.4f, \"speedup\": %.4f, \"efficiency\": %.4f, "
                 "\"hash\": \"%016" PRIx64 "\", \"bytes_per_vertex\": %.1f, \"real_time\": %.4f, "
                 "\"substeps\": %d, \"phases_ms\": {",
                 i ? "," : "", r->scene, r->rings, r->vertices, skin_name(r->skin), r->elements,
                 r->threads, r->steps,
-                r->ms_median, r->ms_min, r->ns_vertex_step, r->speedup, r->efficiency, r->hash,
+                r->ms_median, r->ms_min, r->ns_vertex_step, r->ns_vertex_step / r->substeps,
+                r->speedup, r->efficiency, r->hash,
                 r->bytes_per_vertex, r->real_time, r->substeps);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, "%s\"%s\": %.6f", k ? ", " : "",
@@ -424,7 +426,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
         printf("settings: %s\n", opt->settings);
     printf("columns: ms/step and min: wall ms per step (median and fastest repeat); x real: "
            "simulated seconds per wall second; ns/v-st: wall ns per vertex-step (median ms/step "
-           "over vertices); speedup and eff: over the first thread count; then the phases that "
+           "over vertices); ns/v-sub: the same per vertex-substep (over the substeps); speedup and eff: over the first thread count; then the phases that "
            "ran: ms per step, as timed by thread 0; B/vertex: heap bytes per vertex\n");
     int cores = omp_get_num_procs();
     for (int t = 0; t < nthreads; t++)
@@ -535,7 +537,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
     /* One line per scene: what to quote. */
     if (nrows > 0)
         printf("\nsummary (ns per vertex-step on %d thread%s, and as a multiple of the floor of "
-               "its skin times its substeps; best speedup; state hash):\n", rows[0].threads,
+               "its skin times its substeps; best speedup; state hash; ns per vertex-substep):\n", rows[0].threads,
                rows[0].threads == 1 ? "" : "s");
     for (int i = 0; i < nrows;) {
         int j = i, best = i;
@@ -544,9 +546,10 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
                 best = j;
         double floor_step = floor_ns[rows[i].skin == SIM_SKIN_MEMBRANE ? 0 : 1] * rows[i].substeps;
         printf("  %-16s %8.2f ns   %.3gx real time, %.3gx at %d threads   speedup %.2f   hash %016"
-               PRIx64 "   %.1fx the %s floor\n", rows[i].scene, rows[i].ns_vertex_step,
-               rows[i].real_time, rows[best].real_time, rows[best].threads, rows[best].speedup,
-               rows[i].hash, rows[i].ns_vertex_step / floor_step, skin_name(rows[i].skin));
+               PRIx64 "   %.1fx the %s floor   %.2f ns per vertex-substep\n", rows[i].scene,
+               rows[i].ns_vertex_step, rows[i].real_time, rows[best].real_time, rows[best].threads,
+               rows[best].speedup, rows[i].hash, rows[i].ns_vertex_step / floor_step,
+               skin_name(rows[i].skin), rows[i].ns_vertex_step / rows[i].substeps);
         i = j;
     }
     struct rusage ru;

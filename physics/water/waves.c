@@ -119,33 +119,44 @@ static double add_bilinear(waves_field *w, double fx, double fy, double volume)
 #define KEPT_CELLS 256
 #define KEPT_ROW 64
 
+/* A row of a footprint all of whose cells are wet, as s would say: read
+ * instead of s (a constant, not a filled array: a vector read of what
+ * was just stored a float at a time waits for the stores). */
+#define ONES8 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f, 1.0f
+static const float all_wet_row[KEPT_ROW] = {ONES8, ONES8, ONES8, ONES8, ONES8, ONES8, ONES8, ONES8};
+
 /* A footprint's cells [i0, i1] x [j0, j1] (on the grid) and their weights
- * (1 - r^2/radius^2)^2, 0 on dry cells and past the radius, row-major. */
+ * (1 - r^2/radius^2)^2, 0 on dry cells and past the radius, row-major, in
+ * floats (the shape of a spread needs no more; its total, which sets the
+ * volume, is kept in double: eight float lanes of a few weights each,
+ * summed in double). */
 typedef struct {
     int i0, i1, j0, j1;
-    int width;                 /* weights a row: i1 - i0 + 1 up to a multiple of 4 (the
+    int width;                 /* weights a row: i1 - i0 + 1 up to a multiple of 8 (the
                                   cells past i1 weigh 0; they lie in the padded row) */
-    double weight[KEPT_CELLS];
+    double total;              /* the sum of the weights */
+    float weight[KEPT_CELLS];
 } footprint;
 
 /* The cells within r cells of (fx, fy) clipped to the grid; 1 when they
  * are KEPT_CELLS or fewer (then their weights are in fp), else 0. The
  * squared distance over r^2 is a column's term plus a row's, each worked
  * out once, and each row's weights come in one loop without branches
- * (it vectorises): no division or root per cell. */
+ * (it vectorises, 8 floats at a time): no division or root per cell. */
 static int weigh(const waves_field *w, double fx, double fy, double r, footprint *fp)
 {
     int i0 = (int)ceil(fx - r), i1 = (int)floor(fx + r);
     int j0 = (int)ceil(fy - r), j1 = (int)floor(fy + r);
     fp->i0 = i0 < 0 ? 0 : i0, fp->j0 = j0 < 0 ? 0 : j0;
     fp->i1 = i1 >= w->nx ? w->nx - 1 : i1, fp->j1 = j1 >= w->ny ? w->ny - 1 : j1;
+    fp->total = 0.0;
     const int width = fp->i1 - fp->i0 + 1;
     if (width <= 0 || fp->j1 < fp->j0) { /* off the grid: no cells */
         fp->width = 0;
         fp->j1 = fp->j0 - 1;
         return 1;
     }
-    fp->width = (width + 3) & ~3;
+    fp->width = (width + 7) & ~7;
     if (fp->width > KEPT_ROW || (long)fp->width * (fp->j1 - fp->j0 + 1) > KEPT_CELLS)
         return 0;
     /* every cell wet (the tiles say so): no need to read s */
@@ -154,41 +165,26 @@ static int weigh(const waves_field *w, double fx, double fy, double r, footprint
         for (int a = fp->i0 / WAVES_TILE; a <= fp->i1 / WAVES_TILE; a++)
             wet &= w->all_wet[b * w->tiles_x + a];
     const double inv = 1.0 / (r * r);
-    double column[KEPT_ROW];
+    float column[KEPT_ROW];
     for (int k = 0; k < fp->width; k++) /* past the box: 2, no weight */
-        column[k] = k < width ? (fp->i0 + k - fx) * (fp->i0 + k - fx) * inv : 2.0;
-    double *out = fp->weight;
-    for (int j = fp->j0; j <= fp->j1; j++, out += fp->width) {
-        const double row = (j - fy) * (j - fy) * inv;
-        if (wet) {
-            for (int k = 0; k < fp->width; k++) {
-                const double d2 = column[k] + row;
-                out[k] = d2 < 1.0 ? (1.0 - d2) * (1.0 - d2) : 0.0;
+        column[k] = k < width ? (float)((fp->i0 + k - fx) * (fp->i0 + k - fx) * inv) : 2.0f;
+    float *restrict out = fp->weight, lane[8] = {0.0f};
+    for (int j = fp->j0; j <= fp->j1; j++) {
+        const float row = (float)((j - fy) * (j - fy) * inv);
+        const float *restrict s = wet ? all_wet_row : w->s + waves_index(w, fp->i0, j);
+        for (int k = 0; k < fp->width; k += 8, out += 8)
+            for (int l = 0; l < 8; l++) { /* a vector of 8, no branch */
+                const float a = 1.0f - (column[k + l] + row), c = a > 0.0f ? a : 0.0f;
+                out[l] = s[k + l] != 0.0f ? c * c : 0.0f;
+                lane[l] += out[l]; /* eight lanes: a fixed order */
             }
-            continue;
-        }
-        const float *restrict s = w->s + waves_index(w, fp->i0, j);
-        for (int k = 0; k < fp->width; k++) {
-            const double d2 = column[k] + row;
-            const int in = (d2 < 1.0) & (s[k] != 0.0f); /* &: no masked load of s */
-            out[k] = in ? (1.0 - d2) * (1.0 - d2) : 0.0;
-        }
     }
+    double total[8];
+    for (int l = 0; l < 8; l++)
+        total[l] = lane[l];
+    fp->total = ((total[0] + total[1]) + (total[2] + total[3]))
+              + ((total[4] + total[5]) + (total[6] + total[7]));
     return 1;
-}
-
-/* The sum of n numbers, n a multiple of 4 (a footprint's rows are), in
- * four lanes: a fixed order that vectorises. */
-static double sum4(const double *a, int n)
-{
-    double l0 = 0.0, l1 = 0.0, l2 = 0.0, l3 = 0.0;
-    for (int k = 0; k < n; k += 4) {
-        l0 += a[k];
-        l1 += a[k + 1];
-        l2 += a[k + 2];
-        l3 += a[k + 3];
-    }
-    return (l0 + l1) + (l2 + l3);
 }
 
 /* waves_add_volume over a footprint of more than KEPT_CELLS: weighed
@@ -214,28 +210,56 @@ static double add_wide(waves_field *w, const footprint *fp, double fx, double fy
     return volume;
 }
 
-double waves_add_volume(waves_field *w, double x, double y, double radius, double volume)
+double waves_add_volume_kept(waves_field *w, double x, double y, double radius, double volume,
+                             waves_print *kept)
 {
     double fx, fy;
     cell_of(w, x, y, &fx, &fy);
     const double r = radius / w->cell; /* cells */
+    if (kept)
+        kept->rows = 0;
     if (!(r >= 1.0))
         return add_bilinear(w, fx, fy, volume);
     footprint fp;
     if (!weigh(w, fx, fy, r, &fp))
         return add_wide(w, &fp, fx, fy, r, volume);
-    const int width = fp.width, cells = width * (fp.j1 - fp.j0 + 1);
-    const double total = sum4(fp.weight, cells);
-    if (!(total > 0.0))
+    if (!(fp.total > 0.0))
         return add_bilinear(w, fx, fy, volume);
-    const double per_area = volume / (total * w->cell * w->cell);
-    const double *weight = fp.weight;
-    for (int j = fp.j0; j <= fp.j1; j++, weight += width) {
+    const double per_area = volume / (fp.total * w->cell * w->cell);
+    const int width = fp.width, rows = fp.j1 - fp.j0 + 1;
+    const float *weight = fp.weight;
+    for (int j = fp.j0; j <= fp.j1; j++) {
         float *restrict h = w->h + waves_index(w, fp.i0, j);
-        for (int k = 0; k < width; k++)
-            h[k] = weight[k] > 0.0 ? h[k] + (float)(weight[k] * per_area) : h[k];
+        for (int k = 0; k < width; k += 8, weight += 8)
+            for (int l = 0; l < 8; l++)
+                h[k + l] = weight[l] > 0.0f ? h[k + l] + (float)(weight[l] * per_area) : h[k + l];
+    }
+    if (kept && width * rows <= WAVES_PRINT_CELLS) {
+        *kept = (waves_print){.i0 = fp.i0, .j0 = fp.j0, .width = width, .rows = rows,
+                              .total = fp.total};
+        memcpy(kept->weight, fp.weight, (size_t)(width * rows) * sizeof(float));
     }
     return volume;
+}
+
+double waves_add_volume(waves_field *w, double x, double y, double radius, double volume)
+{
+    return waves_add_volume_kept(w, x, y, radius, volume, NULL);
+}
+
+void waves_prefetch(const waves_field *w, double x, double y, double radius)
+{
+    double fx, fy;
+    cell_of(w, x, y, &fx, &fy);
+    const double r = radius / w->cell;
+    const int i0 = (int)fmax(fx - r, 0.0), i1 = (int)fmin(fx + r, w->nx - 1.0);
+    const int j0 = (int)fmax(fy - r, 0.0), j1 = (int)fmin(fy + r, w->ny - 1.0);
+    const float *a[4] = {w->h, w->s, w->u, w->v};
+    enum { LINE = 16 }; /* floats a 64-byte line */
+    for (int j = j0; j <= j1; j++)
+        for (int k = 0; k < (w->u ? 4 : 2); k++)
+            for (int i = i0; i <= i1 + LINE - 1; i += LINE)
+                __builtin_prefetch(a[k] + waves_index(w, i < i1 ? i : i1, j), 0, 2);
 }
 
 /* The bilinear value of the padded array a at (x, y), 0 off the grid. */
@@ -258,6 +282,27 @@ static double bilinear(const waves_field *w, const float *a, double x, double y)
 
 double waves_height(const waves_field *w, double x, double y) { return bilinear(w, w->h, x, y); }
 
+/* The sum of h by a footprint's weights (rows of `width` from cell (i0,
+ * j0)), in eight lanes: a fixed order. */
+static double weighted_sum(const waves_field *w, const float *weight, int i0, int j0, int width,
+                           int rows)
+{
+    float lane[8] = {0.0f};
+    for (int j = j0; j < j0 + rows; j++) {
+        const float *restrict h = w->h + waves_index(w, i0, j);
+        for (int k = 0; k < width; k += 8, weight += 8)
+            for (int l = 0; l < 8; l++)
+                lane[l] += weight[l] * h[k + l];
+    }
+    return (((double)lane[0] + lane[1]) + ((double)lane[2] + lane[3]))
+         + (((double)lane[4] + lane[5]) + ((double)lane[6] + lane[7]));
+}
+
+double waves_print_mean(const waves_field *w, const waves_print *kept)
+{
+    return weighted_sum(w, kept->weight, kept->i0, kept->j0, kept->width, kept->rows) / kept->total;
+}
+
 double waves_mean_height(const waves_field *w, double x, double y, double radius)
 {
     double fx, fy;
@@ -266,16 +311,8 @@ double waves_mean_height(const waves_field *w, double x, double y, double radius
     double sum = 0.0, total = 0.0;
     footprint fp;
     if (r >= 1.0 && weigh(w, fx, fy, r, &fp)) {
-        const int width = fp.width;
-        double part[KEPT_CELLS];
-        for (int j = fp.j0, n = 0; j <= fp.j1; j++, n += width) {
-            const float *restrict h = w->h + waves_index(w, fp.i0, j);
-            for (int k = 0; k < width; k++)
-                part[n + k] = fp.weight[n + k] * h[k];
-        }
-        const int cells = width * (fp.j1 - fp.j0 + 1);
-        sum = sum4(part, cells);
-        total = sum4(fp.weight, cells);
+        sum = weighted_sum(w, fp.weight, fp.i0, fp.j0, fp.width, fp.j1 - fp.j0 + 1);
+        total = fp.total;
     } else if (r >= 1.0) {
         for (int j = fp.j0; j <= fp.j1; j++)
             for (int i = fp.i0; i <= fp.i1; i++) {

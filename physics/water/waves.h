@@ -47,6 +47,32 @@ int waves_substeps(const waves_field *w, double dt, double gravity);
  * Returns the volume added (0 where no cell near is wet). Serial. */
 double waves_add_volume(waves_field *w, double x, double y, double radius, double volume);
 
+/* A spread's cells and weights as waves_add_volume_kept keeps them, to
+ * read the waves back by the same weights (waves_print_mean) without
+ * weighing again: up to WAVES_PRINT_CELLS of them (rows of `width`, a
+ * multiple of 8, from cell (i0, j0)); rows 0 when the spread was not
+ * kept (a larger one, one over the four nearest cells, or none wet). */
+#define WAVES_PRINT_CELLS 64
+typedef struct {
+    int i0, j0, width, rows;
+    double total;                     /* the sum of the weights */
+    float weight[WAVES_PRINT_CELLS];
+} waves_print;
+
+/* waves_add_volume, keeping the spread's weights in *kept (kept->rows 0
+ * when it cannot). */
+double waves_add_volume_kept(waves_field *w, double x, double y, double radius, double volume,
+                             waves_print *kept);
+
+/* waves_mean_height where the spread `kept` was made, by its weights: the
+ * same number as waves_mean_height there (m). kept->rows must be > 0. */
+double waves_print_mean(const waves_field *w, const waves_print *kept);
+
+/* Asks the memory for the layer's cells within `radius` (m) of (x, y)
+ * that the coupling reads and writes there (height, depth factor,
+ * current), ahead of their use: a hint, changes nothing. */
+void waves_prefetch(const waves_field *w, double x, double y, double radius);
+
 /* The height of the waves at (x, y) (m), bilinear between the four cell
  * centres round it (0 off the layer and on dry cells): the weights
  * waves_add_volume spreads a point's volume by when its radius is under a

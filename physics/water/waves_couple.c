@@ -24,6 +24,8 @@ void waves_coupling_free(waves_coupling *c)
     free(c->plane);
     free(c->slot);
     free(c->generation);
+    free(c->read);
+    free(c->print);
     free(c);
 }
 
@@ -43,14 +45,19 @@ static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_l
         c->plane = calloc(3 * rows, sizeof *c->plane);
         c->slot = malloc(rows * sizeof *c->slot);
         c->generation = calloc(rows, sizeof *c->generation);
+        c->read = malloc(rows * sizeof *c->read);
+        c->print = malloc(2 * rows * sizeof *c->print);
     }
-    if (!c || !c->now || !c->before || !c->where || !c->outward || !c->plane || !c->slot || !c->generation) {
+    if (!c || !c->now || !c->before || !c->where || !c->outward || !c->plane || !c->slot
+        || !c->generation || !c->read || !c->print) {
         waves_coupling_free(c);
         snprintf(err, err_len, "out of memory for the wave layer's rows");
         return NULL;
     }
-    for (size_t r = 0; r < rows; r++)
+    for (size_t r = 0; r < rows; r++) {
         c->slot[r] = -1;
+        c->read[r] = NAN;
+    }
     if (!(c->layer = waves_create(&s->def.world.waves, s->river, err, err_len))) {
         waves_coupling_free(c);
         return NULL;
@@ -61,8 +68,10 @@ static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_l
 void waves_coupling_reset(waves_coupling *c)
 {
     waves_reset(c->layer);
-    for (size_t r = 0; r < c->rows; r++)
+    for (size_t r = 0; r < c->rows; r++) {
         c->slot[r] = -1;
+        c->read[r] = NAN;
+    }
 }
 
 int waves_follow_def(dinghy_sim *s, int rebuild, char *err, size_t err_len)
@@ -100,7 +109,7 @@ void sim_disable_waves(dinghy_sim *s)
 
 /* The coupling's per-row arrays a step reads: where each lies and its
  * bytes a row. */
-#define ROW_ARRAYS 5
+#define ROW_ARRAYS 6
 static void row_arrays(const waves_coupling *c, void *at[ROW_ARRAYS], size_t size[ROW_ARRAYS])
 {
     at[0] = c->before, size[0] = sizeof *c->before;
@@ -108,6 +117,7 @@ static void row_arrays(const waves_coupling *c, void *at[ROW_ARRAYS], size_t siz
     at[2] = c->outward, size[2] = 2 * sizeof *c->outward;
     at[3] = c->slot, size[3] = sizeof *c->slot;
     at[4] = c->generation, size[4] = sizeof *c->generation;
+    at[5] = c->read, size[5] = sizeof *c->read;
 }
 
 size_t waves_coupling_bytes(const waves_coupling *c)
@@ -267,14 +277,63 @@ void waves_row_volumes(const dinghy_sim *s, double *vol, int threads)
 }
 
 /* Adds volume beside row r, whose centre is at c, half on each side of
- * the tube along u (the unit horizontal from the ring's centre to c). */
+ * the tube along u (the unit horizontal from the ring's centre to c);
+ * the two spreads into kept[0], kept[1] (NULL: not kept). */
 static void add_beside(const dinghy_sim *s, waves_field *layer, const double c[2],
-                       const double u[2], double volume)
+                       const double u[2], double volume, waves_print *kept)
 {
     const double off = WAVES_BESIDE * s->def.ring.minor_radius;
     const double spread = WAVES_SPREAD * s->def.ring.minor_radius;
-    waves_add_volume(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume);
-    waves_add_volume(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume);
+    waves_add_volume_kept(layer, c[0] + off * u[0], c[1] + off * u[1], spread, 0.5 * volume,
+                          kept);
+    waves_add_volume_kept(layer, c[0] - off * u[0], c[1] - off * u[1], spread, 0.5 * volume,
+                          kept ? kept + 1 : NULL);
+}
+
+/* Asks for the layer's cells ring p will use (round where its rows were
+ * at the last step), while the ring before it is fed: the layer is
+ * cold by then, the tick's step having run since. */
+static void prefetch_ring(const dinghy_sim *s, const waves_coupling *c, size_t p)
+{
+    const size_t M = (size_t)s->M, r = p * M;
+    if (r + M > s->nrows || r + M > c->rows)
+        return;
+    const double *a = c->where + 2 * r, *b = c->where + 2 * (r + M / 2);
+    const double x = 0.5 * (a[0] + b[0]), y = 0.5 * (a[1] + b[1]);
+    const double reach = 0.5 * hypot(a[0] - b[0], a[1] - b[1])
+                       + (WAVES_BESIDE + WAVES_SPREAD) * s->def.ring.minor_radius;
+    waves_prefetch(c->layer, x, y, reach);
+}
+
+/* Row r's group: its first row and how many (WAVES_GROUP consecutive
+ * rows of a ring, fewer at a ring's last when M is not a multiple). */
+static size_t group_of(const dinghy_sim *s, size_t r, size_t *count)
+{
+    const size_t M = (size_t)s->M, first = r - (r % M) % WAVES_GROUP;
+    const size_t end = first - first % M + M;
+    *count = first + WAVES_GROUP < end ? WAVES_GROUP : end - first;
+    return first;
+}
+
+/* After the layer's step: each group of rows whose water went in by
+ * spreads it kept reads the waves by them (waves_row_height's mean, the
+ * same number), the rest NaN (groups in parallel: each on its own). */
+static void read_rows(dinghy_sim *s, waves_coupling *c)
+{
+    const long rows = (long)(s->nrows < c->rows ? s->nrows : c->rows);
+    const waves_field *layer = c->layer;
+#pragma omp parallel for schedule(static) num_threads(s->step_threads > 0 ? s->step_threads : 1)
+    for (long r = 0; r < rows; r++) {
+        size_t k;
+        if (group_of(s, (size_t)r, &k) != (size_t)r)
+            continue; /* its group's first row reads for it */
+        const waves_print *p = c->print + 2 * r;
+        const double read = p[0].rows > 0 && p[1].rows > 0
+                                ? 0.5 * (waves_print_mean(layer, &p[0]) + waves_print_mean(layer, &p[1]))
+                                : NAN;
+        for (size_t q = (size_t)r; q < (size_t)r + k && q < (size_t)rows; q++)
+            c->read[q] = read;
+    }
 }
 
 /* The centres of ring p's M rows into rows (2 each), and the ring's
@@ -308,33 +367,54 @@ void waves_couple_step(dinghy_sim *s, double dt)
         return;
     waves_row_volumes(s, c->now, s->step_threads);
     double ring[2] = {0.0, 0.0}, rows[2 * s->M];
-    for (size_t r = 0; r < s->nrows && r < c->rows; r++) {
-        double centre[2], u[2];
-        if (r % (size_t)s->M == 0)
+    const size_t n = s->nrows < c->rows ? s->nrows : c->rows;
+    for (size_t r = 0, k; r < n; r += k) {
+        group_of(s, r, &k);
+        if (r + k > n)
+            k = n - r;
+        if (r % (size_t)s->M == 0) {
             ring_centre(s, (int)(r / (size_t)s->M), rows, ring);
-        centre[0] = rows[2 * (r % (size_t)s->M)];
-        centre[1] = rows[2 * (r % (size_t)s->M) + 1];
-        /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
-        const int slot = s->ring_slot[r / (size_t)s->M];
-        double *was = c->where + 2 * r, *u_was = c->outward + 2 * r;
+            prefetch_ring(s, c, r / (size_t)s->M + 1);
+        }
+        /* the group's centre, volume now and at the last step, and its
+         * centre then: its rows', summed in order */
+        double centre[2] = {0.0, 0.0}, from[2] = {0.0, 0.0}, now = 0.0, before = 0.0, u[2];
+        for (size_t q = r; q < r + k; q++) {
+            centre[0] += rows[2 * (q % (size_t)s->M)];
+            centre[1] += rows[2 * (q % (size_t)s->M) + 1];
+            from[0] += c->where[2 * q];
+            from[1] += c->where[2 * q + 1];
+            now += c->now[q];
+            before += c->before[q];
+        }
+        for (int d = 0; d < 2; d++) {
+            centre[d] /= (double)k;
+            from[d] /= (double)k;
+        }
         outward(ring, centre, u);
         /* what it displaced at the last step taken away where the current
          * has carried it since, what it displaces now put where it is: a
          * change of volume, a move (a wake), or both; a ring not seen
          * here before starts from what it displaces */
-        if (waves_row_seen(s, c, r) && (c->before[r] != 0.0 || c->now[r] != 0.0)) {
-            double from[2] = {was[0], was[1]};
+        for (size_t q = r; q < r + k; q++)
+            c->print[2 * q].rows = c->print[2 * q + 1].rows = 0;
+        if (waves_row_seen(s, c, r) && (before != 0.0 || now != 0.0)) {
             waves_carry(c->layer, dt, &from[0], &from[1]);
-            add_beside(s, c->layer, from, u_was, -c->before[r]);
-            add_beside(s, c->layer, centre, u, c->now[r]);
+            add_beside(s, c->layer, from, c->outward + 2 * r, -before, NULL);
+            add_beside(s, c->layer, centre, u, now, c->print + 2 * r);
         }
-        c->slot[r] = slot;
-        c->generation[r] = s->slot_gen[slot];
-        u_was[0] = u[0];
-        u_was[1] = u[1];
-        c->before[r] = c->now[r];
-        was[0] = centre[0];
-        was[1] = centre[1];
+        /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
+        const int slot = s->ring_slot[r / (size_t)s->M];
+        for (size_t q = r; q < r + k; q++) {
+            c->slot[q] = slot;
+            c->generation[q] = s->slot_gen[slot];
+            c->outward[2 * q] = u[0];
+            c->outward[2 * q + 1] = u[1];
+            c->before[q] = c->now[q];
+            c->where[2 * q] = rows[2 * (q % (size_t)s->M)];
+            c->where[2 * q + 1] = rows[2 * (q % (size_t)s->M) + 1];
+        }
     }
     waves_step(c->layer, dt, s->def.world.gravity, s->step_threads);
+    read_rows(s, c);
 }

@@ -25,6 +25,7 @@
 #ifndef DINGHY_WAVES_COUPLE_H
 #define DINGHY_WAVES_COUPLE_H
 
+#include "physics/water/waves.h"
 #include "physics/world/sim_internal.h"
 
 /* The layer and what each row last displaced. water_rows.c reads `layer`
@@ -41,6 +42,11 @@ struct waves_coupling {
                              its last sample: height (m) and slope along x, y */
     int *slot;            /* per row: its ring's slot then (-1: not seen) ... */
     unsigned *generation; /* ... and the slot's generation: the ring's id */
+    double *read;         /* per row: the waves' height beside it after the last step,
+                             read where its water went in (m; NaN: none went in), for
+                             waves_row_height while the row is where it was then */
+    waves_print *print;   /* 2 per row: the spreads its water went in by this step
+                             (scratch of waves_couple_step) */
 };
 
 /* The simulation's wave layer, to feed and step, or NULL. */
@@ -59,6 +65,17 @@ waves_field *sim_waves_layer(dinghy_sim *sim);
  * a stiff spring held a step late (with 4 cells a 150 kg ring's bob grew;
  * with 2 tube radii it decays: docs/physics.md section 14). */
 #define WAVES_SPREAD 2.0
+/* Rows that make waves together: this many consecutive rows of a ring
+ * put their displaced volume in (and read the waves back) as one, from
+ * their mean centre. Their spreads, 2 tube radii, overlap by far more
+ * than the rows lie apart (a ring of 32 rows: 0.17 m), so the water goes
+ * in where it did; a row's 6 spreads a step were most of the layer's
+ * cost (docs/physics.md section 14, "Cost"). */
+#define WAVES_GROUP 2
+/* How far a row may be from where the last step read the waves beside it
+ * for that reading to stand, m (its centre is summed in floats by the
+ * tick and in doubles by the coupling: they differ by about 1e-5 m). */
+#define WAVES_READ_MOVE 1e-3
 
 /* 1 when row r holds the ring it held at the last step (its slot and
  * the slot's generation: the ring's id). */
@@ -95,7 +112,10 @@ void waves_coupling_load(waves_coupling *c, const unsigned char *in);
  * heights at the two points beside its tube where its displaced water
  * goes, by the same weights (the coupling is reciprocal: what a row puts
  * in and what it feels are one pair, so the water cannot feed a bobbing
- * ring energy); at its centre for a row not seen at the last step. */
+ * ring energy); at its centre for a row not seen at the last step. A row
+ * within WAVES_READ_MOVE of where the last step left it takes what the
+ * step read there by its spreads' own weights (`read`), without weighing
+ * again. */
 double waves_row_height(const dinghy_sim *sim, size_t row, double x, double y); /* waves_read.c */
 
 /* The rows' displaced volumes now, into vol (m^3, sim->nrows of them;

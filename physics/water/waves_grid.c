@@ -129,6 +129,34 @@ static void taps(waves_field *w)
         t->classes++;
     }
     t->first[t->classes] = n;
+    /* by rows: each class's offsets (a, b) and (b, a) with b >= 1, a >= 0
+     * once; their weight times 2 onto the horizontal term of a */
+    const int R = WAVES_KERNEL_RADIUS;
+    double across[WAVES_KERNEL_RADIUS + 1] = {0.0};
+    t->verticals = 0;
+    for (int c = 0; c < k->count; c++) {
+        if (!(k->weight[c] > 0.0))
+            continue;
+        const double wc = (float)k->weight[c]; /* the float weight the step uses */
+        const int ab[2][2] = {{k->a[c], k->b[c]}, {k->b[c], k->a[c]}};
+        for (int q = 0; q < (k->a[c] == k->b[c] ? 1 : 2); q++) {
+            const int a = ab[q][0], b = ab[q][1];
+            if (b == 0) {
+                across[a] += wc;
+                continue;
+            }
+            t->cols[t->verticals] = a;
+            t->rows[t->verticals] = b;
+            t->vw[t->verticals++] = (float)wc;
+            across[a] += 2.0 * wc;
+        }
+    }
+    t->horizontals = 0;
+    for (int a = 1; a <= R; a++)
+        if (across[a] > 0.0) {
+            t->across[t->horizontals] = a;
+            t->hw[t->horizontals++] = (float)across[a];
+        }
 }
 
 static float *floats(size_t n)
@@ -187,7 +215,7 @@ void waves_grid_sample_flow(waves_field *w)
     w->flow_max = fastest(w);
 }
 
-/* s, the rows' spans and diag from the depths. */
+/* s, the rows' spans and edge from the depths. */
 static void fill_scale(waves_field *w, const float *depth)
 {
     w->row_lo = w->ny;
@@ -221,15 +249,18 @@ static void fill_scale(waves_field *w, const float *depth)
             const size_t q = waves_index(w, i, j);
             if (w->s[q] == 0.0f)
                 continue;
-            double acc = 0.0;
+            double diag = 0.0, edge = 0.0; /* sum of W_o s_{i+o}; of W_o (s_{i+o} - s_i) */
             for (int c = 0; c < t->classes; c++) {
-                double sum = 0.0;
-                for (int o = t->first[c]; o < t->first[c + 1]; o++)
+                double sum = 0.0, diff = 0.0;
+                for (int o = t->first[c]; o < t->first[c + 1]; o++) {
                     sum += w->s[(ptrdiff_t)q + t->off[o]];
-                acc += (double)t->weight[c] * sum;
+                    diff += (double)w->s[(ptrdiff_t)q + t->off[o]] - w->s[q];
+                }
+                diag += (double)t->weight[c] * sum;
+                edge += (double)t->weight[c] * diff;
             }
-            w->diag[q] = acc;
-            w->lambda_max = fmax(w->lambda_max, 2.0 * (double)w->s[q] * acc);
+            w->edge[q] = (float)edge;
+            w->lambda_max = fmax(w->lambda_max, 2.0 * (double)w->s[q] * diag);
         }
 }
 
@@ -253,7 +284,8 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
                  w->nx, w->ny, w->cell, WAVES_MAX_CELLS, WAVES_MAX_ROW - 2 * w->pad);
         return -1;
     }
-    w->stride = (size_t)(w->nx + 2 * w->pad);
+    /* + WAVES_ROW_SPARE: the step's loops run to a multiple of 8 cells */
+    w->stride = (size_t)(w->nx + 2 * w->pad + WAVES_ROW_SPARE);
     const size_t n = w->stride * (size_t)(w->ny + 2 * w->pad);
     float *depth = floats(n);
     w->h = floats(n);
@@ -262,7 +294,7 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
     w->h_adv = floats(n);
     w->phi_adv = floats(n);
     w->s = floats(n);
-    w->diag = calloc(n, sizeof(double));
+    w->edge = floats(n);
     w->sponge = floats(n);
     w->sponge_keep = floats(n);
     if (river) {
@@ -277,7 +309,7 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
         memset(w->all_wet, 1, (size_t)w->tiles_x * (size_t)w->tiles_y);
     w->lo = calloc((size_t)w->ny, sizeof(int));
     w->hi = calloc((size_t)w->ny, sizeof(int));
-    if (!depth || !w->h || !w->phi || !w->psi || !w->h_adv || !w->phi_adv || !w->s || !w->diag
+    if (!depth || !w->h || !w->phi || !w->psi || !w->h_adv || !w->phi_adv || !w->s || !w->edge
         || !w->sponge || !w->sponge_keep || (river && (!w->u || !w->v)) || !w->lo || !w->hi || !w->row_sum
         || !w->all_wet) {
         free(depth);
@@ -306,7 +338,7 @@ void waves_grid_free(waves_field *w)
     free(w->h_adv);
     free(w->phi_adv);
     free(w->s);
-    free(w->diag);
+    free(w->edge);
     free(w->sponge);
     free(w->sponge_keep);
     free(w->u);

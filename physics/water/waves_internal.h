@@ -24,6 +24,10 @@
 #define WAVES_DEPTH_CELLS 2.5
 /* The side of the tiles all_wet covers, cells. */
 #define WAVES_TILE 8
+/* Dry cells past a row's padding: the step's loops run in whole vectors
+ * of 8 cells, up to 7 cells past a row's last and the kernel's reach
+ * and a vector further. */
+#define WAVES_ROW_SPARE 16
 /* The largest grid: cells, and cells along a row. */
 #define WAVES_MAX_CELLS (6L * 1024 * 1024)
 #define WAVES_MAX_ROW 8192
@@ -35,6 +39,19 @@ typedef struct {
     float weight[WAVES_KERNEL_CLASSES];     /* W, 1/m */
     int first[WAVES_KERNEL_CLASSES + 1];    /* class c's offsets: off[first[c] .. first[c+1]) */
     ptrdiff_t off[8 * WAVES_KERNEL_CLASSES];
+    /* The same sum by rows (waves_step.c): with V_b(x) = (psi(x, y + b) -
+     * psi(x, y)) + (psi(x, y - b) - psi(x, y)) and H_a(x) = psi(x + a, y)
+     * - psi(x, y),
+     *   sum_o W_o (psi_{i+o} - psi_i) = sum over b >= 1, a >= 0 of
+     *     W(a, b) (V_b(x + a) + V_b(x - a)) (once for a = 0)
+     *   + sum over a >= 1 of (W(a, 0) + 2 sum_{b >= 1} W(a, b)) (H_a + H_-a):
+     * the vertical terms (cols[k], rows[k], vw[k]; k < verticals) and the
+     * horizontal ones (across[k], hw[k]; k < horizontals). */
+    int verticals, horizontals;
+    int cols[2 * WAVES_KERNEL_CLASSES], rows[2 * WAVES_KERNEL_CLASSES];
+    float vw[2 * WAVES_KERNEL_CLASSES];
+    int across[WAVES_KERNEL_RADIUS];
+    float hw[WAVES_KERNEL_RADIUS];
 } waves_taps;
 
 struct waves_field {
@@ -52,10 +69,13 @@ struct waves_field {
     float *h;              /* height of the waves, m */
     float *phi;            /* velocity potential at the surface, m^2/s */
     float *psi;            /* s phi, what the kernel's sum reads, m^2/s */
-    float *h_adv, *phi_adv;/* the advection's targets (swapped with h, phi) */
+    float *h_adv, *phi_adv;/* the advection's targets */
     /* the grid, fixed when it is built */
     float *s;              /* depth factor sqrt(min(d, depth0) / depth0); 0 dry */
-    double *diag;          /* sum over the kernel's offsets o of W_o s_{i+o}, 1/m */
+    float *edge;           /* sum over the kernel's offsets o of W_o (s_{i+o} - s_i), 1/m:
+                              0 where the depth is the same all round (the step's
+                              sum is in differences of s phi; this puts back the
+                              pairs a wall or a shallower neighbour weighs less) */
     float *sponge;         /* damping rate of the sponge, 1/s (0 outside it) */
     float *u, *v;          /* the river's surface velocity at flow_speed, m/s (NULL:
                               still water) */

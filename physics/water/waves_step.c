@@ -2,15 +2,15 @@
  * length dt,
  *   1. advection (river only): h and phi carried by the current U,
  *      semi-Lagrangian: each cell takes the bilinear value at x - U dt
- *      (at most a cell away: the substeps see to it); then psi = s phi;
- *   2. h += dt K phi, with (K phi)_i = s_i (diag_i phi_i - sum_o W_o psi_{i+o}),
- *      then phi = exp(-damping dt) (phi - dt g (h - h_ref)) with the new h,
- *      and the sponge's exp(-sigma dt) on both (0 on dry cells).
+ *      (at most a cell away: the substeps see to it);
+ *   2. h += dt K phi, with (K phi)_i = s_i sum_o W_o s_{i+o} (phi_i - phi_{i+o})
+ *      (summed as stage_waves says), then phi = exp(-damping dt) (phi - dt
+ *      g (h - h_ref)) with the new h, and the sponge's exp(-sigma dt) on
+ *      both (0 on dry cells).
  * h_ref is the mean height of the water at the step's start: a constant
  * added to phi changes neither K phi nor the surface's velocity grad phi,
  * and without it phi would drift as -g h_mean t wherever the water holds
- * volume (a closed basin, a ring's displacement), and the float sums of K
- * would lose the small differences of phi to its growing mean.
+ * volume (a closed basin, a ring's displacement).
  * Stage 1 reads neighbours of h and phi, stage 2 neighbours of psi; each
  * writes only its own cells, so the rows are shared among the threads
  * with a barrier between the stages, and every cell's sum runs in the
@@ -26,10 +26,13 @@
  * SAFETY^2 (symplectic Euler on a positive semi-definite K is stable
  * below 4). */
 #define SAFETY 0.9
-/* Columns of a band of stage 2: its 59 rows of psi (the kernel's reach
- * both ways) stay in a core's first-level cache while the band goes down
- * a thread's rows. */
-#define CHUNK 64
+/* Columns of a band of stage 2: a row's wet span (about 270 cells on
+ * the default river) in one piece or two, so that the V_b rows' margins
+ * (the kernel's reach each side) are a small part of it; the band's 19
+ * rows of psi and its 9 of V_b stay in the second-level cache. */
+#define CHUNK 512
+/* The kernel's reach, cells. */
+#define R WAVES_KERNEL_RADIUS
 
 int waves_substeps(const waves_field *w, double dt, double gravity)
 {
@@ -60,8 +63,8 @@ static void sponge_factors(waves_field *w, double dt)
  * cells away (clamped to one cell): rows m, z, p are the rows above, at
  * and below from the cell before the first on, for h and phi; the
  * results into h_adv, phi_adv and psi = s phi_adv. A shift d in [-1, 1]
- * has the tent weights max(-d, 0), 1 - |d|, max(d, 0) on the cells at
- * -1, 0, +1: the bilinear interpolation's. */
+ * has the tent weights max(-d, 0), 1 - |d|, max(d, 0) on the cells at -1,
+ * 0, +1: the bilinear interpolation's. */
 static void advect_cells(int n, float carry, const float *restrict u, const float *restrict v,
                          const float *restrict hm, const float *restrict hz,
                          const float *restrict hp, const float *restrict pm,
@@ -112,49 +115,67 @@ static void stage_carry(waves_field *w, int j, int flow, float carry)
 }
 
 /* Stage 2 on cells [i0, i1) of row j: the kernel's sum over psi, then h
- * and phi; returns the sum of the new h over those cells. */
+ * and phi; returns the sum of the new h over those cells. In floats, 8
+ * lanes, and in differences so that nothing large cancels:
+ *   (K phi)_i = s_i (e_i phi_i - sum_o W_o (psi_{i+o} - psi_i)),
+ * e_i = sum_o W_o (s_{i+o} - s_i) (the grid's `edge`, 0 wherever the
+ * depth is the same all round); each psi_{i+o} - psi_i is the waves'
+ * difference, exact when the two are within a factor 2 (Sterbenz), so a
+ * large level of phi (a pen's drift, the mean) cancels before the sum
+ * and the float error is relative to the waves, not to the level. The
+ * sum by rows (waves_taps): the vertical differences V_b once a row, then
+ * each weight on a pair of them. */
 static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float dt, float g_dt,
                           float h_ref, float damp)
 {
-    const int lo = i0 > w->lo[j] ? i0 : w->lo[j], n = (i1 < w->hi[j] ? i1 : w->hi[j]) - lo;
-    if (n <= 0)
+    /* whole vectors of 8 (i0 is a multiple of 8): the cells added either
+     * side are dry (their sponge factor 0 keeps them 0), and in this
+     * band; past the grid's last column they are the row's spare */
+    const int lo = i0 > (w->lo[j] & ~7) ? i0 : (w->lo[j] & ~7);
+    const int n = ((i1 < w->hi[j] ? i1 : w->hi[j]) - lo + 7) & ~7;
+    if (n <= 0 || w->hi[j] <= w->lo[j])
         return 0.0;
     const size_t base = waves_index(w, lo, j);
     const waves_taps *t = &w->taps;
-    double acc[n];
+    const float *restrict c = w->psi + base, *restrict s = w->s + base;
+    const ptrdiff_t S = (ptrdiff_t)w->stride;
+    /* V_b over the cells and R more each side (to whole vectors) */
+    enum { SIDE = (R + 7) & ~7 };
+    float vert[R][CHUNK + 2 * SIDE], acc[CHUNK];
+    for (int b = 1; b <= R; b++) {
+        float *restrict v = vert[b - 1] + SIDE;
+        const float *restrict up = c + b * S, *restrict down = c - b * S;
+        for (int x = -SIDE; x < n + SIDE; x++)
+            v[x] = (up[x] - c[x]) + (down[x] - c[x]);
+    }
     for (int x = 0; x < n; x++)
-        acc[x] = 0.0;
-    /* a class at a time, its 4 or 8 offsets summed in one pass */
-    for (int c = 0; c < t->classes; c++) {
-        const double wc = t->weight[c];
-        const ptrdiff_t *o = t->off + t->first[c];
-        const float *restrict a0 = w->psi + (ptrdiff_t)base + o[0];
-        const float *restrict a1 = w->psi + (ptrdiff_t)base + o[1];
-        const float *restrict a2 = w->psi + (ptrdiff_t)base + o[2];
-        const float *restrict a3 = w->psi + (ptrdiff_t)base + o[3];
-        if (t->first[c + 1] - t->first[c] == 4) {
+        acc[x] = 0.0f;
+    for (int k = 0; k < t->verticals; k++) {
+        const float wk = t->vw[k];
+        const int a = t->cols[k];
+        const float *restrict v = vert[t->rows[k] - 1] + SIDE;
+        if (a == 0) {
             for (int x = 0; x < n; x++)
-                acc[x] += wc * (double)((a0[x] + a1[x]) + (a2[x] + a3[x]));
+                acc[x] += wk * v[x];
             continue;
         }
-        const float *restrict a4 = w->psi + (ptrdiff_t)base + o[4];
-        const float *restrict a5 = w->psi + (ptrdiff_t)base + o[5];
-        const float *restrict a6 = w->psi + (ptrdiff_t)base + o[6];
-        const float *restrict a7 = w->psi + (ptrdiff_t)base + o[7];
         for (int x = 0; x < n; x++)
-            acc[x] += wc * (double)(((a0[x] + a1[x]) + (a2[x] + a3[x]))
-                                    + ((a4[x] + a5[x]) + (a6[x] + a7[x])));
+            acc[x] += wk * (v[x + a] + v[x - a]);
+    }
+    for (int k = 0; k < t->horizontals; k++) {
+        const float wk = t->hw[k];
+        const int a = t->across[k];
+        for (int x = 0; x < n; x++)
+            acc[x] += wk * ((c[x + a] - c[x]) + (c[x - a] - c[x]));
     }
     float *restrict h = w->h + base, *restrict phi = w->phi + base;
-    const float *restrict h0 = (flow ? w->h_adv : w->h) + base;
-    const float *restrict p0 = (flow ? w->phi_adv : w->phi) + base;
-    const float *restrict s = w->s + base;
-    const double *restrict diag = w->diag + base;
-    const float *restrict keep = w->sponge_keep + base;
+    const float *restrict hz = (flow ? w->h_adv : w->h) + base;
+    const float *restrict p = (flow ? w->phi_adv : w->phi) + base;
+    const float *restrict edge = w->edge + base, *restrict keep = w->sponge_keep + base;
     for (int x = 0; x < n; x++) {
-        const float k_phi = (float)(s[x] * (diag[x] * (double)p0[x] - acc[x])); /* K phi, m/s */
-        const float hn = h0[x] + dt * k_phi;
-        const float pn = damp * (p0[x] - g_dt * (hn - h_ref));
+        const float k_phi = s[x] * (edge[x] * p[x] - acc[x]); /* K phi, m/s */
+        const float hn = hz[x] + dt * k_phi;
+        const float pn = damp * (p[x] - g_dt * (hn - h_ref));
         h[x] = keep[x] * hn;
         phi[x] = keep[x] * pn;
     }
@@ -197,8 +218,8 @@ void waves_step(waves_field *w, double dt, double gravity, int threads)
 #pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
     {
         /* each thread a fixed range of rows; stage 2 a band of CHUNK
-         * columns at a time down them, so that the kernel's rows stay in
-         * the first-level cache (the order changes no bit) */
+         * columns at a time down them, so that the rows it reads stay in
+         * cache (the order changes no bit) */
         const int nth = omp_get_num_threads(), me = omp_get_thread_num();
         const int a = r0 + (int)((long)(r1 - r0) * me / nth);
         const int b = r0 + (int)((long)(r1 - r0) * (me + 1) / nth);

@@ -6,6 +6,7 @@
  * waves) as the simulation did. */
 #include "dinghy/snapshot.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,17 @@ static size_t used_bytes(const sim_snapshot *s, const layout_array *a, int P)
     return layout_ring_bytes(a, s->M, s->V) * (size_t)(a->shifts ? P : s->cap);
 }
 
+/* The room s keeps for array a: its bytes for cap rings, rounded up to
+ * max_align_t's alignment so that the next array starts aligned for any
+ * type (an int or a byte a ring for an odd cap left the published ring
+ * state, doubles, misaligned: UBSan saw it in test_physics_thread). */
+static size_t kept_room(const sim_snapshot *s, const layout_array *a)
+{
+    const size_t align = _Alignof(max_align_t);
+    const size_t bytes = layout_ring_bytes(a, s->M, s->V) * (size_t)s->cap;
+    return (bytes + align - 1) / align * align;
+}
+
 /* Where s keeps the array at `offset` of `home`, or NULL when it keeps none. */
 static unsigned char *kept_copy(const sim_snapshot *s, layout_home home, size_t offset)
 {
@@ -52,7 +64,7 @@ static unsigned char *kept_copy(const sim_snapshot *s, layout_home home, size_t 
             continue;
         if (a->home == home && a->offset == offset)
             return s->data + at;
-        at += layout_ring_bytes(a, s->M, s->V) * (size_t)s->cap;
+        at += kept_room(s, a);
     }
     return NULL;
 }
@@ -71,7 +83,7 @@ static void copy_kept(dinghy_sim *sim, const sim_snapshot *s, int out)
             memcpy(s->data + at, live, used_bytes(s, a, s->P));
         else
             memcpy(live, s->data + at, used_bytes(s, a, s->P));
-        at += layout_ring_bytes(a, s->M, s->V) * (size_t)s->cap;
+        at += kept_room(s, a);
     }
 }
 
@@ -91,7 +103,7 @@ sim_snapshot *sim_snapshot_new(const dinghy_sim *sim)
     size_t bytes = 0;
     for (int k = 0; k < layout_array_count; k++)
         if (kept(&layout_arrays[k]))
-            bytes += layout_ring_bytes(&layout_arrays[k], s->M, s->V) * (size_t)s->cap;
+            bytes += kept_room(s, &layout_arrays[k]);
     s->data = malloc(bytes);
     s->events = malloc(sizeof *s->events * SIM_EVENT_CAPACITY);
     if (!s->data || !s->events) {

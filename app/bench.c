@@ -37,6 +37,7 @@ typedef struct {
     long steps;
     double ms_median, ms_min;   /* per step */
     double ns_vertex_step;      /* from the median */
+    double ns_vertex_substep;   /* the same over the substeps a step */
     double real_time;           /* simulated seconds per wall second, from the median */
     int substeps;               /* substeps a step */
     double speedup, efficiency; /* against the first thread count of the scene */
@@ -331,7 +332,7 @@ static void print_table_header(const bench_row *rows, int n, long steps)
 static void print_table_row(const bench_row *r, const bench_row *scene, int n)
 {
     printf("%7d %9.3f %9.3f %7.3g %8.2f %8.2f %7.2f %5.0f%%", r->threads, r->ms_median, r->ms_min,
-           r->real_time, r->ns_vertex_step, r->ns_vertex_step / r->substeps, r->speedup,
+           r->real_time, r->ns_vertex_step, r->ns_vertex_substep, r->speedup,
            100.0 * r->efficiency);
     for (int k = 0; k < SIM_PHASE_COUNT; k++)
         if (phase_ran(scene, n, k))
@@ -364,7 +365,7 @@ static int write_csv(const char *path, const bench_row *rows, int n, const char 
                 r->substeps, skin_name(r->skin));
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
             fprintf(f, ",%.6f", r->phase_ms[k]);
-        fprintf(f, ",%.1f,%.4f\n", r->bytes_per_vertex, r->ns_vertex_step / r->substeps);
+        fprintf(f, ",%.1f,%.4f\n", r->bytes_per_vertex, r->ns_vertex_substep);
     }
     return report_commit_tmp(f, tmp, path, "CSV file");
 }
@@ -391,7 +392,7 @@ static int write_json(const char *path, const bench_row *rows, int n, const char
                 "\"substeps\": %d, \"phases_ms\": {",
                 i ? "," : "", r->scene, r->rings, r->vertices, skin_name(r->skin), r->elements,
                 r->threads, r->steps,
-                r->ms_median, r->ms_min, r->ns_vertex_step, r->ns_vertex_step / r->substeps,
+                r->ms_median, r->ms_min, r->ns_vertex_step, r->ns_vertex_substep,
                 r->speedup, r->efficiency, r->hash,
                 r->bytes_per_vertex, r->real_time, r->substeps);
         for (int k = 0; k < SIM_PHASE_COUNT; k++)
@@ -494,6 +495,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
             r->ns_vertex_step = r->ms_median * 1e6 / (double)r->vertices;
             r->real_time = p->solver.dt * 1e3 / r->ms_median;
             r->substeps = sim_def_substeps(p);
+            r->ns_vertex_substep = r->ns_vertex_step / r->substeps;
             r->speedup = rows[first].ms_median / r->ms_median;
             r->efficiency = r->speedup * rows[first].threads / r->threads;
         }
@@ -549,7 +551,7 @@ int bench_run(const sim_def *params, const scene_def *layout, const bench_option
                PRIx64 "   %.1fx the %s floor   %.2f ns per vertex-substep\n", rows[i].scene,
                rows[i].ns_vertex_step, rows[i].real_time, rows[best].real_time, rows[best].threads,
                rows[best].speedup, rows[i].hash, rows[i].ns_vertex_step / floor_step,
-               skin_name(rows[i].skin), rows[i].ns_vertex_step / rows[i].substeps);
+               skin_name(rows[i].skin), rows[i].ns_vertex_substep);
         i = j;
     }
     struct rusage ru;

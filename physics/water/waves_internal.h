@@ -68,8 +68,12 @@ struct waves_field {
     /* state, padded (cell (i, j) at (j + pad) * stride + i + pad) */
     float *h;              /* height of the waves, m */
     float *phi;            /* velocity potential at the surface, m^2/s */
-    float *psi;            /* s phi, what the kernel's sum reads, m^2/s */
-    float *h_adv, *phi_adv;/* the advection's targets */
+    float *h_next, *phi_next; /* where a substep writes h and phi from them (then the
+                              two swap): the old ones stay whole while the rows
+                              round a cell are advected again (waves_step.c) */
+    struct waves_ring *rings; /* per thread of the step: its rows of psi = s phi and
+                              the advected h, phi (waves_step.c) */
+    int ring_count;
     /* the grid, fixed when it is built */
     float *s;              /* depth factor sqrt(min(d, depth0) / depth0); 0 dry */
     float *edge;           /* sum over the kernel's offsets o of W_o (s_{i+o} - s_i), 1/m:
@@ -108,6 +112,11 @@ static inline double waves_flow_scale(const waves_field *w)
         return 0.0;
     return river_course_view(w->river)->speed / w->flow_speed;
 }
+
+/* ---- waves_step.c ---- */
+
+/* Frees the step's rows (rings); NULL-safe. */
+void waves_step_free(waves_field *w);
 
 /* ---- waves_grid.c ---- */
 

@@ -11,14 +11,24 @@
  * added to phi changes neither K phi nor the surface's velocity grad phi,
  * and without it phi would drift as -g h_mean t wherever the water holds
  * volume (a closed basin, a ring's displacement).
- * Stage 1 reads neighbours of h and phi, stage 2 neighbours of psi; each
- * writes only its own cells, so the rows are shared among the threads
- * with a barrier between the stages, and every cell's sum runs in the
- * same order whatever the split: the same bits on any thread count. */
+ * Stage 1 (a row's advection and psi = s phi) reads neighbours of the
+ * old h and phi, stage 2 (a row's new h and phi) neighbours of psi. They
+ * go down a thread's rows together, stage 1 R rows ahead, into a ring of
+ * 2 R + 1 rows (the rows stage 2 reads, in the second-level cache), and
+ * stage 2 writes the new h and phi into the other pair of arrays: per
+ * cell the old h, phi, u, v, s, edge and sponge are read and the new h
+ * and phi written, about 44 bytes, where stage 1 writing whole arrays of
+ * psi and the advected h and phi for stage 2 to read back took about 80.
+ * A thread does stage 1 also for the R rows either side of its own (the
+ * same numbers another thread works out), so the threads wait for each
+ * other once a substep, and every cell's sum runs in the same order
+ * whatever the split: the same bits on any thread count. */
 #include "physics/water/waves.h"
 
 #include <math.h>
 #include <omp.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "physics/water/waves_internal.h"
 
@@ -28,11 +38,23 @@
 #define SAFETY 0.9
 /* Columns of a band of stage 2: a row's wet span (about 270 cells on
  * the default river) in one piece or two, so that the V_b rows' margins
- * (the kernel's reach each side) are a small part of it; the band's 19
- * rows of psi and its 9 of V_b stay in the second-level cache. */
+ * (the kernel's reach each side) are a small part of it. */
 #define CHUNK 512
 /* The kernel's reach, cells. */
 #define R WAVES_KERNEL_RADIUS
+/* Rows a thread's ring holds: the rows stage 2 reads psi from. */
+#define RING (2 * R + 1)
+/* Floats before a ring's first row and after its last: stage 2 reads V_b
+ * from up to 16 cells before a row's first wet cell (the padding is 11). */
+#define RING_MARGIN 32
+
+/* A thread's rows round the one stage 2 is on: row r in slot r mod RING,
+ * each slot a padded row laid out as the grid's (cell i at i + pad), 0
+ * but for the cells [lo, hi) of its row stage 1 wrote. */
+struct waves_ring {
+    float *psi, *h, *phi; /* s phi, and h and phi advected (river only) */
+    int lo[RING], hi[RING];
+};
 
 int waves_substeps(const waves_field *w, double dt, double gravity)
 {
@@ -92,27 +114,72 @@ static void advect_cells(int n, float carry, const float *restrict u, const floa
     }
 }
 
-/* Stage 1 on row j: advected h, phi (flow) into the advection's arrays,
- * and psi = s phi. `carry` is the substep over the cell times the
- * current's scale: the shift, in cells, per m/s. */
-static void stage_carry(waves_field *w, int j, int flow, float carry)
+static int slot(int r)
 {
-    const int lo = w->lo[j], n = w->hi[j] - lo;
-    if (n <= 0)
+    return ((r % RING) + RING) % RING;
+}
+
+/* Stage 1 on row r (any row: one off the grid or without water leaves
+ * its slot 0): h and phi (old) advected into the ring (flow), and psi =
+ * s phi. `carry` is the substep over the cell times the current's scale:
+ * the shift, in cells, per m/s. */
+static void carry_row(const waves_field *w, struct waves_ring *g, int r, int flow, float carry,
+                      const float *h, const float *phi)
+{
+    const int k = slot(r);
+    const size_t row = (size_t)k * w->stride + (size_t)w->pad, S = w->stride;
+    if (g->hi[k] > g->lo[k]) { /* what the slot held */
+        const size_t n0 = (size_t)(g->hi[k] - g->lo[k]) * sizeof(float);
+        memset(g->psi + row + g->lo[k], 0, n0);
+        memset(g->h + row + g->lo[k], 0, n0);
+        memset(g->phi + row + g->lo[k], 0, n0);
+    }
+    g->lo[k] = g->hi[k] = 0;
+    if (r < 0 || r >= w->ny || w->hi[r] <= w->lo[r])
         return;
-    const size_t base = waves_index(w, lo, j), S = w->stride;
+    const int lo = w->lo[r], n = w->hi[r] - lo;
+    g->lo[k] = lo;
+    g->hi[k] = lo + n;
+    const size_t q = waves_index(w, lo, r), at = row + (size_t)lo;
     if (!flow) {
-        const float *restrict s = w->s + base, *restrict phi = w->phi + base;
-        float *restrict psi = w->psi + base;
+        const float *restrict s = w->s + q, *restrict p = phi + q;
+        float *restrict psi = g->psi + at;
         for (int x = 0; x < n; x++)
-            psi[x] = s[x] * phi[x];
+            psi[x] = s[x] * p[x];
         return;
     }
-    const size_t up = base - S - 1, at = base - 1, down = base + S - 1;
-    advect_cells(n, carry, w->u + base, w->v + base, w->h + up, w->h + at, w->h + down,
-                 w->phi + up, w->phi + at, w->phi + down, w->s + base, w->h_adv + base,
-                 w->phi_adv + base, w->psi + base);
+    advect_cells(n, carry, w->u + q, w->v + q, h + q - S - 1, h + q - 1, h + q + S - 1,
+                 phi + q - S - 1, phi + q - 1, phi + q + S - 1, w->s + q, g->h + at, g->phi + at,
+                 g->psi + at);
 }
+
+/* The new h and phi of n cells from K's sum acc (sum_o W_o (psi_{i+o} -
+ * psi_i)) and the cells' h and phi before (hz, p: the advected ones on a
+ * river), into h and phi. A function of its own so that its pointers'
+ * restrict holds (gcc ignores it on a block's locals, checks aliasing
+ * at run time past its limit and leaves the loop scalar). */
+static void update_cells(int n, const float *restrict acc, const float *restrict s,
+                         const float *restrict edge, const float *restrict keep,
+                         const float *restrict hz, const float *restrict p, float *restrict h,
+                         float *restrict phi, float dt, float g_dt, float h_ref, float damp)
+{
+    for (int x = 0; x < n; x++) {
+        const float k_phi = s[x] * (edge[x] * p[x] - acc[x]); /* K phi, m/s */
+        const float hn = hz[x] + dt * k_phi;
+        const float pn = damp * (p[x] - g_dt * (hn - h_ref));
+        h[x] = keep[x] * hn;
+        phi[x] = keep[x] * pn;
+    }
+}
+
+/* What a substep reads and writes, and its numbers. */
+typedef struct {
+    float *h, *phi;        /* the old state (padded), only read */
+    float *h_new, *phi_new;/* the new, written */
+    int flow;              /* advected: stage 2 takes h and phi from the ring */
+    float carry;           /* the advection's shift, cells per m/s */
+    float dt, g_dt, h_ref, damp;
+} substep;
 
 /* Stage 2 on cells [i0, i1) of row j: the kernel's sum over psi, then h
  * and phi; returns the sum of the new h over those cells. In floats, 8
@@ -125,8 +192,8 @@ static void stage_carry(waves_field *w, int j, int flow, float carry)
  * and the float error is relative to the waves, not to the level. The
  * sum by rows (waves_taps): the vertical differences V_b once a row, then
  * each weight on a pair of them. */
-static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float dt, float g_dt,
-                          float h_ref, float damp)
+static double stage_waves(const waves_field *w, const struct waves_ring *g, const substep *u,
+                          int j, int i0, int i1)
 {
     /* whole vectors of 8 (i0 is a multiple of 8): the cells added either
      * side are dry (their sponge factor 0 keeps them 0), and in this
@@ -135,16 +202,16 @@ static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float
     const int n = ((i1 < w->hi[j] ? i1 : w->hi[j]) - lo + 7) & ~7;
     if (n <= 0 || w->hi[j] <= w->lo[j])
         return 0.0;
-    const size_t base = waves_index(w, lo, j);
+    const size_t base = waves_index(w, lo, j), S = w->stride, col = (size_t)(w->pad + lo);
     const waves_taps *t = &w->taps;
-    const float *restrict c = w->psi + base, *restrict s = w->s + base;
-    const ptrdiff_t S = (ptrdiff_t)w->stride;
+    const float *restrict c = g->psi + (size_t)slot(j) * S + col, *restrict s = w->s + base;
     /* V_b over the cells and R more each side (to whole vectors) */
     enum { SIDE = (R + 7) & ~7 };
     float vert[R][CHUNK + 2 * SIDE], acc[CHUNK];
     for (int b = 1; b <= R; b++) {
         float *restrict v = vert[b - 1] + SIDE;
-        const float *restrict up = c + b * S, *restrict down = c - b * S;
+        const float *restrict up = g->psi + (size_t)slot(j + b) * S + col;
+        const float *restrict down = g->psi + (size_t)slot(j - b) * S + col;
         for (int x = -SIDE; x < n + SIDE; x++)
             v[x] = (up[x] - c[x]) + (down[x] - c[x]);
     }
@@ -168,17 +235,11 @@ static double stage_waves(waves_field *w, int j, int i0, int i1, int flow, float
         for (int x = 0; x < n; x++)
             acc[x] += wk * ((c[x + a] - c[x]) + (c[x - a] - c[x]));
     }
-    float *restrict h = w->h + base, *restrict phi = w->phi + base;
-    const float *restrict hz = (flow ? w->h_adv : w->h) + base;
-    const float *restrict p = (flow ? w->phi_adv : w->phi) + base;
-    const float *restrict edge = w->edge + base, *restrict keep = w->sponge_keep + base;
-    for (int x = 0; x < n; x++) {
-        const float k_phi = s[x] * (edge[x] * p[x] - acc[x]); /* K phi, m/s */
-        const float hn = hz[x] + dt * k_phi;
-        const float pn = damp * (p[x] - g_dt * (hn - h_ref));
-        h[x] = keep[x] * hn;
-        phi[x] = keep[x] * pn;
-    }
+    const size_t own = (size_t)slot(j) * S + col;
+    float *h = u->h_new + base;
+    update_cells(n, acc, s, w->edge + base, w->sponge_keep + base, u->flow ? g->h + own : u->h + base,
+                 u->flow ? g->phi + own : u->phi + base, h, u->phi_new + base, u->dt, u->g_dt,
+                 u->h_ref, u->damp);
     /* the sum of h in eight lanes (a fixed order that vectorises) */
     float lane[8] = {0.0f};
     int x = 0;
@@ -200,6 +261,53 @@ static double mean_height(const waves_field *w)
     return w->wet > 0 ? sum / (double)w->wet : 0.0;
 }
 
+void waves_step_free(waves_field *w)
+{
+    for (int k = 0; k < w->ring_count; k++)
+        free(w->rings[k].psi - RING_MARGIN);
+    free(w->rings);
+    w->rings = NULL;
+    w->ring_count = 0;
+}
+
+/* Rings for `threads` threads (made once, 0 throughout); the number
+ * there is room for (fewer only when memory ran out, at least 1 unless
+ * none could be made). */
+static int rings_for(waves_field *w, int threads)
+{
+    if (threads <= w->ring_count)
+        return threads;
+    struct waves_ring *more = realloc(w->rings, (size_t)threads * sizeof *more);
+    if (!more)
+        return w->ring_count;
+    w->rings = more;
+    const size_t row = (size_t)RING * w->stride + 2 * RING_MARGIN;
+    for (; w->ring_count < threads; w->ring_count++) {
+        float *f = calloc(3 * row, sizeof(float));
+        if (!f)
+            break;
+        struct waves_ring *g = &w->rings[w->ring_count];
+        *g = (struct waves_ring){.psi = f + RING_MARGIN, .h = f + row + RING_MARGIN,
+                                 .phi = f + 2 * row + RING_MARGIN};
+    }
+    return w->ring_count;
+}
+
+/* A thread's substep over rows [a, b): stage 1 R rows ahead of stage 2,
+ * stage 2 a band of CHUNK columns of a row at a time (the order changes
+ * no bit). */
+static void substep_rows(waves_field *w, struct waves_ring *g, const substep *u, int a, int b)
+{
+    for (int r = a - R; r < a + R; r++)
+        carry_row(w, g, r, u->flow, u->carry, u->h, u->phi);
+    for (int j = a; j < b; j++) {
+        carry_row(w, g, j + R, u->flow, u->carry, u->h, u->phi);
+        w->row_sum[j] = 0.0;
+        for (int i0 = 0; i0 < w->nx; i0 += CHUNK)
+            w->row_sum[j] += stage_waves(w, g, u, j, i0, i0 + CHUNK);
+    }
+}
+
 void waves_step(waves_field *w, double dt, double gravity, int threads)
 {
     if (!(dt > 0.0) || w->row_hi <= w->row_lo)
@@ -211,28 +319,32 @@ void waves_step(waves_field *w, double dt, double gravity, int threads)
     if (w->river && speed > 0.0 && !(w->flow_speed > 0.0))
         waves_grid_sample_flow(w); /* from still: nothing to scale */
     const int flow = w->river && speed > 0.0;
-    const float carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f;
-    const float fdt = (float)h, g_dt = (float)(gravity * h), h_ref = (float)mean_height(w);
-    const float damp = (float)exp(-w->def.damping * h);
+    const int rings = rings_for(w, threads > 0 ? threads : omp_get_max_threads());
+    if (rings < 1)
+        return; /* no memory for a row's ring: the waves stand still */
+    substep first = {.h = w->h, .phi = w->phi, .h_new = w->h_next, .phi_new = w->phi_next,
+                     .flow = flow, .carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f,
+                     .dt = (float)h, .g_dt = (float)(gravity * h), .h_ref = (float)mean_height(w),
+                     .damp = (float)exp(-w->def.damping * h)};
     const int r0 = w->row_lo, r1 = w->row_hi;
-#pragma omp parallel num_threads(threads > 0 ? threads : omp_get_max_threads())
+#pragma omp parallel num_threads(rings)
     {
-        /* each thread a fixed range of rows; stage 2 a band of CHUNK
-         * columns at a time down them, so that the rows it reads stay in
-         * cache (the order changes no bit) */
+        /* each thread a fixed range of rows */
         const int nth = omp_get_num_threads(), me = omp_get_thread_num();
         const int a = r0 + (int)((long)(r1 - r0) * me / nth);
         const int b = r0 + (int)((long)(r1 - r0) * (me + 1) / nth);
+        substep u = first;
         for (int k = 0; k < substeps; k++) {
-            for (int j = a; j < b; j++)
-                stage_carry(w, j, flow, carry);
+            substep_rows(w, &w->rings[me], &u, a, b);
 #pragma omp barrier
-            for (int j = a; j < b; j++)
-                w->row_sum[j] = 0.0;
-            for (int i0 = 0; i0 < w->nx; i0 += CHUNK)
-                for (int j = a; j < b; j++)
-                    w->row_sum[j] += stage_waves(w, j, i0, i0 + CHUNK, flow, fdt, g_dt, h_ref, damp);
-#pragma omp barrier
+            float *hh = u.h, *pp = u.phi; /* the new state is the next's old */
+            u.h = u.h_new, u.phi = u.phi_new;
+            u.h_new = hh, u.phi_new = pp;
         }
+    }
+    if (substeps % 2) { /* the state in the arrays the last substep wrote */
+        float *hh = w->h, *pp = w->phi;
+        w->h = w->h_next, w->phi = w->phi_next;
+        w->h_next = hh, w->phi_next = pp;
     }
 }

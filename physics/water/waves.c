@@ -13,6 +13,12 @@
 waves_field *waves_create(const waves_def *def, const river_world *river, char *err,
                           size_t err_len)
 {
+    return waves_create_like(def, river, NULL, err, err_len);
+}
+
+waves_field *waves_create_like(const waves_def *def, const river_world *river,
+                               const waves_field *like, char *err, size_t err_len)
+{
     dinghy_problem p;
     if (waves_def_check(def, &p, 1) > 0) {
         snprintf(err, err_len, "%s", p.reason);
@@ -23,7 +29,7 @@ waves_field *waves_create(const waves_def *def, const river_world *river, char *
         snprintf(err, err_len, "out of memory for the wave layer");
         return NULL;
     }
-    if (waves_grid_build(w, def, river, err, err_len) != 0) {
+    if (waves_grid_build(w, def, river, like ? &like->kernel : NULL, err, err_len) != 0) {
         waves_destroy(w);
         return NULL;
     }

@@ -29,6 +29,12 @@
  * def fails waves_def_check or memory runs out. */
 waves_field *waves_create(const waves_def *def, const river_world *river, char *err,
                           size_t err_len);
+/* waves_create, the kernel taken from the layer `like` (NULL: none) when
+ * it was fitted to the same depth and cell rather than fitted again (the
+ * fit is deterministic: the same bits; a scene's river replaces the still
+ * water's layer with one fitted the same). */
+waves_field *waves_create_like(const waves_def *def, const river_world *river,
+                               const waves_field *like, char *err, size_t err_len);
 void waves_destroy(waves_field *w);
 
 /* Advances the waves by dt (s) under gravity g (m/s^2) on `threads`

@@ -30,9 +30,11 @@ void waves_coupling_free(waves_coupling *c)
 }
 
 /* A coupling of a new layer over the simulation's water (its river or
- * its still water), with room for every row of its capacity; NULL with
- * err when the definition fails or memory runs out. */
-static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_len)
+ * its still water), with room for every row of its capacity, its kernel
+ * the layer like's when that fits (NULL: fitted); NULL with err when the
+ * definition fails or memory runs out. */
+static waves_coupling *coupling_new(const dinghy_sim *s, const waves_field *like, char *err,
+                                    size_t err_len)
 {
     waves_coupling *c = calloc(1, sizeof *c);
     const size_t rows = (size_t)s->cap * (size_t)s->M;
@@ -58,7 +60,7 @@ static waves_coupling *coupling_new(const dinghy_sim *s, char *err, size_t err_l
         c->slot[r] = -1;
         c->read[r] = NAN;
     }
-    if (!(c->layer = waves_create(&s->def.world.waves, s->river, err, err_len))) {
+    if (!(c->layer = waves_create_like(&s->def.world.waves, s->river, like, err, err_len))) {
         waves_coupling_free(c);
         return NULL;
     }
@@ -77,15 +79,16 @@ void waves_coupling_reset(waves_coupling *c)
 int waves_follow_def(dinghy_sim *s, int rebuild, char *err, size_t err_len)
 {
     const int on = s->def.world.waves_enabled, had = s->waves != NULL;
-    if (!on || rebuild) {
-        waves_coupling_free(s->waves);
+    waves_coupling *old = s->waves; /* kept until the new layer has its kernel */
+    if (!on || rebuild)
         s->waves = NULL;
-    }
     int rc = 0;
-    if (on && !s->waves && !(s->waves = coupling_new(s, err, err_len))) {
+    if (on && !s->waves && !(s->waves = coupling_new(s, old ? old->layer : NULL, err, err_len))) {
         s->def.world.waves_enabled = 0;
         rc = -1;
     }
+    if (old != s->waves)
+        waves_coupling_free(old);
     if (s->waves)
         waves_set_damping(s->waves->layer, s->def.world.waves.damping);
     if (rebuild || had != (s->waves != NULL)) /* the rows' water with the new layer, or none */

@@ -264,8 +264,8 @@ static void fill_scale(waves_field *w, const float *depth)
         }
 }
 
-int waves_grid_build(waves_field *w, const waves_def *def, const river_world *river, char *err,
-                     size_t err_len)
+int waves_grid_build(waves_field *w, const waves_def *def, const river_world *river,
+                     const waves_kernel *fitted, char *err, size_t err_len)
 {
     w->def = *def;
     w->river = river;
@@ -321,7 +321,10 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
     w->depth0 = fmin(deepest, WAVES_DEPTH_CELLS * w->cell);
     if (!(w->depth0 >= WAVES_DRY_DEPTH))
         w->depth0 = WAVES_DRY_DEPTH;
-    waves_kernel_fit(w->depth0, w->cell, &w->kernel);
+    if (fitted && fitted->depth == w->depth0 && fitted->cell == w->cell)
+        w->kernel = *fitted;
+    else
+        waves_kernel_fit(w->depth0, w->cell, &w->kernel);
     taps(w);
     fill_scale(w, depth);
     free(depth);

@@ -121,10 +121,11 @@ void waves_step_free(waves_field *w);
 /* ---- waves_grid.c ---- */
 
 /* Lays out the grid of def (still water) or of the river's course,
- * allocates every array and fills the fixed ones. Returns 0, or -1 with a
- * message in err. */
-int waves_grid_build(waves_field *w, const waves_def *def, const river_world *river, char *err,
-                     size_t err_len);
+ * allocates every array and fills the fixed ones; the kernel is `fitted`
+ * when that was fitted to the grid's depth and cell (NULL: fitted here).
+ * Returns 0, or -1 with a message in err. */
+int waves_grid_build(waves_field *w, const waves_def *def, const river_world *river,
+                     const waves_kernel *fitted, char *err, size_t err_len);
 void waves_grid_free(waves_field *w);
 
 /* Samples the river's surface velocity into u, v again (after its speed

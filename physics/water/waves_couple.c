@@ -194,11 +194,11 @@ static inline double face_column(double ax, double ay, double bx, double by, dou
     return wet == 0 ? 0.0 : -az * cut;
 }
 
-/* Row r's centre, the mean of its vertices' x and y, m. */
-static void row_centre(const dinghy_sim *s, size_t r, double centre[2])
+/* Row m of ring p: its centre, the mean of its vertices' x and y, m. */
+static void row_centre(const dinghy_sim *s, size_t p, int m, double centre[2])
 {
     const sim_buffer *b = &s->buf[s->cur];
-    const size_t v0 = (r / (size_t)s->M) * s->V + (r % (size_t)s->M) * (size_t)s->N;
+    const size_t v0 = p * s->V + (size_t)m * (size_t)s->N;
     double cx = 0.0, cy = 0.0;
     for (int n = 0; n < s->N; n++) {
         cx += b->x[v0 + (size_t)n];
@@ -316,8 +316,8 @@ static void prefetch_ring(const dinghy_sim *s, const waves_coupling *c, size_t p
  * rows of a ring, fewer at a ring's last when M is not a multiple). */
 static size_t group_of(const dinghy_sim *s, size_t r, size_t *count)
 {
-    const size_t M = (size_t)s->M, first = r - (r % M) % WAVES_GROUP;
-    const size_t end = first - first % M + M;
+    const size_t M = (size_t)s->M, m = r % M, first = r - m % WAVES_GROUP;
+    const size_t end = r - m + M; /* one division: the ring's rows end there */
     *count = first + WAVES_GROUP < end ? WAVES_GROUP : end - first;
     return first;
 }
@@ -350,7 +350,7 @@ static void ring_centre(const dinghy_sim *s, int p, double *rows, double c[2])
     double mx = 0.0, my = 0.0;
     for (int m = 0; m < s->M; m++) {
         double *cm = rows + 2 * m;
-        row_centre(s, (size_t)p * (size_t)s->M + (size_t)m, cm);
+        row_centre(s, (size_t)p, m, cm);
         mx += cm[0];
         my += cm[1];
     }
@@ -367,59 +367,70 @@ static void outward(const double g[2], const double c[2], double u[2])
     u[1] = l > 0.0 ? dy / l : 0.0;
 }
 
+/* Group [r, r + k) of a ring (rows m .. of it, their centres now at
+ * centres, 2 each; the ring's centre at ring): its change of displaced
+ * volume into the layer, and what the next step needs of it kept. */
+static void feed_group(dinghy_sim *s, waves_coupling *c, double dt, size_t r, size_t k,
+                       const double *centres, const double ring[2])
+{
+    /* the group's centre, volume now and at the last step, and its
+     * centre then: its rows', summed in order */
+    double centre[2] = {0.0, 0.0}, from[2] = {0.0, 0.0}, now = 0.0, before = 0.0, u[2];
+    for (size_t q = r; q < r + k; q++) {
+        centre[0] += centres[2 * (q - r)];
+        centre[1] += centres[2 * (q - r) + 1];
+        from[0] += c->where[2 * q];
+        from[1] += c->where[2 * q + 1];
+        now += c->now[q];
+        before += c->before[q];
+    }
+    for (int d = 0; d < 2; d++) {
+        centre[d] /= (double)k;
+        from[d] /= (double)k;
+    }
+    outward(ring, centre, u);
+    /* what it displaced at the last step taken away where the current
+     * has carried it since, what it displaces now put where it is: a
+     * change of volume, a move (a wake), or both; a ring not seen
+     * here before starts from what it displaces */
+    for (size_t q = r; q < r + k; q++)
+        c->print[2 * q].rows = c->print[2 * q + 1].rows = 0;
+    if (waves_row_seen(s, c, r) && (before != 0.0 || now != 0.0)) {
+        waves_carry(c->layer, dt, &from[0], &from[1]);
+        add_beside(s, c->layer, from, c->outward + 2 * r, -before, NULL);
+        add_beside(s, c->layer, centre, u, now, c->print + 2 * r);
+    }
+    /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
+    const int slot = s->ring_slot[r / (size_t)s->M];
+    for (size_t q = r; q < r + k; q++) {
+        c->slot[q] = slot;
+        c->generation[q] = s->slot_gen[slot];
+        c->outward[2 * q] = u[0];
+        c->outward[2 * q + 1] = u[1];
+        c->before[q] = c->now[q];
+        c->where[2 * q] = centres[2 * (q - r)];
+        c->where[2 * q + 1] = centres[2 * (q - r) + 1];
+    }
+}
+
 void waves_couple_step(dinghy_sim *s, double dt)
 {
     waves_coupling *c = s->waves;
     if (!c)
         return;
     waves_row_volumes(s, c->now, s->step_threads);
-    double ring[2] = {0.0, 0.0}, rows[2 * s->M];
-    const size_t n = s->nrows < c->rows ? s->nrows : c->rows;
-    for (size_t r = 0, k; r < n; r += k) {
-        group_of(s, r, &k);
-        if (r + k > n)
-            k = n - r;
-        if (r % (size_t)s->M == 0) {
-            ring_centre(s, (int)(r / (size_t)s->M), rows, ring);
-            prefetch_ring(s, c, r / (size_t)s->M + 1);
-        }
-        /* the group's centre, volume now and at the last step, and its
-         * centre then: its rows', summed in order */
-        double centre[2] = {0.0, 0.0}, from[2] = {0.0, 0.0}, now = 0.0, before = 0.0, u[2];
-        for (size_t q = r; q < r + k; q++) {
-            centre[0] += rows[2 * (q % (size_t)s->M)];
-            centre[1] += rows[2 * (q % (size_t)s->M) + 1];
-            from[0] += c->where[2 * q];
-            from[1] += c->where[2 * q + 1];
-            now += c->now[q];
-            before += c->before[q];
-        }
-        for (int d = 0; d < 2; d++) {
-            centre[d] /= (double)k;
-            from[d] /= (double)k;
-        }
-        outward(ring, centre, u);
-        /* what it displaced at the last step taken away where the current
-         * has carried it since, what it displaces now put where it is: a
-         * change of volume, a move (a wake), or both; a ring not seen
-         * here before starts from what it displaces */
-        for (size_t q = r; q < r + k; q++)
-            c->print[2 * q].rows = c->print[2 * q + 1].rows = 0;
-        if (waves_row_seen(s, c, r) && (before != 0.0 || now != 0.0)) {
-            waves_carry(c->layer, dt, &from[0], &from[1]);
-            add_beside(s, c->layer, from, c->outward + 2 * r, -before, NULL);
-            add_beside(s, c->layer, centre, u, now, c->print + 2 * r);
-        }
-        /* the ring's id, as sim_ring_id_at gives it: its slot and generation */
-        const int slot = s->ring_slot[r / (size_t)s->M];
-        for (size_t q = r; q < r + k; q++) {
-            c->slot[q] = slot;
-            c->generation[q] = s->slot_gen[slot];
-            c->outward[2 * q] = u[0];
-            c->outward[2 * q + 1] = u[1];
-            c->before[q] = c->now[q];
-            c->where[2 * q] = rows[2 * (q % (size_t)s->M)];
-            c->where[2 * q + 1] = rows[2 * (q % (size_t)s->M) + 1];
+    const size_t M = (size_t)s->M, n = s->nrows < c->rows ? s->nrows : c->rows;
+    double ring[2], rows[2 * s->M];
+    /* ring by ring, a group of WAVES_GROUP rows at a time (fewer at a
+     * ring's last when M is not a multiple) */
+    for (size_t p = 0; p * M < n; p++) {
+        ring_centre(s, (int)p, rows, ring);
+        prefetch_ring(s, c, p + 1);
+        for (size_t m = 0; m < M && p * M + m < n; m += WAVES_GROUP) {
+            const size_t r = p * M + m;
+            size_t k = m + WAVES_GROUP < M ? WAVES_GROUP : M - m;
+            k = r + k > n ? n - r : k;
+            feed_group(s, c, dt, r, k, rows + 2 * m, ring);
         }
     }
     waves_step(c->layer, dt, s->def.world.gravity, s->step_threads);

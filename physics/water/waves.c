@@ -41,6 +41,7 @@ void waves_destroy(waves_field *w)
     if (!w)
         return;
     waves_grid_free(w);
+    waves_step_free(w);
     free(w);
 }
 

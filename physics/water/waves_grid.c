@@ -338,7 +338,6 @@ void waves_grid_free(waves_field *w)
     free(w->phi);
     free(w->h_next);
     free(w->phi_next);
-    waves_step_free(w);
     free(w->s);
     free(w->edge);
     free(w->sponge);

@@ -50,8 +50,6 @@ void waves_reset(waves_field *w)
     const size_t n = w->stride * (size_t)(w->ny + 2 * w->pad);
     memset(w->h, 0, n * sizeof(float));
     memset(w->phi, 0, n * sizeof(float));
-    memset(w->h_next, 0, n * sizeof(float));
-    memset(w->phi_next, 0, n * sizeof(float));
     memset(w->row_sum, 0, (size_t)w->ny * sizeof(double));
 }
 

@@ -290,8 +290,6 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
     float *depth = floats(n);
     w->h = floats(n);
     w->phi = floats(n);
-    w->h_next = floats(n);
-    w->phi_next = floats(n);
     w->s = floats(n);
     w->edge = floats(n);
     w->sponge = floats(n);
@@ -308,7 +306,7 @@ int waves_grid_build(waves_field *w, const waves_def *def, const river_world *ri
         memset(w->all_wet, 1, (size_t)w->tiles_x * (size_t)w->tiles_y);
     w->lo = calloc((size_t)w->ny, sizeof(int));
     w->hi = calloc((size_t)w->ny, sizeof(int));
-    if (!depth || !w->h || !w->phi || !w->h_next || !w->phi_next || !w->s || !w->edge
+    if (!depth || !w->h || !w->phi || !w->s || !w->edge
         || !w->sponge || !w->sponge_keep || (river && (!w->u || !w->v)) || !w->lo || !w->hi || !w->row_sum
         || !w->all_wet) {
         free(depth);
@@ -336,8 +334,6 @@ void waves_grid_free(waves_field *w)
 {
     free(w->h);
     free(w->phi);
-    free(w->h_next);
-    free(w->phi_next);
     free(w->s);
     free(w->edge);
     free(w->sponge);

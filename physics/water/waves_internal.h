@@ -68,11 +68,8 @@ struct waves_field {
     /* state, padded (cell (i, j) at (j + pad) * stride + i + pad) */
     float *h;              /* height of the waves, m */
     float *phi;            /* velocity potential at the surface, m^2/s */
-    float *h_next, *phi_next; /* where a substep writes h and phi from them (then the
-                              two swap): the old ones stay whole while the rows
-                              round a cell are advected again (waves_step.c) */
-    struct waves_ring *rings; /* per thread of the step: its rows of psi = s phi and
-                              the advected h, phi (waves_step.c) */
+    struct waves_ring *rings; /* two per thread of the step: its rows of psi = s phi
+                              and the advected h, phi (waves_step.c) */
     int ring_count;
     /* the grid, fixed when it is built */
     float *s;              /* depth factor sqrt(min(d, depth0) / depth0); 0 dry */

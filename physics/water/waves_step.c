@@ -15,14 +15,15 @@
  * old h and phi, stage 2 (a row's new h and phi) neighbours of psi. They
  * go down a thread's rows together, stage 1 R rows ahead, into a ring of
  * 2 R + 1 rows (the rows stage 2 reads, in the second-level cache), and
- * stage 2 writes the new h and phi into the other pair of arrays: per
- * cell the old h, phi, u, v, s, edge and sponge are read and the new h
- * and phi written, about 44 bytes, where stage 1 writing whole arrays of
- * psi and the advected h and phi for stage 2 to read back took about 80.
- * A thread does stage 1 also for the R rows either side of its own (the
- * same numbers another thread works out), so the threads wait for each
- * other once a substep, and every cell's sum runs in the same order
- * whatever the split: the same bits on any thread count. */
+ * stage 2 writes a row's new h and phi in place, after stage 1 of the
+ * rows round it has read the old: per cell h, phi, u, v, s, edge and the
+ * sponge are read and h and phi written, about 44 bytes, where stage 1
+ * writing whole arrays of psi and the advected h and phi for stage 2 to
+ * read back took about 80. Before the threads' barrier each does stage 1
+ * on the rows at its range's ends whose old values the next thread or
+ * the one before will overwrite (the same numbers that thread works
+ * out); then each goes down its own rows, and every cell's sum runs in
+ * the same order whatever the split: the same bits on any thread count. */
 #include "physics/water/waves.h"
 
 #include <math.h>
@@ -120,8 +121,8 @@ static int slot(int r)
 }
 
 /* Stage 1 on row r (any row: one off the grid or without water leaves
- * its slot 0): h and phi (old) advected into the ring (flow), and psi =
- * s phi. `carry` is the substep over the cell times the current's scale:
+ * its slot 0): h and phi (old) into the ring, advected (flow) or as they
+ * are, and psi = s phi. `carry` is the substep over the cell times the current's scale:
  * the shift, in cells, per m/s. */
 static void carry_row(const waves_field *w, struct waves_ring *g, int r, int flow, float carry,
                       const float *h, const float *phi)
@@ -141,11 +142,13 @@ static void carry_row(const waves_field *w, struct waves_ring *g, int r, int flo
     g->lo[k] = lo;
     g->hi[k] = lo + n;
     const size_t q = waves_index(w, lo, r), at = row + (size_t)lo;
-    if (!flow) {
+    if (!flow) { /* h and phi as they are, for stage 2 to read */
         const float *restrict s = w->s + q, *restrict p = phi + q;
         float *restrict psi = g->psi + at;
         for (int x = 0; x < n; x++)
             psi[x] = s[x] * p[x];
+        memcpy(g->h + at, h + q, (size_t)n * sizeof(float));
+        memcpy(g->phi + at, p, (size_t)n * sizeof(float));
         return;
     }
     advect_cells(n, carry, w->u + q, w->v + q, h + q - S - 1, h + q - 1, h + q + S - 1,
@@ -154,8 +157,8 @@ static void carry_row(const waves_field *w, struct waves_ring *g, int r, int flo
 }
 
 /* The new h and phi of n cells from K's sum acc (sum_o W_o (psi_{i+o} -
- * psi_i)) and the cells' h and phi before (hz, p: the advected ones on a
- * river), into h and phi. A function of its own so that its pointers'
+ * psi_i)) and the cells' h and phi before (hz, p, from the ring: the
+ * advected ones on a river), into h and phi. A function of its own so that its pointers'
  * restrict holds (gcc ignores it on a block's locals, checks aliasing
  * at run time past its limit and leaves the loop scalar). */
 static void update_cells(int n, const float *restrict acc, const float *restrict s,
@@ -174,9 +177,9 @@ static void update_cells(int n, const float *restrict acc, const float *restrict
 
 /* What a substep reads and writes, and its numbers. */
 typedef struct {
-    float *h, *phi;        /* the old state (padded), only read */
-    float *h_new, *phi_new;/* the new, written */
-    int flow;              /* advected: stage 2 takes h and phi from the ring */
+    float *h, *phi;        /* the state (padded): stage 1 reads a row's old values
+                              before stage 2 writes its new ones there */
+    int flow;              /* advected (else stage 1 copies h and phi) */
     float carry;           /* the advection's shift, cells per m/s */
     float dt, g_dt, h_ref, damp;
 } substep;
@@ -236,10 +239,9 @@ static double stage_waves(const waves_field *w, const struct waves_ring *g, cons
             acc[x] += wk * ((c[x + a] - c[x]) + (c[x - a] - c[x]));
     }
     const size_t own = (size_t)slot(j) * S + col;
-    float *h = u->h_new + base;
-    update_cells(n, acc, s, w->edge + base, w->sponge_keep + base, u->flow ? g->h + own : u->h + base,
-                 u->flow ? g->phi + own : u->phi + base, h, u->phi_new + base, u->dt, u->g_dt,
-                 u->h_ref, u->damp);
+    float *h = u->h + base;
+    update_cells(n, acc, s, w->edge + base, w->sponge_keep + base, g->h + own, g->phi + own, h,
+                 u->phi + base, u->dt, u->g_dt, u->h_ref, u->damp);
     /* the sum of h in eight lanes (a fixed order that vectorises) */
     float lane[8] = {0.0f};
     int x = 0;
@@ -293,15 +295,56 @@ static int rings_for(waves_field *w, int threads)
     return w->ring_count;
 }
 
-/* A thread's substep over rows [a, b): stage 1 R rows ahead of stage 2,
- * stage 2 a band of CHUNK columns of a row at a time (the order changes
- * no bit). */
-static void substep_rows(waves_field *w, struct waves_ring *g, const substep *u, int a, int b)
+/* Row r's slot of ring `from` into ring `to` (what it held there
+ * before cleared). */
+static void copy_row(const waves_field *w, const struct waves_ring *from, struct waves_ring *to,
+                     int r)
+{
+    const int k = slot(r), lo = from->lo[k], n = from->hi[k] - lo;
+    const size_t row = (size_t)k * w->stride + (size_t)w->pad;
+    if (to->hi[k] > to->lo[k]) {
+        const size_t n0 = (size_t)(to->hi[k] - to->lo[k]) * sizeof(float);
+        memset(to->psi + row + to->lo[k], 0, n0);
+        memset(to->h + row + to->lo[k], 0, n0);
+        memset(to->phi + row + to->lo[k], 0, n0);
+    }
+    to->lo[k] = lo;
+    to->hi[k] = lo + (n > 0 ? n : 0);
+    if (n <= 0)
+        return;
+    const size_t at = row + (size_t)lo, bytes = (size_t)n * sizeof(float);
+    memcpy(to->psi + at, from->psi + at, bytes);
+    memcpy(to->h + at, from->h + at, bytes);
+    memcpy(to->phi + at, from->phi + at, bytes);
+}
+
+/* Before the threads' barrier, a thread's stage 1 on the rows round its
+ * range [a, b) whose old values a neighbouring thread's stage 2 will
+ * overwrite: the R rows before a and the first R (into g, for its first
+ * rows), and from b - 1 on (into tail, for its last: their advection
+ * reads the next thread's rows). */
+static void substep_ends(waves_field *w, struct waves_ring *g, struct waves_ring *tail,
+                         const substep *u, int a, int b)
 {
     for (int r = a - R; r < a + R; r++)
         carry_row(w, g, r, u->flow, u->carry, u->h, u->phi);
+    for (int r = b - 1 > a + R ? b - 1 : a + R; r < b + R; r++)
+        carry_row(w, tail, r, u->flow, u->carry, u->h, u->phi);
+}
+
+/* After the barrier, a thread's substep over rows [a, b): stage 1 R rows
+ * ahead of stage 2 (or its row from tail), stage 2 on a row in place, a
+ * band of CHUNK columns at a time (the order changes no bit). A row's
+ * old h and phi are read (by stage 1 of the rows round it) before stage
+ * 2 writes the new ones. */
+static void substep_rows(waves_field *w, struct waves_ring *g, const struct waves_ring *tail,
+                         const substep *u, int a, int b)
+{
     for (int j = a; j < b; j++) {
-        carry_row(w, g, j + R, u->flow, u->carry, u->h, u->phi);
+        if (j + R >= b - 1)
+            copy_row(w, tail, g, j + R);
+        else
+            carry_row(w, g, j + R, u->flow, u->carry, u->h, u->phi);
         w->row_sum[j] = 0.0;
         for (int i0 = 0; i0 < w->nx; i0 += CHUNK)
             w->row_sum[j] += stage_waves(w, g, u, j, i0, i0 + CHUNK);
@@ -319,32 +362,26 @@ void waves_step(waves_field *w, double dt, double gravity, int threads)
     if (w->river && speed > 0.0 && !(w->flow_speed > 0.0))
         waves_grid_sample_flow(w); /* from still: nothing to scale */
     const int flow = w->river && speed > 0.0;
-    const int rings = rings_for(w, threads > 0 ? threads : omp_get_max_threads());
+    const int rings = rings_for(w, 2 * (threads > 0 ? threads : omp_get_max_threads())) / 2;
     if (rings < 1)
         return; /* no memory for a row's ring: the waves stand still */
-    substep first = {.h = w->h, .phi = w->phi, .h_new = w->h_next, .phi_new = w->phi_next,
-                     .flow = flow, .carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f,
-                     .dt = (float)h, .g_dt = (float)(gravity * h), .h_ref = (float)mean_height(w),
-                     .damp = (float)exp(-w->def.damping * h)};
+    const substep u = {.h = w->h, .phi = w->phi, .flow = flow,
+                       .carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f,
+                       .dt = (float)h, .g_dt = (float)(gravity * h), .h_ref = (float)mean_height(w),
+                       .damp = (float)exp(-w->def.damping * h)};
     const int r0 = w->row_lo, r1 = w->row_hi;
 #pragma omp parallel num_threads(rings)
     {
-        /* each thread a fixed range of rows */
+        /* each thread a fixed range of rows, its main ring and its tail's */
         const int nth = omp_get_num_threads(), me = omp_get_thread_num();
         const int a = r0 + (int)((long)(r1 - r0) * me / nth);
         const int b = r0 + (int)((long)(r1 - r0) * (me + 1) / nth);
-        substep u = first;
+        struct waves_ring *g = &w->rings[2 * me], *tail = &w->rings[2 * me + 1];
         for (int k = 0; k < substeps; k++) {
-            substep_rows(w, &w->rings[me], &u, a, b);
+            substep_ends(w, g, tail, &u, a, b);
 #pragma omp barrier
-            float *hh = u.h, *pp = u.phi; /* the new state is the next's old */
-            u.h = u.h_new, u.phi = u.phi_new;
-            u.h_new = hh, u.phi_new = pp;
+            substep_rows(w, g, tail, &u, a, b);
+#pragma omp barrier
         }
-    }
-    if (substeps % 2) { /* the state in the arrays the last substep wrote */
-        float *hh = w->h, *pp = w->phi;
-        w->h = w->h_next, w->phi = w->phi_next;
-        w->h_next = hh, w->phi_next = pp;
     }
 }

@@ -120,6 +120,20 @@ static int slot(int r)
     return ((r % RING) + RING) % RING;
 }
 
+/* Ring g's slot k back to 0 over the cells its last row wrote, and
+ * empty. */
+static void clear_slot(const waves_field *w, struct waves_ring *g, int k)
+{
+    if (g->hi[k] > g->lo[k]) {
+        const size_t at = (size_t)k * w->stride + (size_t)w->pad + (size_t)g->lo[k];
+        const size_t bytes = (size_t)(g->hi[k] - g->lo[k]) * sizeof(float);
+        memset(g->psi + at, 0, bytes);
+        memset(g->h + at, 0, bytes);
+        memset(g->phi + at, 0, bytes);
+    }
+    g->lo[k] = g->hi[k] = 0;
+}
+
 /* Stage 1 on row r (any row: one off the grid or without water leaves
  * its slot 0): h and phi (old) into the ring, advected (flow) or as they
  * are, and psi = s phi. `carry` is the substep over the cell times the current's scale:
@@ -129,13 +143,7 @@ static void carry_row(const waves_field *w, struct waves_ring *g, int r, int flo
 {
     const int k = slot(r);
     const size_t row = (size_t)k * w->stride + (size_t)w->pad, S = w->stride;
-    if (g->hi[k] > g->lo[k]) { /* what the slot held */
-        const size_t n0 = (size_t)(g->hi[k] - g->lo[k]) * sizeof(float);
-        memset(g->psi + row + g->lo[k], 0, n0);
-        memset(g->h + row + g->lo[k], 0, n0);
-        memset(g->phi + row + g->lo[k], 0, n0);
-    }
-    g->lo[k] = g->hi[k] = 0;
+    clear_slot(w, g, k);
     if (r < 0 || r >= w->ny || w->hi[r] <= w->lo[r])
         return;
     const int lo = w->lo[r], n = w->hi[r] - lo;
@@ -302,12 +310,7 @@ static void copy_row(const waves_field *w, const struct waves_ring *from, struct
 {
     const int k = slot(r), lo = from->lo[k], n = from->hi[k] - lo;
     const size_t row = (size_t)k * w->stride + (size_t)w->pad;
-    if (to->hi[k] > to->lo[k]) {
-        const size_t n0 = (size_t)(to->hi[k] - to->lo[k]) * sizeof(float);
-        memset(to->psi + row + to->lo[k], 0, n0);
-        memset(to->h + row + to->lo[k], 0, n0);
-        memset(to->phi + row + to->lo[k], 0, n0);
-    }
+    clear_slot(w, to, k);
     to->lo[k] = lo;
     to->hi[k] = lo + (n > 0 ? n : 0);
     if (n <= 0)

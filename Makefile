@@ -358,6 +358,9 @@ XVFB = xvfb-run -a -s '-screen 0 1280x720x24 -noreset'
 WRAP_ALLOC = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 $(B)/rel/test_render: LDFLAGS += $(WRAP_ALLOC)
 $(B)/asan/test_render: TEST_LIBS += $(WRAP_ALLOC)
+# --wrap=calloc: test_waves makes the wave layer's allocations fail (it is
+# never made standing still).
+$(B)/rel/test_waves $(B)/asan/test_waves $(B)/tsan/test_waves: TEST_LIBS += -Wl,--wrap=calloc
 
 # Three jobs, each on its own Xvfb (xvfb-run -a takes the next free display).
 # Under ASan leak checking is off: the GL driver, unloaded at exit, leaves

@@ -333,6 +333,70 @@ static void test_closed_volume_energy(void **state)
     waves_destroy(w);
 }
 
+/* The test binary's calloc (linked with --wrap=calloc, Makefile): every
+ * call from the n-th on fails while fail_from >= 0. */
+void *__real_calloc(size_t n, size_t size);
+void *__wrap_calloc(size_t n, size_t size);
+static long calloc_fail_from = -1, calloc_calls;
+void *__wrap_calloc(size_t n, size_t size)
+{
+    if (calloc_fail_from >= 0 && calloc_calls++ >= calloc_fail_from)
+        return NULL;
+    return __real_calloc(n, size);
+}
+
+/* A hump of 2 cm on still water 0.5 m deep, walls round. */
+static void hump(double x, double y, const void *arg, double *h, double *phi)
+{
+    (void)arg;
+    *h = 0.02 * exp(-(x * x + y * y) / 0.1);
+    *phi = 0.0;
+}
+
+/* Memory running out at any allocation of making the layer or of its
+ * step (on 2 threads: the step makes the second thread's rows as it
+ * first runs): the layer is not made and says why, or it is made and its
+ * hump spreads. Never a layer that stands still (the step once made its
+ * rows only when it first ran, and stood still, silently, when it could
+ * not). */
+static void test_out_of_memory_never_stands_still(void **state)
+{
+    (void)state;
+    int made = 0, refused = 0;
+    for (long k = 0; k < 40; k++) {
+        waves_def d = waves_def_default();
+        d.depth = 0.5;
+        d.half[0] = d.half[1] = 2.0;
+        d.closed = 1;
+        d.damping = 0.0;
+        char err[256] = "";
+        calloc_calls = 0;
+        calloc_fail_from = k;
+        waves_field *w = waves_create(&d, NULL, err, sizeof err);
+        if (!w) {
+            calloc_fail_from = -1;
+            assert_true(strlen(err) > 0);
+            refused++;
+            continue;
+        }
+        made++;
+        set_field(w, hump, NULL);
+        const size_t mid = waves_index(w, w->nx / 2, w->ny / 2);
+        const float h0 = w->h[mid];
+        for (int n = 0; n < 30; n++)
+            waves_step(w, DT, G, 2);
+        calloc_fail_from = -1;
+        const float h1 = w->h[mid];
+        if (!(fabsf(h1 - h0) > 0.1f * h0))
+            print_error("calloc %ld on failed: the hump stood at %g m (from %g)\n", k, h1, h0);
+        assert_true(fabsf(h1 - h0) > 0.1f * h0);
+        waves_destroy(w);
+    }
+    print_message("out of memory: %d layers refused with a reason, %d made and stepping\n",
+                  refused, made);
+    assert_true(refused > 0 && made > 0);
+}
+
 /* The same packet as the group-speed test run into an open edge: the
  * sponge takes at least 97% of its energy; with walls at least 97% stays. */
 static void test_sponge_absorbs(void **state)
@@ -596,6 +660,7 @@ int main(void)
         cmocka_unit_test(test_deep_group_speed),
         cmocka_unit_test(test_kelvin_wake),
         cmocka_unit_test(test_closed_volume_energy),
+        cmocka_unit_test(test_out_of_memory_never_stands_still),
         cmocka_unit_test(test_sponge_absorbs),
         cmocka_unit_test(test_stable_at_largest_step),
         cmocka_unit_test(test_source_volume),

@@ -33,6 +33,11 @@ waves_field *waves_create_like(const waves_def *def, const river_world *river,
         waves_destroy(w);
         return NULL;
     }
+    if (waves_step_prepare(w) != 0) { /* (the step then never stands still for want of it) */
+        snprintf(err, err_len, "out of memory for the wave layer's step");
+        waves_destroy(w);
+        return NULL;
+    }
     return w;
 }
 

@@ -112,6 +112,12 @@ static inline double waves_flow_scale(const waves_field *w)
 
 /* ---- waves_step.c ---- */
 
+/* Makes the step's rows for one thread (its pair of rings), with the
+ * layer: 0, or -1 when out of memory. The step makes more as more
+ * threads step the layer, and runs on as many as there was room for
+ * (the same bits on any count), so it never lacks the one. */
+int waves_step_prepare(waves_field *w);
+
 /* Frees the step's rows (rings); NULL-safe. */
 void waves_step_free(waves_field *w);
 

@@ -303,6 +303,8 @@ static int rings_for(waves_field *w, int threads)
     return w->ring_count;
 }
 
+int waves_step_prepare(waves_field *w) { return rings_for(w, 2) >= 2 ? 0 : -1; }
+
 /* Row r's slot of ring `from` into ring `to` (what it held there
  * before cleared). */
 static void copy_row(const waves_field *w, const struct waves_ring *from, struct waves_ring *to,
@@ -365,9 +367,9 @@ void waves_step(waves_field *w, double dt, double gravity, int threads)
     if (w->river && speed > 0.0 && !(w->flow_speed > 0.0))
         waves_grid_sample_flow(w); /* from still: nothing to scale */
     const int flow = w->river && speed > 0.0;
+    /* a pair of rings a thread: as many threads as there is room for, at
+     * least the one whose pair was made with the layer */
     const int rings = rings_for(w, 2 * (threads > 0 ? threads : omp_get_max_threads())) / 2;
-    if (rings < 1)
-        return; /* no memory for a row's ring: the waves stand still */
     const substep u = {.h = w->h, .phi = w->phi, .flow = flow,
                        .carry = flow ? (float)(h / w->cell * waves_flow_scale(w)) : 0.0f,
                        .dt = (float)h, .g_dt = (float)(gravity * h), .h_ref = (float)mean_height(w),
